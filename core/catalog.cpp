@@ -1,0 +1,193 @@
+#include "catalog.h"
+
+#include "modelshape.h"
+#include "validation.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace napkin {
+
+namespace {
+
+bool fail(QString *error, const QString &message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+bool readPositive(const QJsonObject &o, const QString &key, const QString &where, double *out,
+                  QString *error)
+{
+    const QJsonValue v = o.value(key);
+    if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() <= 0)
+        return fail(error, QStringLiteral("%1: \"%2\" must be a positive number").arg(where, key));
+    *out = v.toDouble();
+    return true;
+}
+
+bool readString(const QJsonObject &o, const QString &key, const QString &where, QString *out,
+                QString *error)
+{
+    const QJsonValue v = o.value(key);
+    if (!v.isString() || v.toString().isEmpty())
+        return fail(error, QStringLiteral("%1: \"%2\" must be a non-empty string").arg(where, key));
+    *out = v.toString();
+    return true;
+}
+
+bool readInt(const QJsonObject &o, const QString &key, const QString &where, std::int64_t *out,
+             QString *error)
+{
+    const QJsonValue v = o.value(key);
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || d < 1 || d > 9e15 || std::floor(d) != d)
+        return fail(error, QStringLiteral("%1: \"%2\" must be a positive integer").arg(where, key));
+    *out = static_cast<std::int64_t>(d);
+    return true;
+}
+
+bool parseGpu(const QJsonObject &o, int index, GpuSpec *g, QString *error)
+{
+    QString where = QStringLiteral("gpus.json entry %1").arg(index);
+    if (!readString(o, QStringLiteral("id"), where, &g->id, error))
+        return false;
+    where = QStringLiteral("gpus.json \"%1\"").arg(g->id);
+    if (!readString(o, QStringLiteral("name"), where, &g->name, error)
+        || !readString(o, QStringLiteral("vendor"), where, &g->vendor, error)
+        || !readString(o, QStringLiteral("source"), where, &g->source, error)
+        || !readPositive(o, QStringLiteral("memory_bandwidth_bytes_per_s"), where,
+                         &g->memoryBandwidthBytesPerS, error)
+        || !readPositive(o, QStringLiteral("memory_bytes"), where, &g->memoryBytes, error)
+        || !readPositive(o, QStringLiteral("tdp_watts"), where, &g->tdpWatts, error))
+        return false;
+    g->notes = o.value(QStringLiteral("notes")).toString();
+    const QJsonObject peaks = o.value(QStringLiteral("peak_flops_per_s")).toObject();
+    for (auto it = peaks.begin(); it != peaks.end(); ++it) {
+        double value = 0;
+        if (!readPositive(peaks, it.key(), where + QStringLiteral(" peak_flops_per_s"), &value, error))
+            return false;
+        g->peakFlopsPerS.insert(it.key(), value);
+    }
+    if (!g->peakFlopsPerS.contains(QStringLiteral("bf16"))
+        && !g->peakFlopsPerS.contains(QStringLiteral("fp16")))
+        return fail(error, where + QStringLiteral(": peak_flops_per_s needs bf16 or fp16"));
+    return true;
+}
+
+bool parsePreset(const QJsonObject &o, int index, ModelPreset *p, QString *error)
+{
+    QString where = QStringLiteral("models.json entry %1").arg(index);
+    if (!readString(o, QStringLiteral("id"), where, &p->id, error))
+        return false;
+    where = QStringLiteral("models.json \"%1\"").arg(p->id);
+    QString arch;
+    if (!readString(o, QStringLiteral("name"), where, &p->name, error)
+        || !readString(o, QStringLiteral("source"), where, &p->source, error)
+        || !readString(o, QStringLiteral("arch"), where, &arch, error))
+        return false;
+    const auto a = archFromName(arch);
+    if (!a)
+        return fail(error, where + QStringLiteral(": \"arch\" must be gpt2 or llama"));
+    ModelShape &m = p->shape;
+    m.arch = *a;
+    if (!readInt(o, QStringLiteral("layers"), where, &m.layers, error)
+        || !readInt(o, QStringLiteral("d_model"), where, &m.dModel, error)
+        || !readInt(o, QStringLiteral("heads"), where, &m.heads, error)
+        || !readInt(o, QStringLiteral("kv_heads"), where, &m.kvHeads, error)
+        || !readInt(o, QStringLiteral("d_ff"), where, &m.dFf, error)
+        || !readInt(o, QStringLiteral("vocab"), where, &m.vocab, error)
+        || !readInt(o, QStringLiteral("max_positions"), where, &m.maxPositions, error)
+        || !readInt(o, QStringLiteral("published_params"), where, &p->publishedParams, error))
+        return false;
+    if (!o.value(QStringLiteral("tied")).isBool())
+        return fail(error, where + QStringLiteral(": \"tied\" must be true or false"));
+    m.tied = o.value(QStringLiteral("tied")).toBool();
+    if (const auto problem = validateShape(m))
+        return fail(error, where + QStringLiteral(": ") + problem->message());
+    return true;
+}
+
+template <typename T, typename Parse>
+bool parseArray(const QByteArray &json, const QString &file, const QString &key, QList<T> *out,
+                Parse parse, QString *error)
+{
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return fail(error, QStringLiteral("%1: %2 at offset %3").arg(file, pe.errorString()).arg(pe.offset));
+    const QJsonArray items = doc.object().value(key).toArray();
+    if (items.isEmpty())
+        return fail(error, QStringLiteral("%1: \"%2\" must be a non-empty array").arg(file, key));
+    for (int i = 0; i < items.size(); ++i) {
+        T item;
+        if (!parse(items.at(i).toObject(), i, &item, error))
+            return false;
+        for (const T &seen : *out)
+            if (seen.id == item.id)
+                return fail(error, QStringLiteral("%1: duplicate id \"%2\"").arg(file, item.id));
+        out->append(item);
+    }
+    return true;
+}
+
+} // namespace
+
+double GpuSpec::peakFor(const QString &dtype, QString *usedDtype) const
+{
+    QString key = dtype;
+    if (!peakFlopsPerS.contains(key) && key == QLatin1String("bf16"))
+        key = QStringLiteral("fp16");
+    if (!peakFlopsPerS.contains(key) && key == QLatin1String("fp32"))
+        key = peakFlopsPerS.contains(QStringLiteral("tf32")) ? QStringLiteral("tf32")
+              : peakFlopsPerS.contains(QStringLiteral("bf16")) ? QStringLiteral("bf16")
+                                                                : QStringLiteral("fp16");
+    if (usedDtype)
+        *usedDtype = key;
+    return peakFlopsPerS.value(key, peakFlopsPerS.value(QStringLiteral("fp16")));
+}
+
+const GpuSpec *Catalog::findGpu(const QString &id) const
+{
+    for (const GpuSpec &g : gpus)
+        if (g.id == id)
+            return &g;
+    return nullptr;
+}
+
+const ModelPreset *Catalog::findPreset(const QString &id) const
+{
+    for (const ModelPreset &p : presets)
+        if (p.id == id)
+            return &p;
+    return nullptr;
+}
+
+std::optional<Catalog> parseCatalog(const QByteArray &gpusJson, const QByteArray &modelsJson,
+                                    QString *error)
+{
+    Catalog c;
+    if (!parseArray(gpusJson, QStringLiteral("gpus.json"), QStringLiteral("gpus"), &c.gpus, parseGpu, error)
+        || !parseArray(modelsJson, QStringLiteral("models.json"), QStringLiteral("presets"), &c.presets,
+                       parsePreset, error))
+        return std::nullopt;
+    return c;
+}
+
+std::optional<Catalog> loadBuiltinCatalog(QString *error)
+{
+    QFile gpus(QStringLiteral(":/napkin/gpus.json"));
+    QFile models(QStringLiteral(":/napkin/models.json"));
+    if (!gpus.open(QIODevice::ReadOnly) || !models.open(QIODevice::ReadOnly)) {
+        fail(error, QStringLiteral("the built-in catalogs are missing from this build"));
+        return std::nullopt;
+    }
+    return parseCatalog(gpus.readAll(), models.readAll(), error);
+}
+
+} // namespace napkin

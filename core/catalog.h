@@ -1,0 +1,57 @@
+#pragma once
+
+#include "scenario.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace napkin {
+
+/// One accelerator from resources/gpus.json; dense peaks, base units.
+struct GpuSpec {
+    QString id;
+    QString name;
+    QString vendor;
+    QMap<QString, double> peakFlopsPerS;  ///< dtype ("fp32", "tf32", "bf16", "fp16", "fp8") -> FLOP/s
+    double memoryBandwidthBytesPerS = 0;
+    double memoryBytes = 0;
+    double tdpWatts = 0;
+    QString source;
+    QString notes;
+
+    /// Peak for a recipe's compute dtype; bf16 falls back to fp16 (V100, T4 have no bf16),
+    /// and the fallback is reported through `usedDtype`.
+    double peakFor(const QString &dtype, QString *usedDtype = nullptr) const;
+};
+
+/// One model shape from resources/models.json.
+struct ModelPreset {
+    QString id;
+    QString name;
+    ModelShape shape;
+    std::int64_t publishedParams = 0;
+    QString source;
+};
+
+/// The GPU and model catalogs, parsed and validated once at start-up.
+struct Catalog {
+    QList<GpuSpec> gpus;
+    QList<ModelPreset> presets;
+
+    const GpuSpec *findGpu(const QString &id) const;
+    const ModelPreset *findPreset(const QString &id) const;
+};
+
+/// Parses both catalogs; on failure returns nullopt and a message naming the entry and field.
+std::optional<Catalog> parseCatalog(const QByteArray &gpusJson, const QByteArray &modelsJson,
+                                    QString *error);
+
+/// Loads the catalogs compiled into the binary (qt_add_resources, prefix /napkin).
+std::optional<Catalog> loadBuiltinCatalog(QString *error);
+
+} // namespace napkin

@@ -1,0 +1,57 @@
+#include "flops.h"
+
+#include "modelshape.h"
+
+namespace napkin {
+
+ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool causal)
+{
+    const double s = seqLen;
+    const double d = static_cast<double>(m.dModel);
+    const double kv = static_cast<double>(kvWidth(m));
+    const double ff = static_cast<double>(m.dFf);
+    const double L = static_cast<double>(m.layers);
+    // Causal halving counts s(s+1)/2 of the s^2 score entries; the convention most
+    // published MFU figures use is the full s^2 (Narayanan et al. 2021, Chowdhery et al. 2022).
+    const double scoreEntries = causal ? s * (s + 1) / 2 : s * s;
+    ForwardMatmulFlops f;
+    f.qkv = L * 2 * s * d * (d + 2 * kv);
+    f.attentionScores = L * 2 * scoreEntries * d;  // heads x (s x d_head)(d_head x s)
+    f.attentionValues = L * 2 * scoreEntries * d;  // heads x (s x s)(s x d_head)
+    f.outputProjection = L * 2 * s * d * d;
+    // gpt2: up and down (2 matmuls of d x d_ff); llama SwiGLU: gate, up and down (3).
+    f.mlp = L * (m.arch == Arch::Llama ? 3 : 2) * 2 * s * d * ff;
+    f.lmHead = 2 * s * d * static_cast<double>(m.vocab);
+    return f;
+}
+
+double FlopsReport::trainingChosenDetailed() const
+{
+    return causal ? trainingDetailedCausal : trainingDetailed;
+}
+
+FlopsReport computeFlops(const Scenario &s)
+{
+    FlopsReport r;
+    const double n = static_cast<double>(scenarioParams(s).nonEmbedding);
+    const double seq = static_cast<double>(s.seqLen);
+    // Kaplan et al. 2020, Section 2.1: C = 6 N per training token (2N forward + 4N backward).
+    r.perToken6nd = 6 * n;
+    r.training6nd = r.perToken6nd * s.tokens;
+
+    const ForwardMatmulFlops full = forwardMatmulFlops(s.model, seq, false);
+    const ForwardMatmulFlops half = forwardMatmulFlops(s.model, seq, true);
+    // Backward = 2 x forward (dL/dX and dL/dW are each a matmul the size of the forward one).
+    r.trainingDetailed = 3 * full.total() / seq * s.tokens;
+    r.trainingDetailedCausal = 3 * half.total() / seq * s.tokens;
+    r.causal = s.causalHalving;
+    r.forwardPerSequence = s.causalHalving ? half : full;
+    r.perTokenDetailed = 3 * r.forwardPerSequence.total() / seq;
+    r.tokensPerStep = static_cast<double>(s.microBatch) * seq * static_cast<double>(s.gpus);
+    r.perStepDetailed = r.perTokenDetailed * r.tokensPerStep;
+    const ForwardMatmulFlops &f = r.forwardPerSequence;
+    r.attentionShare = (f.attentionScores + f.attentionValues) / f.total();
+    return r;
+}
+
+} // namespace napkin

@@ -1,0 +1,49 @@
+#include "modelshape.h"
+
+namespace napkin {
+
+std::int64_t kvWidth(const ModelShape &m)
+{
+    return m.kvHeads * (m.dModel / m.heads);
+}
+
+ParamBreakdown countParams(const ModelShape &m)
+{
+    const std::int64_t d = m.dModel;
+    const std::int64_t kv = kvWidth(m);
+    ParamBreakdown p;
+    if (m.arch == Arch::Gpt2) {
+        // GPT-2: every Linear/Conv1D carries a bias; LayerNorm has weight and bias.
+        p.perLayer.attention = (d * (d + 2 * kv) + (d + 2 * kv)) + (d * d + d);
+        p.perLayer.mlp = (d * m.dFf + m.dFf) + (m.dFf * d + d);
+        p.perLayer.norms = 2 * (2 * d);
+        p.finalNorm = 2 * d;
+        p.embedding = m.vocab * d + m.maxPositions * d;
+    } else {
+        // LLaMA (Touvron et al. 2023): rotary positions, no biases, RMSNorm weight only,
+        // SwiGLU MLP with gate, up and down projections (Shazeer 2020).
+        p.perLayer.attention = d * d + 2 * d * kv + d * d;
+        p.perLayer.mlp = 3 * d * m.dFf;
+        p.perLayer.norms = 2 * d;
+        p.finalNorm = d;
+        p.embedding = m.vocab * d;
+    }
+    p.lmHead = m.tied ? 0 : m.vocab * d;
+    p.total = p.embedding + m.layers * p.perLayer.total() + p.finalNorm + p.lmHead;
+    p.nonEmbedding = p.total - p.embedding - p.lmHead;
+    return p;
+}
+
+ParamBreakdown scenarioParams(const Scenario &s)
+{
+    if (!s.paramsOverride)
+        return countParams(s.model);
+    ParamBreakdown p = countParams(s.model);
+    p.total = *s.paramsOverride;
+    p.nonEmbedding = *s.paramsOverride;
+    p.embedding = 0;
+    p.lmHead = 0;
+    return p;
+}
+
+} // namespace napkin

@@ -1,0 +1,53 @@
+#include "recipe.h"
+
+namespace napkin {
+
+// AdamW update per parameter, counted from Loshchilov & Hutter 2019 Algorithm 2:
+// m = b1 m + (1-b1) g (3), v = b2 v + (1-b2) g^2 (4), bias corrections (2),
+// sqrt, add eps, divide (3), decoupled weight decay and step (3) = 15 FLOPs.
+constexpr double kAdamWFlops = 15;
+// SGD with momentum (Sutskever et al. 2013 / PyTorch SGD): weight decay (2),
+// momentum buffer (2), step (2) = 6 FLOPs.
+constexpr double kSgdMomentumFlops = 6;
+
+const QList<Recipe> &recipes()
+{
+    // Built once and never mutated: a constant table, not state.
+    static const QList<Recipe> table = {
+        {QStringLiteral("bf16-mixed-adamw"), QStringLiteral("bf16 mixed precision, AdamW (2/2/12)"),
+         2, 2, 12, 2, QStringLiteral("bf16"), kAdamWFlops,
+         QStringLiteral("Source document (CS336 lecture 2) and Rajbhandari et al. 2019 (ZeRO) Section 3.1: "
+                        "2 B bf16 params + 2 B bf16 grads + K = 12 B fp32 master, momentum, variance")},
+        {QStringLiteral("bf16-mixed-adamw-fp32-grads"),
+         QStringLiteral("bf16 mixed precision, fp32 grads, AdamW (2/4/12)"),
+         2, 4, 12, 2, QStringLiteral("bf16"), kAdamWFlops,
+         QStringLiteral("Megatron-LM docs, distributed optimizer: bf16 params with fp32 main_grad "
+                        "accumulation = 18 B/param; DeepSpeed bf16 with fp32 gradient accumulation")},
+        {QStringLiteral("fp32-adamw"), QStringLiteral("fp32, AdamW (4/4/8)"),
+         4, 4, 8, 4, QStringLiteral("fp32"), kAdamWFlops,
+         QStringLiteral("Kingma & Ba 2015: two fp32 moments; fp32 weights and grads, no master copy")},
+        {QStringLiteral("bf16-adamw"), QStringLiteral("pure bf16, AdamW with bf16 moments (2/2/4)"),
+         2, 2, 4, 2, QStringLiteral("bf16"), kAdamWFlops,
+         QStringLiteral("Pure bf16 training (e.g. Zamirai et al. 2020, 'Revisiting BFloat16 Training'): "
+                        "bf16 weights, grads and both Adam moments, no fp32 master")},
+        {QStringLiteral("bf16-mixed-sgd-momentum"),
+         QStringLiteral("bf16 mixed precision, SGD with momentum (2/2/8)"),
+         2, 2, 8, 2, QStringLiteral("bf16"), kSgdMomentumFlops,
+         QStringLiteral("Micikevicius et al. 2018 (mixed precision): fp32 master weights (4 B) + "
+                        "one fp32 momentum buffer (4 B)")},
+        {QStringLiteral("fp32-sgd-momentum"), QStringLiteral("fp32, SGD with momentum (4/4/4)"),
+         4, 4, 4, 4, QStringLiteral("fp32"), kSgdMomentumFlops,
+         QStringLiteral("PyTorch torch.optim.SGD(momentum>0): one fp32 momentum buffer per parameter")},
+    };
+    return table;
+}
+
+std::optional<Recipe> findRecipe(const QString &id)
+{
+    for (const Recipe &r : recipes())
+        if (r.id == id)
+            return r;
+    return std::nullopt;
+}
+
+} // namespace napkin

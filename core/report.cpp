@@ -1,0 +1,48 @@
+#include "report.h"
+
+namespace napkin {
+
+Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe)
+{
+    Report r;
+    r.scenario = s;
+    r.gpu = gpu;
+    r.params = scenarioParams(s);
+    r.flops = computeFlops(s);
+    r.memory = computeMemory(s, recipe, gpu);
+    r.time = computeTime(s, r.flops, recipe, gpu);
+    r.roofline = computeRoofline(s, recipe, gpu);
+    const MemoryBreakdown &state = r.memory.byZeroStage[0];
+    r.illustrativeIntensity = r.flops.training6nd / state.total();
+    return r;
+}
+
+std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, ValidationError *error)
+{
+    auto refuse = [error](ValidationError e) -> std::optional<Report> {
+        if (error)
+            *error = std::move(e);
+        return std::nullopt;
+    };
+    if (auto e = validateScenario(s))
+        return refuse(*e);
+    const GpuSpec *gpu = catalog.findGpu(s.gpuId);
+    if (!gpu) {
+        QStringList ids;
+        for (const GpuSpec &g : catalog.gpus)
+            ids << g.id;
+        return refuse({QStringLiteral("gpu"), QStringLiteral("must be one of %1 (got \"%2\")")
+                                                  .arg(ids.join(QStringLiteral(", ")), s.gpuId)});
+    }
+    const auto recipe = findRecipe(s.recipeId);
+    if (!recipe) {
+        QStringList ids;
+        for (const Recipe &rc : recipes())
+            ids << rc.id;
+        return refuse({QStringLiteral("recipe"), QStringLiteral("must be one of %1 (got \"%2\")")
+                                                     .arg(ids.join(QStringLiteral(", ")), s.recipeId)});
+    }
+    return computeReport(s, *gpu, *recipe);
+}
+
+} // namespace napkin

@@ -1,0 +1,51 @@
+#include "scenario.h"
+
+namespace napkin {
+
+QString archName(Arch arch)
+{
+    return arch == Arch::Gpt2 ? QStringLiteral("gpt2") : QStringLiteral("llama");
+}
+
+std::optional<Arch> archFromName(const QString &name)
+{
+    if (name == QLatin1String("gpt2"))
+        return Arch::Gpt2;
+    if (name == QLatin1String("llama"))
+        return Arch::Llama;
+    return std::nullopt;
+}
+
+QString recomputeName(Recompute recompute)
+{
+    switch (recompute) {
+    case Recompute::None: return QStringLiteral("none");
+    case Recompute::Selective: return QStringLiteral("selective");
+    case Recompute::Full: return QStringLiteral("full");
+    }
+    return {};
+}
+
+std::optional<Recompute> recomputeFromName(const QString &name)
+{
+    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full})
+        if (recomputeName(r) == name)
+            return r;
+    return std::nullopt;
+}
+
+QString flopsBasisName(FlopsBasis basis)
+{
+    return basis == FlopsBasis::SixND ? QStringLiteral("6nd") : QStringLiteral("detailed");
+}
+
+std::optional<FlopsBasis> flopsBasisFromName(const QString &name)
+{
+    if (name == QLatin1String("6nd"))
+        return FlopsBasis::SixND;
+    if (name == QLatin1String("detailed"))
+        return FlopsBasis::Detailed;
+    return std::nullopt;
+}
+
+} // namespace napkin

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace napkin {
+
+/// The two decoder families Napkin counts; see modelshape.h for what each implies.
+enum class Arch { Gpt2, Llama };
+
+/// What the backward pass recomputes instead of storing (Korthikanti et al. 2022, Section 4).
+enum class Recompute { None, Selective, Full };
+
+/// Which training-FLOPs figure drives the time estimate.
+enum class FlopsBasis { SixND, Detailed };
+
+/// The shape of a decoder-only transformer.
+struct ModelShape {
+    Arch arch = Arch::Gpt2;
+    std::int64_t layers = 12;
+    std::int64_t dModel = 768;
+    std::int64_t heads = 12;
+    std::int64_t kvHeads = 12;
+    std::int64_t dFf = 3072;
+    std::int64_t vocab = 50257;
+    std::int64_t maxPositions = 1024;
+    bool tied = true;
+
+    bool operator==(const ModelShape &) const = default;
+};
+
+/// The single input to every computation: one training run on one kind of GPU.
+/// Defaults are GPT-2 small (Radford et al. 2019) on 8 H100s, the source document's 300B tokens.
+struct Scenario {
+    QString presetId = QStringLiteral("gpt2-small");  ///< informational: where the shape came from
+    ModelShape model;
+    /// A parameter count given directly (the source document's N): used as both total and
+    /// non-embedding count; shape-dependent figures still use `model`.
+    std::optional<std::int64_t> paramsOverride;
+    std::int64_t seqLen = 1024;       ///< tokens per sequence
+    std::int64_t microBatch = 8;      ///< sequences per GPU per forward/backward pass
+    double tokens = 300e9;            ///< training tokens, the source document's D
+    QString gpuId = QStringLiteral("h100-sxm");
+    std::int64_t gpus = 8;            ///< data-parallel GPUs
+    int zeroStage = 0;                ///< 0..3, Rajbhandari et al. 2019
+    QString recipeId = QStringLiteral("bf16-mixed-adamw");
+    Recompute recompute = Recompute::None;
+    bool flashAttention = false;
+    bool includeActivations = true;
+    bool causalHalving = false;       ///< count only the lower triangle of the attention matmuls
+    FlopsBasis flopsBasis = FlopsBasis::Detailed;
+    double mfuFraction = 0.4;         ///< model FLOPs utilisation, 0 < mfu <= 1
+    double pricePerGpuHourUsd = 2.0;
+
+    bool operator==(const Scenario &) const = default;
+};
+
+QString archName(Arch arch);
+std::optional<Arch> archFromName(const QString &name);
+QString recomputeName(Recompute recompute);
+std::optional<Recompute> recomputeFromName(const QString &name);
+QString flopsBasisName(FlopsBasis basis);
+std::optional<FlopsBasis> flopsBasisFromName(const QString &name);
+
+} // namespace napkin

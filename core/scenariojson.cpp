@@ -1,0 +1,227 @@
+#include "scenariojson.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace napkin {
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+bool refuse(ValidationError *error, const QString &field, const QString &problem)
+{
+    if (error)
+        *error = {field, problem};
+    return false;
+}
+
+QString describe(const QJsonValue &v)
+{
+    if (v.isString())
+        return QLatin1Char('"') + v.toString() + QLatin1Char('"');
+    if (v.isDouble())
+        return QString::number(v.toDouble());
+    return QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+}
+
+bool readInt(const QJsonValue &v, const QString &key, std::int64_t lo, std::int64_t hi, std::int64_t *out,
+             ValidationError *error)
+{
+    const double d = v.toDouble();
+    if (!v.isDouble() || std::floor(d) != d || d < static_cast<double>(lo) || d > static_cast<double>(hi))
+        return refuse(error, key, integerRangeProblem(lo, hi, describe(v)));
+    *out = static_cast<std::int64_t>(d);
+    return true;
+}
+
+bool readReal(const QJsonValue &v, const QString &key, double *out, ValidationError *error)
+{
+    if (!v.isDouble() || !std::isfinite(v.toDouble()))
+        return refuse(error, key, QStringLiteral("must be a number (got %1)").arg(describe(v)));
+    *out = v.toDouble();
+    return true;
+}
+
+bool readBool(const QJsonValue &v, const QString &key, bool *out, ValidationError *error)
+{
+    if (!v.isBool())
+        return refuse(error, key, QStringLiteral("must be true or false (got %1)").arg(describe(v)));
+    *out = v.toBool();
+    return true;
+}
+
+bool readString(const QJsonValue &v, const QString &key, QString *out, ValidationError *error)
+{
+    if (!v.isString() || v.toString().isEmpty())
+        return refuse(error, key, QStringLiteral("must be a non-empty string (got %1)").arg(describe(v)));
+    *out = v.toString();
+    return true;
+}
+
+template <typename Enum>
+bool readEnum(const QJsonValue &v, const QString &key, const QString &accepted,
+              std::optional<Enum> (*fromName)(const QString &), Enum *out, ValidationError *error)
+{
+    const auto e = v.isString() ? fromName(v.toString()) : std::nullopt;
+    if (!e)
+        return refuse(error, key, QStringLiteral("must be one of %1 (got %2)").arg(accepted, describe(v)));
+    *out = *e;
+    return true;
+}
+
+} // namespace
+
+QJsonObject scenarioToJson(const Scenario &s)
+{
+    const ModelShape &m = s.model;
+    return QJsonObject{
+        {QStringLiteral("napkin_scenario"), kFormatVersion},
+        {QStringLiteral("preset"), s.presetId},
+        {QStringLiteral("arch"), archName(m.arch)},
+        {QStringLiteral("layers"), static_cast<double>(m.layers)},
+        {QStringLiteral("d_model"), static_cast<double>(m.dModel)},
+        {QStringLiteral("heads"), static_cast<double>(m.heads)},
+        {QStringLiteral("kv_heads"), static_cast<double>(m.kvHeads)},
+        {QStringLiteral("d_ff"), static_cast<double>(m.dFf)},
+        {QStringLiteral("vocab"), static_cast<double>(m.vocab)},
+        {QStringLiteral("max_positions"), static_cast<double>(m.maxPositions)},
+        {QStringLiteral("tied"), m.tied},
+        {QStringLiteral("params"), s.paramsOverride ? QJsonValue(static_cast<double>(*s.paramsOverride))
+                                                    : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("seq_len"), static_cast<double>(s.seqLen)},
+        {QStringLiteral("batch"), static_cast<double>(s.microBatch)},
+        {QStringLiteral("tokens"), s.tokens},
+        {QStringLiteral("gpu"), s.gpuId},
+        {QStringLiteral("gpus"), static_cast<double>(s.gpus)},
+        {QStringLiteral("zero"), s.zeroStage},
+        {QStringLiteral("recipe"), s.recipeId},
+        {QStringLiteral("recompute"), recomputeName(s.recompute)},
+        {QStringLiteral("flash"), s.flashAttention},
+        {QStringLiteral("activations"), s.includeActivations},
+        {QStringLiteral("causal"), s.causalHalving},
+        {QStringLiteral("flops_basis"), flopsBasisName(s.flopsBasis)},
+        {QStringLiteral("mfu"), s.mfuFraction},
+        {QStringLiteral("price"), s.pricePerGpuHourUsd},
+    };
+}
+
+std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base, ValidationError *error)
+{
+    Scenario s = base;
+    ModelShape &m = s.model;
+    using Reader = std::function<bool(const QJsonValue &, const QString &)>;
+    const auto integer = [error](std::int64_t lo, std::int64_t hi, std::int64_t *out) -> Reader {
+        return [=](const QJsonValue &v, const QString &k) { return readInt(v, k, lo, hi, out, error); };
+    };
+    std::int64_t zero = s.zeroStage;
+    const QList<std::pair<QString, Reader>> readers = {
+        {QStringLiteral("napkin_scenario"), [&](const QJsonValue &v, const QString &k) {
+             std::int64_t version = 0;
+             return readInt(v, k, kFormatVersion, kFormatVersion, &version, error);
+         }},
+        {QStringLiteral("preset"), [&](const QJsonValue &v, const QString &k) { return readString(v, k, &s.presetId, error); }},
+        {QStringLiteral("arch"), [&](const QJsonValue &v, const QString &k) {
+             return readEnum<Arch>(v, k, QStringLiteral("gpt2, llama"), archFromName, &m.arch, error);
+         }},
+        {QStringLiteral("layers"), integer(1, limits::maxLayers, &m.layers)},
+        {QStringLiteral("d_model"), integer(1, limits::maxDModel, &m.dModel)},
+        {QStringLiteral("heads"), integer(1, limits::maxHeads, &m.heads)},
+        {QStringLiteral("kv_heads"), integer(1, limits::maxHeads, &m.kvHeads)},
+        {QStringLiteral("d_ff"), integer(1, limits::maxDFf, &m.dFf)},
+        {QStringLiteral("vocab"), integer(1, limits::maxVocab, &m.vocab)},
+        {QStringLiteral("max_positions"), integer(1, limits::maxPositions, &m.maxPositions)},
+        {QStringLiteral("tied"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &m.tied, error); }},
+        {QStringLiteral("params"), [&](const QJsonValue &v, const QString &k) {
+             if (v.isNull()) {
+                 s.paramsOverride.reset();
+                 return true;
+             }
+             std::int64_t p = 0;
+             if (!readInt(v, k, 1, limits::maxParams, &p, error))
+                 return false;
+             s.paramsOverride = p;
+             return true;
+         }},
+        {QStringLiteral("seq_len"), integer(1, limits::maxSeqLen, &s.seqLen)},
+        {QStringLiteral("batch"), integer(1, limits::maxMicroBatch, &s.microBatch)},
+        {QStringLiteral("tokens"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.tokens, error); }},
+        {QStringLiteral("gpu"), [&](const QJsonValue &v, const QString &k) { return readString(v, k, &s.gpuId, error); }},
+        {QStringLiteral("gpus"), integer(1, limits::maxGpus, &s.gpus)},
+        {QStringLiteral("zero"), integer(0, 3, &zero)},
+        {QStringLiteral("recipe"), [&](const QJsonValue &v, const QString &k) { return readString(v, k, &s.recipeId, error); }},
+        {QStringLiteral("recompute"), [&](const QJsonValue &v, const QString &k) {
+             return readEnum<Recompute>(v, k, QStringLiteral("none, selective, full"), recomputeFromName, &s.recompute, error);
+         }},
+        {QStringLiteral("flash"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &s.flashAttention, error); }},
+        {QStringLiteral("activations"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &s.includeActivations, error); }},
+        {QStringLiteral("causal"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &s.causalHalving, error); }},
+        {QStringLiteral("flops_basis"), [&](const QJsonValue &v, const QString &k) {
+             return readEnum<FlopsBasis>(v, k, QStringLiteral("6nd, detailed"), flopsBasisFromName, &s.flopsBasis, error);
+         }},
+        {QStringLiteral("mfu"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.mfuFraction, error); }},
+        {QStringLiteral("price"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.pricePerGpuHourUsd, error); }},
+    };
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const auto reader = std::find_if(readers.begin(), readers.end(),
+                                         [&](const auto &r) { return r.first == it.key(); });
+        if (reader == readers.end()) {
+            refuse(error, it.key(), QStringLiteral("is not a scenario field"));
+            return std::nullopt;
+        }
+        if (!reader->second(it.value(), it.key()))
+            return std::nullopt;
+    }
+    s.zeroStage = static_cast<int>(zero);
+    if (auto e = validateScenario(s)) {
+        if (error)
+            *error = *e;
+        return std::nullopt;
+    }
+    return s;
+}
+
+std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &base, ValidationError *error)
+{
+    const QString field = QStringLiteral("scenario file");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        refuse(error, field, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+        return std::nullopt;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        refuse(error, field, QStringLiteral("%1 is not a JSON object (%2 at offset %3)")
+                                 .arg(path, pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                                                 : QStringLiteral("top level"))
+                                 .arg(pe.offset));
+        return std::nullopt;
+    }
+    return scenarioFromJson(doc.object(), base, error);
+}
+
+bool writeScenarioFile(const QString &path, const Scenario &s, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(QJsonDocument(scenarioToJson(s)).toJson(QJsonDocument::Indented));
+    if (!file.commit()) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace napkin

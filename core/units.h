@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+
+namespace napkin {
+
+/// Decimal GB (1e9, the source document's unit) or binary GiB (2^30).
+enum class ByteUnit { GB, GiB };
+
+/// The one place numbers become text for people. Everything else passes base units.
+namespace fmt {
+QString sci(double v, int decimals = 3);                ///< "2.232e+20" (Python's %.3e)
+QString count(std::int64_t v);                          ///< "124,439,808"
+QString compactCount(double v);                         ///< "300B", "1.5T", "124M"
+QString bytesIn(double bytes, ByteUnit unit, int decimals = 3);  ///< "0.248 GB"
+QString bytes(double bytes, ByteUnit unit = ByteUnit::GB);      ///< adaptive: "248 MB", "80 GiB"
+QString flopRate(double flopsPerS);                     ///< "989 TFLOP/s"
+QString bandwidth(double bytesPerS);                    ///< "3.35 TB/s"
+QString duration(double seconds);                       ///< "3.2 days", "41 min", "1.8 years"
+QString usd(double v);                                  ///< "$12,345" / "$0.42"
+QString percent(double fraction, int decimals = 1);     ///< "40.0%"
+QString number(double v, int significant = 3);          ///< "1.13", "125", "0.00412"
+QString unitName(ByteUnit unit);
+} // namespace fmt
+
+constexpr double bytesPerUnit(ByteUnit unit) { return unit == ByteUnit::GB ? 1e9 : 1073741824.0; }
+
+} // namespace napkin

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "scenario.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace napkin {
+
+/// A refused input: which scenario field and what it accepts.
+struct ValidationError {
+    QString field;    ///< scenario JSON key, e.g. "d_model"
+    QString problem;  ///< e.g. "must be an integer from 1 to 1024 (got 0)"
+    QString message() const { return field + QStringLiteral(": ") + problem; }
+};
+
+/// Accepted ranges. Chosen so that every derived figure stays finite and exact in double
+/// (and every parameter count fits comfortably in int64); shared with the UI's controls.
+namespace limits {
+constexpr std::int64_t maxLayers = 1024;
+constexpr std::int64_t maxDModel = 131072;
+constexpr std::int64_t maxHeads = 1024;
+constexpr std::int64_t maxDFf = 1048576;
+constexpr std::int64_t maxVocab = 16777216;
+constexpr std::int64_t maxPositions = 16777216;
+constexpr std::int64_t maxSeqLen = 1048576;
+constexpr std::int64_t maxMicroBatch = 65536;
+constexpr std::int64_t maxGpus = 1048576;
+constexpr std::int64_t maxParams = 1000000000000000;  // 1e15
+constexpr double minTokens = 1;
+constexpr double maxTokens = 1e16;
+constexpr double maxMfu = 1;
+constexpr double maxPriceUsd = 10000;
+} // namespace limits
+
+/// Checks a shape on its own: ranges, heads divide d_model, kv_heads divide heads.
+std::optional<ValidationError> validateShape(const ModelShape &m);
+
+/// Checks a whole scenario (shape, run, and that gpt2 sequences fit its position table).
+/// Catalog ids (gpu, recipe, preset) are checked where the catalog is known.
+std::optional<ValidationError> validateScenario(const Scenario &s);
+
+/// "must be an integer from LO to HI (got X)" - one wording everywhere.
+QString integerRangeProblem(std::int64_t lo, std::int64_t hi, const QString &got);
+
+} // namespace napkin
