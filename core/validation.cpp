@@ -38,14 +38,14 @@ std::optional<ValidationError> validateShape(const ModelShape &m)
     if (auto e = checkInt("layers", m.layers, 1, limits::maxLayers)) return e;
     if (auto e = checkInt("d_model", m.dModel, 1, limits::maxDModel)) return e;
     if (auto e = checkInt("heads", m.heads, 1, limits::maxHeads)) return e;
-    if (auto e = checkInt("kv_heads", m.kvHeads, 1, m.heads)) return e;
-    if (auto e = checkInt("d_ff", m.dFf, 1, limits::maxDFf)) return e;
-    if (auto e = checkInt("vocab", m.vocab, 1, limits::maxVocab)) return e;
-    if (auto e = checkInt("max_positions", m.maxPositions, 1, limits::maxPositions)) return e;
     if (m.dModel % m.heads != 0)
         return ValidationError{QStringLiteral("heads"),
                                QStringLiteral("must divide d_model = %1 evenly (got %2)")
                                    .arg(m.dModel).arg(m.heads)};
+    if (auto e = checkInt("kv_heads", m.kvHeads, 1, m.heads)) return e;
+    if (auto e = checkInt("d_ff", m.dFf, 1, limits::maxDFf)) return e;
+    if (auto e = checkInt("vocab", m.vocab, 1, limits::maxVocab)) return e;
+    if (auto e = checkInt("max_positions", m.maxPositions, 1, limits::maxPositions)) return e;
     if (m.heads % m.kvHeads != 0)
         return ValidationError{QStringLiteral("kv_heads"),
                                QStringLiteral("must divide heads = %1 evenly (got %2)")

@@ -1,0 +1,355 @@
+#include "commandline.h"
+
+#include "numberparse.h"
+#include "recipe.h"
+#include "scenariojson.h"
+#include "validation.h"
+
+#include <QList>
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+
+namespace napkin {
+
+namespace {
+
+struct Failure {
+    QString message;
+};
+
+using Apply = std::function<std::optional<Failure>(Command &, const QString &value)>;
+
+struct Option {
+    const char *name;     // without the leading "--"
+    bool takesValue;
+    Apply apply;
+};
+
+std::optional<Failure> failure(const QString &option, const QString &problem)
+{
+    return Failure{QStringLiteral("--") + option + QStringLiteral(": ") + problem};
+}
+
+Apply integerOption(const char *name, std::int64_t lo, std::int64_t hi,
+                    std::function<void(Command &, std::int64_t)> set)
+{
+    return [=](Command &c, const QString &v) -> std::optional<Failure> {
+        const auto n = parseInteger(v, lo, hi);
+        if (!n)
+            return failure(QLatin1String(name), integerRangeProblem(lo, hi, QLatin1Char('\'') + v + QLatin1Char('\'')));
+        set(c, *n);
+        return std::nullopt;
+    };
+}
+
+Apply realOption(const char *name, double lo, double hi, bool loExclusive,
+                 std::function<void(Command &, double)> set)
+{
+    return [=](Command &c, const QString &v) -> std::optional<Failure> {
+        const auto x = parseReal(v);
+        if (!x || (loExclusive ? *x <= lo : *x < lo) || *x > hi)
+            return failure(QLatin1String(name), QStringLiteral("must be a number from %1%2 to %3 (got '%4')")
+                                                    .arg(loExclusive ? QStringLiteral("above ") : QString())
+                                                    .arg(lo).arg(hi).arg(v));
+        set(c, *x);
+        return std::nullopt;
+    };
+}
+
+Apply flag(std::function<void(Command &)> set)
+{
+    return [=](Command &c, const QString &) -> std::optional<Failure> {
+        set(c);
+        return std::nullopt;
+    };
+}
+
+QList<Option> scenarioOptions(const Catalog &catalog)
+{
+    using L = std::int64_t;
+    return {
+        {"arch", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             const auto a = archFromName(v);
+             if (!a)
+                 return failure(QStringLiteral("arch"), QStringLiteral("must be gpt2 or llama (got '%1')").arg(v));
+             c.scenario.model.arch = *a;
+             return std::nullopt;
+         }},
+        {"layers", true, integerOption("layers", 1, limits::maxLayers, [](Command &c, L n) { c.scenario.model.layers = n; })},
+        {"d-model", true, integerOption("d-model", 1, limits::maxDModel, [](Command &c, L n) { c.scenario.model.dModel = n; })},
+        {"heads", true, integerOption("heads", 1, limits::maxHeads, [](Command &c, L n) { c.scenario.model.heads = n; })},
+        {"kv-heads", true, integerOption("kv-heads", 1, limits::maxHeads, [](Command &c, L n) { c.scenario.model.kvHeads = n; })},
+        {"d-ff", true, integerOption("d-ff", 1, limits::maxDFf, [](Command &c, L n) { c.scenario.model.dFf = n; })},
+        {"vocab", true, integerOption("vocab", 1, limits::maxVocab, [](Command &c, L n) { c.scenario.model.vocab = n; })},
+        {"max-pos", true, integerOption("max-pos", 1, limits::maxPositions, [](Command &c, L n) { c.scenario.model.maxPositions = n; })},
+        {"tied", false, flag([](Command &c) { c.scenario.model.tied = true; })},
+        {"untied", false, flag([](Command &c) { c.scenario.model.tied = false; })},
+        {"params", true, integerOption("params", 1, limits::maxParams, [](Command &c, L n) { c.scenario.paramsOverride = n; })},
+        {"seq-len", true, integerOption("seq-len", 1, limits::maxSeqLen, [](Command &c, L n) { c.scenario.seqLen = n; })},
+        {"batch", true, integerOption("batch", 1, limits::maxMicroBatch, [](Command &c, L n) { c.scenario.microBatch = n; })},
+        {"tokens", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             const auto t = parseCount(v);
+             if (!t || *t < limits::minTokens || *t > limits::maxTokens)
+                 return failure(QStringLiteral("tokens"),
+                                QStringLiteral("must be a count from 1 to 1e16 written like 300e9, 3e11, 300B or 1.5T (got '%1')").arg(v));
+             c.scenario.tokens = *t;
+             return std::nullopt;
+         }},
+        {"gpu", true, [&catalog](Command &c, const QString &v) -> std::optional<Failure> {
+             if (!catalog.findGpu(v)) {
+                 QStringList ids;
+                 for (const GpuSpec &g : catalog.gpus)
+                     ids << g.id;
+                 return failure(QStringLiteral("gpu"), QStringLiteral("must be one of %1 (got '%2'; see `napkin gpus`)")
+                                                           .arg(ids.join(QStringLiteral(", ")), v));
+             }
+             c.scenario.gpuId = v;
+             return std::nullopt;
+         }},
+        {"gpus", true, integerOption("gpus", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.gpus = n; })},
+        {"zero", true, integerOption("zero", 0, 3, [](Command &c, L n) { c.scenario.zeroStage = static_cast<int>(n); })},
+        {"recipe", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             if (!findRecipe(v)) {
+                 QStringList ids;
+                 for (const Recipe &r : recipes())
+                     ids << r.id;
+                 return failure(QStringLiteral("recipe"), QStringLiteral("must be one of %1 (got '%2')")
+                                                              .arg(ids.join(QStringLiteral(", ")), v));
+             }
+             c.scenario.recipeId = v;
+             return std::nullopt;
+         }},
+        {"recompute", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             const auto r = recomputeFromName(v);
+             if (!r)
+                 return failure(QStringLiteral("recompute"), QStringLiteral("must be none, selective or full (got '%1')").arg(v));
+             c.scenario.recompute = *r;
+             return std::nullopt;
+         }},
+        {"flash", false, flag([](Command &c) { c.scenario.flashAttention = true; })},
+        {"no-flash", false, flag([](Command &c) { c.scenario.flashAttention = false; })},
+        {"no-activations", false, flag([](Command &c) { c.scenario.includeActivations = false; })},
+        {"activations", false, flag([](Command &c) { c.scenario.includeActivations = true; })},
+        {"causal", false, flag([](Command &c) { c.scenario.causalHalving = true; })},
+        {"no-causal", false, flag([](Command &c) { c.scenario.causalHalving = false; })},
+        {"flops-basis", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             const auto b = flopsBasisFromName(v);
+             if (!b)
+                 return failure(QStringLiteral("flops-basis"), QStringLiteral("must be 6nd or detailed (got '%1')").arg(v));
+             c.scenario.flopsBasis = *b;
+             return std::nullopt;
+         }},
+        {"mfu", true, realOption("mfu", 0, limits::maxMfu, true, [](Command &c, double x) { c.scenario.mfuFraction = x; })},
+        {"price", true, realOption("price", 0, limits::maxPriceUsd, false, [](Command &c, double x) { c.scenario.pricePerGpuHourUsd = x; })},
+    };
+}
+
+QList<Option> outputOptions()
+{
+    return {
+        {"json", false, flag([](Command &c) { c.json = true; })},
+        {"gib", false, flag([](Command &c) { c.unit = ByteUnit::GiB; })},
+        {"out", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             if (v.isEmpty())
+                 return failure(QStringLiteral("out"), QStringLiteral("must name a folder"));
+             c.outDir = v;
+             return std::nullopt;
+         }},
+        {"size", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             const QStringList wh = v.toLower().split(QLatin1Char('x'));
+             const auto w = wh.size() == 2 ? parseInteger(wh[0], 200, 8192) : std::nullopt;
+             const auto h = wh.size() == 2 ? parseInteger(wh[1], 200, 8192) : std::nullopt;
+             if (!w || !h)
+                 return failure(QStringLiteral("size"),
+                                QStringLiteral("must be WIDTHxHEIGHT in pixels, each from 200 to 8192 (got '%1')").arg(v));
+             c.size = QSize(static_cast<int>(*w), static_cast<int>(*h));
+             return std::nullopt;
+         }},
+    };
+}
+
+const QList<std::pair<const char *, Verb>> &verbs()
+{
+    static const QList<std::pair<const char *, Verb>> table = {
+        {"report", Verb::Report}, {"presets", Verb::Presets}, {"gpus", Verb::Gpus},
+        {"recipes", Verb::Recipes}, {"export", Verb::Export}, {"window", Verb::Window},
+        {"help", Verb::Help},
+    };
+    return table;
+}
+
+} // namespace
+
+QString optionForField(const QString &field)
+{
+    if (field == QLatin1String("max_positions"))
+        return QStringLiteral("--max-pos");
+    if (field == QLatin1String("activations"))
+        return QStringLiteral("--no-activations");
+    if (field == QLatin1String("scenario file"))
+        return QStringLiteral("--scenario");
+    QString option = field;
+    return QStringLiteral("--") + option.replace(QLatin1Char('_'), QLatin1Char('-'));
+}
+
+ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
+{
+    Command c;
+    int first = 0;
+    if (!args.isEmpty() && !args.first().startsWith(QLatin1Char('-'))) {
+        const auto verb = std::find_if(verbs().begin(), verbs().end(),
+                                       [&](const auto &v) { return args.first() == QLatin1String(v.first); });
+        if (verb == verbs().end())
+            return {std::nullopt, QStringLiteral("unknown command '%1': expected report, presets, gpus, recipes, "
+                                                 "export or an option (see napkin --help)").arg(args.first())};
+        c.verb = verb->second;
+        first = 1;
+    }
+
+    // Pass 1: split into (option, value) pairs, so precedence does not depend on order.
+    const QList<Option> scenarioOpts = scenarioOptions(catalog);
+    const QList<Option> outputOpts = outputOptions();
+    QString scenarioFile;
+    QString preset;
+    QList<std::pair<const Option *, QString>> assignments;
+    for (int i = first; i < args.size(); ++i) {
+        QString arg = args.at(i);
+        if (arg == QLatin1String("-h") || arg == QLatin1String("--help")) {
+            c.verb = Verb::Help;
+            return {c, {}};
+        }
+        if (arg == QLatin1String("-v") || arg == QLatin1String("--version")) {
+            c.verb = Verb::Version;
+            return {c, {}};
+        }
+        if (!arg.startsWith(QLatin1String("--")))
+            return {std::nullopt, QStringLiteral("unexpected argument '%1' (options start with --; see napkin --help)").arg(arg)};
+        QString name = arg.mid(2);
+        std::optional<QString> inlineValue;
+        if (const qsizetype eq = name.indexOf(QLatin1Char('=')); eq >= 0) {
+            inlineValue = name.mid(eq + 1);
+            name.truncate(eq);
+        }
+        const auto takeValue = [&]() -> std::optional<QString> {
+            if (inlineValue)
+                return inlineValue;
+            if (i + 1 < args.size())
+                return args.at(++i);
+            return std::nullopt;
+        };
+        if (name == QLatin1String("scenario") || name == QLatin1String("preset")) {
+            const auto v = takeValue();
+            if (!v)
+                return {std::nullopt, QStringLiteral("--%1: needs a value").arg(name)};
+            (name == QLatin1String("scenario") ? scenarioFile : preset) = *v;
+            continue;
+        }
+        const Option *option = nullptr;
+        for (const QList<Option> *list : {&scenarioOpts, &outputOpts})
+            for (const Option &o : *list)
+                if (name == QLatin1String(o.name))
+                    option = &o;
+        if (!option)
+            return {std::nullopt, QStringLiteral("unknown option '--%1' (see napkin --help)").arg(name)};
+        if (!option->takesValue && inlineValue)
+            return {std::nullopt, QStringLiteral("--%1: takes no value").arg(name)};
+        QString value;
+        if (option->takesValue) {
+            const auto v = takeValue();
+            if (!v)
+                return {std::nullopt, QStringLiteral("--%1: needs a value").arg(name)};
+            value = *v;
+        }
+        assignments.append({option, value});
+        if (option >= scenarioOpts.data() && option < scenarioOpts.data() + scenarioOpts.size())
+            c.scenarioGiven = true;
+    }
+
+    // Pass 2: scenario file, then preset, then the rest in the order given.
+    if (!scenarioFile.isEmpty()) {
+        ValidationError e;
+        const auto s = readScenarioFile(scenarioFile, c.scenario, &e);
+        if (!s)
+            return {std::nullopt, e.field == QLatin1String("scenario file")
+                                      ? QStringLiteral("--scenario: ") + e.problem
+                                      : QStringLiteral("--scenario: %1: field \"%2\" %3").arg(scenarioFile, e.field, e.problem)};
+        c.scenario = *s;
+        c.scenarioGiven = true;
+    }
+    if (!preset.isEmpty()) {
+        const ModelPreset *p = catalog.findPreset(preset);
+        if (!p) {
+            QStringList ids;
+            for (const ModelPreset &m : catalog.presets)
+                ids << m.id;
+            return {std::nullopt, QStringLiteral("--preset: must be one of %1 (got '%2'; see `napkin presets`)")
+                                      .arg(ids.join(QStringLiteral(", ")), preset)};
+        }
+        c.scenario.presetId = p->id;
+        c.scenario.model = p->shape;
+        c.scenario.paramsOverride.reset();
+        c.scenarioGiven = true;
+    }
+    for (const auto &[option, value] : assignments)
+        if (const auto f = option->apply(c, value))
+            return {std::nullopt, f->message};
+    if (c.verb == Verb::Export && c.outDir.isEmpty())
+        return {std::nullopt, QStringLiteral("--out: export needs a folder to write the PNGs into")};
+
+    if (const auto e = validateScenario(c.scenario))
+        return {std::nullopt, optionForField(e->field) + QStringLiteral(": ") + e->problem};
+    if (!catalog.findGpu(c.scenario.gpuId))
+        return {std::nullopt, QStringLiteral("--gpu: '%1' is not in the catalog (see `napkin gpus`)").arg(c.scenario.gpuId)};
+    if (!findRecipe(c.scenario.recipeId))
+        return {std::nullopt, QStringLiteral("--recipe: '%1' is not a known recipe (see `napkin recipes`)").arg(c.scenario.recipeId)};
+    return {c, {}};
+}
+
+QString helpText()
+{
+    return QStringLiteral(R"(Usage: napkin [COMMAND] [OPTIONS]
+
+Napkin answers, before any model code exists: will this transformer training run fit in
+GPU memory, how long will it take, and is it compute-bound or memory-bound?
+
+Commands:
+  (none) | window     open the desktop window, starting from the options given
+  report [--json]     print the accounting as text (or JSON in base units)
+  export --out DIR    write memory.png, time.png, roofline.png, dashboard.png (no display needed)
+  presets             list the model presets
+  gpus                list the GPU catalog
+  recipes             list the precision/optimizer recipes
+
+Model:
+  --preset NAME       start from a preset (shape options given too override it)
+  --arch gpt2|llama   family: gpt2 (learned positions, LayerNorm, biases, GELU, tied head)
+                      or llama (RoPE, RMSNorm, no biases, SwiGLU, untied head, GQA)
+  --layers N  --d-model N  --heads N  --kv-heads N  --d-ff N  --vocab N  --max-pos N
+  --tied | --untied   LM head shares the token embedding or not
+  --params N          a parameter count given directly (e.g. 124e6): used as both total and
+                      non-embedding count, as in the CS336 source document
+Run:
+  --seq-len N         tokens per sequence              --batch N   micro-batch per GPU
+  --tokens D          training tokens: 300e9, 3e11, 300B, 1.5T
+  --gpu ID  --gpus N  GPU model (see napkin gpus) and data-parallel GPU count
+  --zero 0..3         ZeRO stage: 1 shards optimizer state, 2 + grads, 3 + params
+  --recipe ID         precision/optimizer recipe (see napkin recipes)
+  --recompute none|selective|full    activation recomputation (Korthikanti et al. 2022)
+  --flash | --no-flash               FlashAttention: no s^2 attention activations
+  --no-activations | --activations   leave activations out of memory (as the source document)
+  --causal | --no-causal             halve the attention matmuls for a causal mask
+  --flops-basis 6nd|detailed         which FLOPs figure the time estimate uses
+  --mfu F             model FLOPs utilisation, 0 < F <= 1     --price USD   per GPU-hour
+  --scenario FILE     load a saved scenario (options given too override it)
+Output:
+  --json              report as JSON           --gib     show GiB (2^30) instead of GB (1e9)
+  --size WxH          export size in pixels (default 1600x1000)
+  -h, --help          this text                -v, --version
+
+Invalid input exits with status 2 and one line naming the option and what it accepts.
+)");
+}
+
+} // namespace napkin

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "catalog.h"
+#include "scenario.h"
+#include "units.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace napkin {
+
+enum class Verb { Window, Report, Presets, Gpus, Recipes, Export, Help, Version };
+
+/// A parsed `napkin` invocation.
+struct Command {
+    Verb verb = Verb::Window;
+    Scenario scenario;
+    bool scenarioGiven = false;  ///< any scenario option or file was on the command line
+    bool json = false;
+    ByteUnit unit = ByteUnit::GB;
+    QString outDir;
+    QSize size{1600, 1000};
+};
+
+/// Either a command or one line naming the option and what it accepts (exit status 2).
+struct ParseOutcome {
+    std::optional<Command> command;
+    QString error;
+};
+
+/// Parses arguments after the program name. Precedence: the `--scenario` file, then
+/// `--preset`, then every other option, whatever their order on the line.
+ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog);
+
+/// The option that sets a scenario JSON field ("d_model" -> "--d-model").
+QString optionForField(const QString &field);
+
+QString helpText();
+
+} // namespace napkin

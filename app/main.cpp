@@ -1,0 +1,119 @@
+// napkin: the command line and the desktop window's entry point.
+#include "commandline.h"
+#include "gui.h"
+#include "report.h"
+#include "reportjson.h"
+#include "reporttext.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QJsonDocument>
+
+#include <cstdio>
+
+using namespace napkin;
+
+namespace {
+
+void print(FILE *stream, const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, static_cast<size_t>(bytes.size()), stream);
+    std::fflush(stream);
+}
+
+int refuse(const QString &message)
+{
+    print(stderr, QStringLiteral("napkin: ") + message + QLatin1Char('\n'));
+    return 2;
+}
+
+bool displayAvailable()
+{
+    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY")
+           || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+int printReport(const Command &c, const Catalog &catalog)
+{
+    ValidationError e;
+    const auto report = computeReport(c.scenario, catalog, &e);
+    if (!report)
+        return refuse(optionForField(e.field) + QStringLiteral(": ") + e.problem);
+    if (c.json)
+        print(stdout, QString::fromUtf8(QJsonDocument(reportToJson(*report)).toJson(QJsonDocument::Indented)));
+    else
+        print(stdout, reportText(*report, catalog, c.unit));
+    return 0;
+}
+
+int exportPngs(int &argc, char **argv, const Command &c, const Catalog &catalog)
+{
+    // Rendering needs a GUI application object but never a screen.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QString error;
+    if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error))
+        return refuse(QStringLiteral("--out: ") + error);
+    for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png"})
+        print(stdout, QDir(c.outDir).filePath(QLatin1String(name)) + QLatin1Char('\n'));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+
+    QString catalogError;
+    const auto catalog = loadBuiltinCatalog(&catalogError);
+    if (!catalog) {
+        print(stderr, QStringLiteral("napkin: built-in catalog is invalid: ") + catalogError + QLatin1Char('\n'));
+        return 3;
+    }
+    const ParseOutcome parsed = parseCommandLine(args, *catalog);
+    if (!parsed.command)
+        return refuse(parsed.error);
+    const Command &c = *parsed.command;
+
+    switch (c.verb) {
+    case Verb::Help:
+        print(stdout, helpText());
+        return 0;
+    case Verb::Version:
+        print(stdout, QStringLiteral("napkin " NAPKIN_VERSION "\n"));
+        return 0;
+    case Verb::Presets:
+        print(stdout, presetsText(*catalog));
+        return 0;
+    case Verb::Gpus:
+        print(stdout, gpusText(*catalog));
+        return 0;
+    case Verb::Recipes:
+        print(stdout, recipesText());
+        return 0;
+    case Verb::Report:
+        return printReport(c, *catalog);
+    case Verb::Export:
+        return exportPngs(argc, argv, c, *catalog);
+    case Verb::Window:
+        break;
+    }
+
+    if (!displayAvailable()) {
+        Command fallback = c;
+        fallback.outDir = QStringLiteral("napkin-charts");
+        print(stderr, QStringLiteral("napkin: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window: "
+                                     "writing the charts to ./napkin-charts/ and printing the report instead\n"));
+        const int status = exportPngs(argc, argv, fallback, *catalog);
+        return status != 0 ? status : printReport(fallback, *catalog);
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Napkin"));
+    QApplication::setOrganizationName(QStringLiteral("Napkin"));
+    QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
+    return ui::runMainWindow(*catalog, c.scenarioGiven ? std::optional<Scenario>(c.scenario) : std::nullopt);
+}

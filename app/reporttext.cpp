@@ -1,0 +1,146 @@
+#include "reporttext.h"
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace napkin {
+
+namespace {
+
+QString pad(const QString &s, int width)
+{
+    return s.leftJustified(width);
+}
+
+QString modelLine(const Scenario &s, const Catalog &catalog)
+{
+    const ModelShape &m = s.model;
+    const ModelPreset *p = catalog.findPreset(s.presetId);
+    const QString origin = !p ? QStringLiteral("custom")
+                           : p->shape == m ? p->id
+                                           : QStringLiteral("custom (from %1)").arg(p->id);
+    return QStringLiteral("%1, %2: %3 layers, d_model %4, %5 heads (%6 kv), d_ff %7, vocab %8, %9 head")
+        .arg(origin, archName(m.arch))
+        .arg(m.layers).arg(m.dModel).arg(m.heads).arg(m.kvHeads).arg(m.dFf).arg(m.vocab)
+        .arg(m.tied ? QStringLiteral("tied") : QStringLiteral("untied"));
+}
+
+} // namespace
+
+QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
+{
+    QString out;
+    QTextStream t(&out);
+    const Scenario &s = r.scenario;
+    const auto gb = [unit](double b) { return fmt::bytesIn(b, unit); };
+
+    t << "Model      " << modelLine(s, catalog) << '\n';
+    t << "Run        " << fmt::compactCount(s.tokens) << " tokens, seq_len " << s.seqLen << ", micro-batch "
+      << s.microBatch << " per GPU, " << s.gpus << " x " << r.gpu.name << '\n';
+    t << "Recipe     " << r.memory.recipe.name << ", ZeRO stage " << s.zeroStage << ", recompute "
+      << recomputeName(s.recompute) << (s.flashAttention ? ", FlashAttention" : "") << '\n';
+    if (s.paramsOverride)
+        t << "Note       --params sets N directly; detailed FLOPs, activations and the roofline still use the shape above\n";
+
+    t << "\nParameters\n";
+    t << "  total           " << fmt::count(r.params.total) << '\n';
+    t << "  embedding       " << fmt::count(r.params.embedding) << "   (token + position tables)\n";
+    t << "  lm_head         " << fmt::count(r.params.lmHead) << (s.model.tied && !s.paramsOverride ? "   (tied)" : "") << '\n';
+    t << "  non_embedding   " << fmt::count(r.params.nonEmbedding) << "   (Kaplan's N)\n";
+    t << "  per layer       " << fmt::count(r.params.perLayer.total()) << " = attention "
+      << fmt::count(r.params.perLayer.attention) << " + MLP " << fmt::count(r.params.perLayer.mlp) << " + norms "
+      << fmt::count(r.params.perLayer.norms) << '\n';
+
+    const FlopsReport &f = r.flops;
+    t << "\nTraining FLOPs\n";
+    t << "  6ND (Kaplan et al. 2020)      " << fmt::sci(f.training6nd) << "   6 x " << fmt::count(r.params.nonEmbedding)
+      << " x " << fmt::sci(s.tokens) << '\n';
+    t << "  detailed, full s^2 attention  " << fmt::sci(f.trainingDetailed) << "   every matmul x 3 (backward = 2 x forward), "
+      << fmt::percent(f.trainingDetailed / f.training6nd - 1, 1) << " vs 6ND\n";
+    t << "  detailed, causal-halved       " << fmt::sci(f.trainingDetailedCausal) << "   "
+      << fmt::percent(f.trainingDetailedCausal / f.trainingDetailed - 1, 1) << " vs full attention\n";
+    t << "  per token (detailed)          " << fmt::sci(f.perTokenDetailed) << "   attention QK^T + PV share "
+      << fmt::percent(f.attentionShare) << '\n';
+    t << "  per optimizer step            " << fmt::sci(f.perStepDetailed) << "   " << fmt::compactCount(f.tokensPerStep)
+      << " tokens (micro-batch x seq_len x GPUs)\n";
+
+    const MemoryReport &m = r.memory;
+    t << "\nMemory per GPU (" << fmt::unitName(unit) << ", ZeRO stage " << m.zeroStage << " over " << m.gpus
+      << " GPUs; bytes/param " << m.recipe.weightBytes << '/' << m.recipe.gradBytes << '/' << m.recipe.optimizerBytes << ")\n";
+    t << "  params                        " << gb(m.perGpu.params) << '\n';
+    t << "  grads                         " << gb(m.perGpu.grads) << '\n';
+    t << "  optimizer_and_master_weights  " << gb(m.perGpu.optimizerAndMasterWeights) << '\n';
+    t << "  activations                   " << gb(m.perGpu.activations)
+      << (s.includeActivations ? QStringLiteral("   Korthikanti et al. 2022, recompute %1%2")
+                                     .arg(recomputeName(s.recompute), s.flashAttention ? QStringLiteral(", flash") : QString())
+                               : QStringLiteral("   (left out)"))
+      << '\n';
+    t << "  total                         " << gb(m.perGpu.total()) << "   of " << gb(m.capacity) << " on " << r.gpu.id
+      << (m.fits ? "  -> FITS" : "  -> DOES NOT FIT") << '\n';
+    t << "  largest micro-batch that fits " << (m.maxMicroBatch ? QString::number(*m.maxMicroBatch) : QStringLiteral("unbounded (no activations)")) << '\n';
+    t << "  by ZeRO stage                 ";
+    for (int stage = 0; stage < 4; ++stage)
+        t << stage << ": " << gb(m.byZeroStage[stage].total()) << (stage < 3 ? "   " : "\n");
+
+    const TimeReport &tm = r.time;
+    t << "\nTime (basis: " << (tm.basis == FlopsBasis::SixND ? "6ND" : f.causal ? "detailed, causal-halved" : "detailed") << ")\n";
+    t << "  wall clock       " << fmt::duration(tm.seconds) << "   = " << fmt::sci(tm.trainingFlops) << " / (" << tm.gpus
+      << " GPUs x " << fmt::flopRate(tm.peakFlopsPerS) << " " << tm.peakDtype << " x MFU " << fmt::percent(tm.mfuFraction) << ")\n";
+    t << "  GPU-hours        " << fmt::number(tm.gpuHours) << "   (" << fmt::number(tm.gpuYears) << " GPU-years)\n";
+    t << "  cost             " << fmt::usd(tm.costUsd) << "   at " << fmt::usd(s.pricePerGpuHourUsd) << " per GPU-hour\n";
+    t << "  energy           " << fmt::number(tm.energyKwh) << " kWh   at " << r.gpu.tdpWatts << " W TDP per GPU\n";
+
+    const RooflineReport &rl = r.roofline;
+    t << "\nRoofline on " << r.gpu.name << ": " << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "
+      << fmt::bandwidth(rl.bandwidthBytesPerS) << ", ridge at " << fmt::number(rl.ridgeIntensity) << " FLOP/byte\n";
+    t << "  " << pad(QStringLiteral("op"), 26) << pad(QStringLiteral("phase"), 10) << pad(QStringLiteral("count"), 7)
+      << pad(QStringLiteral("FLOPs"), 11) << pad(QStringLiteral("bytes"), 11) << pad(QStringLiteral("FLOP/B"), 9)
+      << pad(QStringLiteral("attainable"), 17) << "bound\n";
+    for (const RooflineOp &op : rl.ops)
+        t << "  " << pad(op.name, 26) << pad(phaseName(op.phase), 10) << pad(QString::number(op.count), 7)
+          << pad(fmt::sci(op.flops, 2), 11) << pad(fmt::sci(op.bytes, 2), 11) << pad(fmt::number(op.intensity), 9)
+          << pad(fmt::flopRate(op.attainableFlopsPerS), 17) << (op.computeBound ? "compute" : "memory") << '\n';
+    t << "  step time (sum of max(FLOPs/peak, bytes/bandwidth)) " << fmt::duration(rl.stepSeconds) << ", implied MFU "
+      << fmt::percent(rl.impliedMfu) << '\n';
+    t << "  illustrative intensity (6ND FLOPs / memory total, the source document's) " << fmt::sci(r.illustrativeIntensity) << '\n';
+    return out;
+}
+
+QString presetsText(const Catalog &catalog)
+{
+    QString out;
+    QTextStream t(&out);
+    for (const ModelPreset &p : catalog.presets)
+        t << pad(p.id, 13) << pad(archName(p.shape.arch), 6) << pad(fmt::count(p.publishedParams), 16)
+          << p.shape.layers << " x " << p.shape.dModel << ", " << p.shape.heads << '/' << p.shape.kvHeads
+          << " heads, d_ff " << p.shape.dFf << "  " << p.name << "\n             source: " << p.source << '\n';
+    return out;
+}
+
+QString gpusText(const Catalog &catalog)
+{
+    QString out;
+    QTextStream t(&out);
+    for (const GpuSpec &g : catalog.gpus) {
+        QString dtype;
+        const double peak = g.peakFor(QStringLiteral("bf16"), &dtype);
+        t << pad(g.id, 16) << pad(fmt::flopRate(peak) + QLatin1Char(' ') + dtype, 22)
+          << pad(fmt::bandwidth(g.memoryBandwidthBytesPerS), 12) << pad(fmt::bytes(g.memoryBytes, ByteUnit::GiB), 10)
+          << pad(QString::number(g.tdpWatts) + QStringLiteral(" W"), 8) << g.name << "\n                source: " << g.source
+          << '\n';
+    }
+    return out;
+}
+
+QString recipesText()
+{
+    QString out;
+    QTextStream t(&out);
+    for (const Recipe &r : recipes())
+        t << pad(r.id, 30) << r.weightBytes << '/' << r.gradBytes << '/' << r.optimizerBytes << " bytes/param, "
+          << r.activationBytes << "-byte activations, " << r.computeDtype << " matmuls  " << r.name
+          << "\n                              source: " << r.source << '\n';
+    return out;
+}
+
+} // namespace napkin

@@ -1,0 +1,49 @@
+#pragma once
+
+// Helpers shared by the core tests: the built-in catalog and a report for a scenario.
+#include "catalog.h"
+#include "report.h"
+
+#include <QTest>
+
+namespace napkin::test {
+
+inline const Catalog &catalog()
+{
+    static const Catalog c = [] {
+        QString error;
+        const auto loaded = loadBuiltinCatalog(&error);
+        if (!loaded)
+            qFatal("built-in catalog failed to load: %s", qPrintable(error));
+        return *loaded;
+    }();
+    return c;
+}
+
+inline Report reportFor(const Scenario &s)
+{
+    ValidationError e;
+    const auto r = computeReport(s, catalog(), &e);
+    if (!r)
+        qFatal("scenario refused: %s", qPrintable(e.message()));
+    return *r;
+}
+
+inline Scenario presetScenario(const char *id)
+{
+    const ModelPreset *p = catalog().findPreset(QLatin1String(id));
+    if (!p)
+        qFatal("no preset %s", id);
+    Scenario s;
+    s.presetId = p->id;
+    s.model = p->shape;
+    return s;
+}
+
+/// Relative comparison for figures published to a few significant digits.
+inline bool near(double actual, double expected, double relTol)
+{
+    return std::abs(actual - expected) <= relTol * std::abs(expected);
+}
+
+} // namespace napkin::test

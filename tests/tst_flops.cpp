@@ -1,0 +1,124 @@
+// Training FLOPs: Kaplan's 6ND and the detailed matmul count, with their published closed forms.
+#include "flops.h"
+#include "modelshape.h"
+#include "testsupport.h"
+
+using namespace napkin;
+
+class TestFlops final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void sixNd_data()
+    {
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<double>("tokens");
+        QTest::addColumn<double>("expected");
+        // Kaplan et al. 2020, Section 2.1: C ~= 6 N per training token.
+        QTest::newRow("source document N=124e6, D=300e9") << qint64(124'000'000) << 300e9 << 2.232e20;
+        QTest::newRow("N=1e9, D=20e9") << qint64(1'000'000'000) << 20e9 << 1.2e20;
+        QTest::newRow("N=7e9, D=2e12") << qint64(7'000'000'000) << 2e12 << 8.4e22;
+    }
+
+    void sixNd()
+    {
+        QFETCH(qint64, n);
+        QFETCH(double, tokens);
+        QFETCH(double, expected);
+        Scenario s;
+        s.paramsOverride = n;
+        s.tokens = tokens;
+        QCOMPARE(computeFlops(s).training6nd, expected);
+    }
+
+    void narayananClosedForm_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("seqLen");
+        QTest::addColumn<qint64>("vocab");
+        // Narayanan et al. 2021, Appendix (eq. 3 without recomputation): per sequence
+        // F = 72 s l h^2 (1 + s/(6h) + V/(12 l h)) for a GPT with d_ff = 4h and full attention.
+        QTest::newRow("gpt2-small s=1024") << QStringLiteral("gpt2-small") << qint64(1024) << qint64(50257);
+        QTest::newRow("gpt2-xl s=1024") << QStringLiteral("gpt2-xl") << qint64(1024) << qint64(50257);
+        QTest::newRow("gpt2-medium s=512") << QStringLiteral("gpt2-medium") << qint64(512) << qint64(50257);
+    }
+
+    void narayananClosedForm()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qint64, seqLen);
+        QFETCH(qint64, vocab);
+        Scenario s = test::presetScenario(preset.toLatin1().constData());
+        s.seqLen = seqLen;
+        s.tokens = static_cast<double>(seqLen);  // one sequence
+        const double sq = static_cast<double>(seqLen), l = static_cast<double>(s.model.layers);
+        const double h = static_cast<double>(s.model.dModel), V = static_cast<double>(vocab);
+        const double expected = 72 * sq * l * h * h * (1 + sq / (6 * h) + V / (12 * l * h));
+        QVERIFY(test::near(computeFlops(s).trainingDetailed, expected, 1e-12));
+    }
+
+    void palmModelFlops_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("seqLen");
+        // Chowdhery et al. 2022 (PaLM), Appendix B: model FLOPs per token = 6N + 12 L H Q T.
+        // N counts every matmul weight (PaLM ties its embedding, so its N includes the head);
+        // Napkin's detailed count differs only by norm weights (not matmuls).
+        QTest::newRow("llama2-7b T=4096") << QStringLiteral("llama2-7b") << qint64(4096);
+        QTest::newRow("llama3-8b T=8192") << QStringLiteral("llama3-8b") << qint64(8192);
+        QTest::newRow("mistral-7b T=2048") << QStringLiteral("mistral-7b") << qint64(2048);
+    }
+
+    void palmModelFlops()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qint64, seqLen);
+        Scenario s = test::presetScenario(preset.toLatin1().constData());
+        s.seqLen = seqLen;
+        const ModelShape &m = s.model;
+        const ParamBreakdown p = countParams(m);
+        const double n = static_cast<double>(p.total - p.embedding);  // matmul weights incl. head
+        const double palm = 6 * n + 12.0 * static_cast<double>(m.layers * m.heads * (m.dModel / m.heads) * seqLen);
+        const double napkin = computeFlops(s).perTokenDetailed;
+        QVERIFY2(test::near(napkin, palm, 1e-4), qPrintable(QStringLiteral("%1 vs %2").arg(napkin).arg(palm)));
+    }
+
+    void causalHalving()
+    {
+        Scenario s = test::presetScenario("gpt2-small");
+        const FlopsReport full = computeFlops(s);
+        s.causalHalving = true;
+        const FlopsReport half = computeFlops(s);
+        const double sq = static_cast<double>(s.seqLen);
+        // Only QK^T and PV change, to s(s+1)/2 of s^2 entries.
+        const double attnFull = full.forwardPerSequence.attentionScores + full.forwardPerSequence.attentionValues;
+        const double attnHalf = half.forwardPerSequence.attentionScores + half.forwardPerSequence.attentionValues;
+        QVERIFY(test::near(attnHalf, attnFull * (sq + 1) / (2 * sq), 1e-12));
+        QCOMPARE(half.forwardPerSequence.mlp, full.forwardPerSequence.mlp);
+        QCOMPARE(half.trainingDetailedCausal, full.trainingDetailedCausal);
+        QVERIFY(half.perTokenDetailed < full.perTokenDetailed);
+    }
+
+    void perStep()
+    {
+        Scenario s = test::presetScenario("gpt2-small");
+        s.microBatch = 4;
+        s.gpus = 16;
+        const FlopsReport f = computeFlops(s);
+        QCOMPARE(f.tokensPerStep, 4.0 * 1024 * 16);
+        QCOMPARE(f.perStepDetailed, f.perTokenDetailed * 4 * 1024 * 16);
+    }
+
+    void backwardIsTwiceForward()
+    {
+        // Source document: forward 2N, backward 4N per token. Napkin: detailed = 3 x forward.
+        Scenario s = test::presetScenario("llama2-7b");
+        s.tokens = static_cast<double>(s.seqLen);
+        const FlopsReport f = computeFlops(s);
+        QVERIFY(test::near(f.trainingDetailed, 3 * f.forwardPerSequence.total(), 1e-12));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFlops)
+#include "tst_flops.moc"

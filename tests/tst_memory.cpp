@@ -1,0 +1,145 @@
+// Memory per GPU: recipes' bytes per parameter, ZeRO sharding, activations, fit and max batch.
+#include "memory.h"
+#include "testsupport.h"
+
+using namespace napkin;
+
+class TestMemory final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void recipes_data()
+    {
+        QTest::addColumn<QString>("recipe");
+        QTest::addColumn<double>("weights");
+        QTest::addColumn<double>("grads");
+        QTest::addColumn<double>("optimizer");
+        // Source document / ZeRO Section 3.1 (K = 12): 2 + 2 + 12 = 16 B/param.
+        QTest::newRow("bf16-mixed-adamw, source document") << QStringLiteral("bf16-mixed-adamw") << 2.0 << 2.0 << 12.0;
+        // Megatron-LM distributed-optimizer docs: bf16 params + fp32 grads = 18 B/param.
+        QTest::newRow("bf16-mixed-adamw-fp32-grads, Megatron-LM") << QStringLiteral("bf16-mixed-adamw-fp32-grads") << 2.0 << 4.0 << 12.0;
+        // Kingma & Ba 2015: two fp32 moments next to fp32 weights and grads.
+        QTest::newRow("fp32-adamw") << QStringLiteral("fp32-adamw") << 4.0 << 4.0 << 8.0;
+        QTest::newRow("bf16-adamw (pure bf16)") << QStringLiteral("bf16-adamw") << 2.0 << 2.0 << 4.0;
+        QTest::newRow("fp32-sgd-momentum") << QStringLiteral("fp32-sgd-momentum") << 4.0 << 4.0 << 4.0;
+    }
+
+    void recipes()
+    {
+        QFETCH(QString, recipe);
+        QFETCH(double, weights);
+        QFETCH(double, grads);
+        QFETCH(double, optimizer);
+        const auto r = findRecipe(recipe);
+        QVERIFY(r);
+        const MemoryBreakdown m = modelStateBytes(1e9, *r, 0, 1);
+        QCOMPARE(m.params, weights * 1e9);
+        QCOMPARE(m.grads, grads * 1e9);
+        QCOMPARE(m.optimizerAndMasterWeights, optimizer * 1e9);
+    }
+
+    void zeroSharding_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<double>("params");
+        QTest::addColumn<double>("grads");
+        QTest::addColumn<double>("optimizer");
+        // Rajbhandari et al. 2019, Section 5: stage 1 (P_os) divides optimizer state by N_d,
+        // stage 2 (P_os+g) also gradients, stage 3 (P_os+g+p) also parameters. 1e9 params, 8 GPUs.
+        QTest::newRow("stage 0") << 0 << 2e9 << 2e9 << 12e9;
+        QTest::newRow("stage 1") << 1 << 2e9 << 2e9 << 1.5e9;
+        QTest::newRow("stage 2") << 2 << 2e9 << 0.25e9 << 1.5e9;
+        QTest::newRow("stage 3") << 3 << 0.25e9 << 0.25e9 << 1.5e9;
+    }
+
+    void zeroSharding()
+    {
+        QFETCH(int, stage);
+        QFETCH(double, params);
+        QFETCH(double, grads);
+        QFETCH(double, optimizer);
+        const MemoryBreakdown m = modelStateBytes(1e9, *findRecipe(QStringLiteral("bf16-mixed-adamw")), stage, 8);
+        QCOMPARE(m.params, params);
+        QCOMPARE(m.grads, grads);
+        QCOMPARE(m.optimizerAndMasterWeights, optimizer);
+    }
+
+    void activations_data()
+    {
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<bool>("flash");
+        QTest::addColumn<QString>("recipe");
+        QTest::addColumn<double>("perLayer");
+        // GPT-2 small shape, s = 1024, b = 8, h = 768, a = 12. Korthikanti et al. 2022 Table 2:
+        const double sbh = 1024.0 * 8 * 768;
+        QTest::newRow("none: sbh(34 + 5as/h)") << 0 << false << QStringLiteral("bf16-mixed-adamw") << sbh * (34 + 5.0 * 12 * 1024 / 768);
+        QTest::newRow("selective: 34sbh") << 1 << false << QStringLiteral("bf16-mixed-adamw") << sbh * 34;
+        QTest::newRow("full: 2sbh") << 2 << false << QStringLiteral("bf16-mixed-adamw") << sbh * 2;
+        // FlashAttention (Dao et al. 2022) never stores the s x s matrices.
+        QTest::newRow("flash: 34sbh") << 0 << true << QStringLiteral("bf16-mixed-adamw") << sbh * 34;
+        // 4-byte activations double the 2-byte figure.
+        QTest::newRow("fp32 none") << 0 << false << QStringLiteral("fp32-adamw") << 2 * sbh * (34 + 5.0 * 12 * 1024 / 768);
+    }
+
+    void activations()
+    {
+        QFETCH(int, recompute);
+        QFETCH(bool, flash);
+        QFETCH(QString, recipe);
+        QFETCH(double, perLayer);
+        Scenario s = test::presetScenario("gpt2-small");
+        s.recompute = static_cast<Recompute>(recompute);
+        s.flashAttention = flash;
+        const ActivationBreakdown a = activationBytes(s, *findRecipe(recipe), 8);
+        QCOMPARE(a.perLayer, perLayer);
+        QCOMPARE(a.layers, 12 * perLayer);
+        // Korthikanti Section 4.3: output layer 4sbh (scaled) + 4sbv fp32 logits.
+        const double scale = findRecipe(recipe)->activationBytes / 2;
+        QCOMPARE(a.outputLayer, 4 * 1024.0 * 8 * 768 * scale + 4 * 1024.0 * 8 * 50257);
+    }
+
+    void activationsScaleWithBatch()
+    {
+        Scenario s = test::presetScenario("gpt2-small");
+        const Recipe r = *findRecipe(QStringLiteral("bf16-mixed-adamw"));
+        QCOMPARE(activationBytes(s, r, 16).total(), 2 * activationBytes(s, r, 8).total());
+        s.includeActivations = false;
+        QCOMPARE(activationBytes(s, r, 8).total(), 0.0);
+    }
+
+    void fitsAndMaxBatch()
+    {
+        // Llama 2 7B on one H100 (80 GiB): 16 B/param model state is 107.8 GB: does not fit.
+        Scenario s = test::presetScenario("llama2-7b");
+        s.gpus = 1;
+        s.gpuId = QStringLiteral("h100-sxm");
+        Report r = test::reportFor(s);
+        QCOMPARE(r.memory.perGpu.params, 6'738'415'616.0 * 2);
+        QVERIFY(!r.memory.fits);
+        QCOMPARE(*r.memory.maxMicroBatch, qint64(0));
+
+        // ZeRO-3 over 64 GPUs shards it to 1.68 GB of state: the largest batch is where
+        // state + b x activations(1) crosses 80 GiB, and one more sequence would not fit.
+        s.gpus = 64;
+        s.zeroStage = 3;
+        s.microBatch = 1;
+        r = test::reportFor(s);
+        QVERIFY(r.memory.fits);
+        const qint64 maxB = *r.memory.maxMicroBatch;
+        QVERIFY(maxB >= 1);
+        s.microBatch = maxB;
+        QVERIFY(test::reportFor(s).memory.fits);
+        s.microBatch = maxB + 1;
+        QVERIFY(!test::reportFor(s).memory.fits);
+    }
+
+    void capacityFromDatasheet()
+    {
+        // NVIDIA A100 datasheet: 80 GB HBM2e, exposed as 81920 MiB = 80 GiB.
+        QCOMPARE(test::catalog().findGpu(QStringLiteral("a100-80gb-sxm"))->memoryBytes, 80.0 * 1024 * 1024 * 1024);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemory)
+#include "tst_memory.moc"

@@ -1,0 +1,67 @@
+// Counts as people type them on the command line.
+#include "numberparse.h"
+
+#include <QTest>
+
+using namespace napkin;
+
+class TestNumberParse final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void accepted_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<double>("value");
+        // The forms the issue names for --tokens, plus the document's 124_000_000 style.
+        QTest::newRow("300e9") << QStringLiteral("300e9") << 300e9;
+        QTest::newRow("3e11") << QStringLiteral("3e11") << 3e11;
+        QTest::newRow("300B") << QStringLiteral("300B") << 300e9;
+        QTest::newRow("1.5T") << QStringLiteral("1.5T") << 1.5e12;
+        QTest::newRow("124M") << QStringLiteral("124M") << 124e6;
+        QTest::newRow("7k") << QStringLiteral("7k") << 7e3;
+        QTest::newRow("124_000_000") << QStringLiteral("124_000_000") << 124e6;
+        QTest::newRow("1,000") << QStringLiteral("1,000") << 1000.0;
+    }
+
+    void accepted()
+    {
+        QFETCH(QString, text);
+        QFETCH(double, value);
+        const auto v = parseCount(text);
+        QVERIFY(v);
+        QCOMPARE(*v, value);
+    }
+
+    void rejected_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("abc") << QStringLiteral("abc");
+        QTest::newRow("empty") << QString();
+        QTest::newRow("negative") << QStringLiteral("-5");
+        QTest::newRow("nan") << QStringLiteral("nan");
+        QTest::newRow("inf") << QStringLiteral("inf");
+        QTest::newRow("overflow 1e400") << QStringLiteral("1e400");
+        QTest::newRow("suffix only") << QStringLiteral("B");
+        QTest::newRow("two suffixes") << QStringLiteral("1BT");
+    }
+
+    void rejected()
+    {
+        QFETCH(QString, text);
+        QVERIFY(!parseCount(text));
+    }
+
+    void integers()
+    {
+        QCOMPARE(*parseInteger(QStringLiteral("12"), 1, 1024), qint64(12));
+        QCOMPARE(*parseInteger(QStringLiteral("1e3"), 1, 1024), qint64(1000));
+        QVERIFY(!parseInteger(QStringLiteral("0"), 1, 1024));
+        QVERIFY(!parseInteger(QStringLiteral("1.5"), 1, 1024));
+        QVERIFY(!parseInteger(QStringLiteral("1e30"), 1, 1024));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNumberParse)
+#include "tst_numberparse.moc"

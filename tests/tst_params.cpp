@@ -1,0 +1,103 @@
+// Parameter counts against published totals: each row names the model card or paper.
+#include "modelshape.h"
+#include "testsupport.h"
+
+using namespace napkin;
+
+class TestParams final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void presetTotals_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("published");
+        // GPT-2: HF openai-community/gpt2* checkpoints (sum of tensor sizes), as listed in
+        // keras-hub gpt2_presets.py; Radford et al. 2019 round them to 117M/345M/762M/1542M.
+        QTest::newRow("gpt2-small, HF gpt2") << QStringLiteral("gpt2-small") << qint64(124'439'808);
+        QTest::newRow("gpt2-medium, HF gpt2-medium") << QStringLiteral("gpt2-medium") << qint64(354'823'168);
+        QTest::newRow("gpt2-large, HF gpt2-large") << QStringLiteral("gpt2-large") << qint64(774'030'080);
+        QTest::newRow("gpt2-xl, HF gpt2-xl") << QStringLiteral("gpt2-xl") << qint64(1'557'611'200);
+        // Llama 2 (Touvron et al. 2023): HF meta-llama/Llama-2-*-hf safetensors totals.
+        QTest::newRow("llama2-7b, HF Llama-2-7b-hf") << QStringLiteral("llama2-7b") << qint64(6'738'415'616);
+        QTest::newRow("llama2-13b, HF Llama-2-13b-hf") << QStringLiteral("llama2-13b") << qint64(13'015'864'320);
+        QTest::newRow("llama2-70b, HF Llama-2-70b-hf") << QStringLiteral("llama2-70b") << qint64(68'976'648'192);
+        // Llama 3 model card (meta-llama/Meta-Llama-3-*): safetensors totals.
+        QTest::newRow("llama3-8b, HF Meta-Llama-3-8B") << QStringLiteral("llama3-8b") << qint64(8'030'261'248);
+        QTest::newRow("llama3-70b, HF Meta-Llama-3-70B") << QStringLiteral("llama3-70b") << qint64(70'553'706'496);
+        // Mistral 7B v0.1 (Jiang et al. 2023), HF mistralai/Mistral-7B-v0.1.
+        QTest::newRow("mistral-7b, HF Mistral-7B-v0.1") << QStringLiteral("mistral-7b") << qint64(7'241'732'096);
+    }
+
+    void presetTotals()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qint64, published);
+        const ModelPreset *p = test::catalog().findPreset(preset);
+        QVERIFY2(p, qPrintable(preset));
+        QCOMPARE(countParams(p->shape).total, published);
+        QCOMPARE(p->publishedParams, published);
+    }
+
+    void breakdown_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("embedding");
+        QTest::addColumn<qint64>("lmHead");
+        QTest::addColumn<qint64>("perLayer");
+        QTest::addColumn<qint64>("attention");
+        QTest::addColumn<qint64>("mlp");
+        // GPT-2 small, HF GPT2Model tensors: wte 50257x768 + wpe 1024x768; per block
+        // c_attn 768x2304+2304, c_proj 768x768+768, c_fc 768x3072+3072, mlp c_proj 3072x768+768,
+        // ln_1/ln_2 2x(768+768).
+        QTest::newRow("gpt2-small") << QStringLiteral("gpt2-small") << qint64(38'597'376 + 786'432) << qint64(0)
+                                    << qint64(7'087'872) << qint64(2'362'368) << qint64(4'722'432);
+        // Llama 2 7B, HF LlamaForCausalLM tensors: embed_tokens and lm_head 32000x4096; per
+        // layer q/k/v/o 4096x4096, gate/up 11008x4096, down 4096x11008, two RMSNorm 4096.
+        QTest::newRow("llama2-7b") << QStringLiteral("llama2-7b") << qint64(131'072'000) << qint64(131'072'000)
+                                   << qint64(202'383'360) << qint64(67'108'864) << qint64(135'266'304);
+        // Llama 2 70B GQA (8 kv heads of 128): q/o 8192x8192, k/v 1024x8192 each.
+        QTest::newRow("llama2-70b") << QStringLiteral("llama2-70b") << qint64(262'144'000) << qint64(262'144'000)
+                                    << qint64(855'654'400) << qint64(150'994'944) << qint64(704'643'072);
+    }
+
+    void breakdown()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qint64, embedding);
+        QFETCH(qint64, lmHead);
+        QFETCH(qint64, perLayer);
+        QFETCH(qint64, attention);
+        QFETCH(qint64, mlp);
+        const ParamBreakdown p = countParams(test::catalog().findPreset(preset)->shape);
+        QCOMPARE(p.embedding, embedding);
+        QCOMPARE(p.lmHead, lmHead);
+        QCOMPARE(p.perLayer.total(), perLayer);
+        QCOMPARE(p.perLayer.attention, attention);
+        QCOMPARE(p.perLayer.mlp, mlp);
+        QCOMPARE(p.nonEmbedding, p.total - p.embedding - p.lmHead);
+    }
+
+    void kaplanNonEmbedding()
+    {
+        // Kaplan et al. 2020, eq. 2.1: N ~= 2 d_model n_layer (2 d_attn + d_ff) = 12 n_layer d^2
+        // for d_ff = 4d; GPT-2 small's exact non-embedding count is within 0.2% of it.
+        const ParamBreakdown p = countParams(test::catalog().findPreset(QStringLiteral("gpt2-small"))->shape);
+        const double kaplan = 12.0 * 12 * 768 * 768;
+        QVERIFY(test::near(static_cast<double>(p.nonEmbedding), kaplan, 0.002));
+    }
+
+    void paramsOverride()
+    {
+        Scenario s;
+        s.paramsOverride = 124'000'000;
+        const ParamBreakdown p = scenarioParams(s);
+        QCOMPARE(p.total, qint64(124'000'000));
+        QCOMPARE(p.nonEmbedding, qint64(124'000'000));
+        QCOMPARE(p.embedding, qint64(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParams)
+#include "tst_params.moc"

@@ -1,0 +1,144 @@
+// The roofline (Williams, Waterman & Patterson 2009): consistency of every op and the
+// behaviour the source document teaches (bigger batches move matmuls right; softmax stays left).
+#include "roofline.h"
+#include "testsupport.h"
+
+using namespace napkin;
+
+namespace {
+
+const RooflineOp *findOp(const RooflineReport &r, const QString &name, Phase phase)
+{
+    for (const RooflineOp &op : r.ops)
+        if (op.name == name && op.phase == phase)
+            return &op;
+    return nullptr;
+}
+
+} // namespace
+
+class TestRoofline final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void ridge_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<double>("peak");
+        QTest::addColumn<double>("bandwidth");
+        // NVIDIA H100 datasheet (SXM5): 989.4 TFLOP/s dense BF16 (1979 with sparsity), 3.35 TB/s.
+        QTest::newRow("h100-sxm") << QStringLiteral("h100-sxm") << 989.5e12 << 3.35e12;
+        // NVIDIA A100 datasheet: 312 TFLOP/s BF16, 2039 GB/s (80GB SXM).
+        QTest::newRow("a100-80gb-sxm") << QStringLiteral("a100-80gb-sxm") << 312e12 << 2.039e12;
+        // Google Cloud TPU v4 docs: 275 TFLOP/s bf16, 1200 GB/s HBM.
+        QTest::newRow("tpu-v4") << QStringLiteral("tpu-v4") << 275e12 << 1.2e12;
+    }
+
+    void ridge()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(double, peak);
+        QFETCH(double, bandwidth);
+        Scenario s;
+        s.gpuId = gpu;
+        const RooflineReport r = test::reportFor(s).roofline;
+        QVERIFY(test::near(r.peakFlopsPerS, peak, 0.001));
+        QCOMPARE(r.bandwidthBytesPerS, bandwidth);
+        QCOMPARE(r.ridgeIntensity, r.peakFlopsPerS / r.bandwidthBytesPerS);
+    }
+
+    void everyOpConsistent_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("flash");
+        QTest::newRow("gpt2-small") << QStringLiteral("gpt2-small") << false;
+        QTest::newRow("gpt2-small flash") << QStringLiteral("gpt2-small") << true;
+        QTest::newRow("llama3-8b") << QStringLiteral("llama3-8b") << false;
+    }
+
+    void everyOpConsistent()
+    {
+        QFETCH(QString, preset);
+        QFETCH(bool, flash);
+        Scenario s = test::presetScenario(preset.toLatin1().constData());
+        s.flashAttention = flash;
+        const RooflineReport r = test::reportFor(s).roofline;
+        QVERIFY(r.ops.size() > 20);
+        double step = 0;
+        for (const RooflineOp &op : r.ops) {
+            QVERIFY2(op.flops > 0 && op.bytes > 0, qPrintable(op.name));
+            QCOMPARE(op.intensity, op.flops / op.bytes);
+            QCOMPARE(op.attainableFlopsPerS, std::min(r.peakFlopsPerS, r.bandwidthBytesPerS * op.intensity));
+            QCOMPARE(op.computeBound, op.intensity >= r.ridgeIntensity);
+            QCOMPARE(op.seconds, std::max(op.flops / r.peakFlopsPerS, op.bytes / r.bandwidthBytesPerS));
+            step += op.count * op.seconds;
+        }
+        QVERIFY(test::near(r.stepSeconds, step, 1e-12));
+        QVERIFY(r.impliedMfu > 0 && r.impliedMfu <= 1);
+    }
+
+    void mlpFlipsWithBatch_data()
+    {
+        QTest::addColumn<qint64>("batch");
+        QTest::addColumn<bool>("computeBound");
+        // gpt2-small MLP up (768 x 3072) at seq_len 1 on an H100 (ridge ~295 FLOP/byte):
+        // intensity ~ T for small T tokens, so it crosses the ridge between 256 and 1024 tokens.
+        QTest::newRow("batch 1") << qint64(1) << false;
+        QTest::newRow("batch 16") << qint64(16) << false;
+        QTest::newRow("batch 1024") << qint64(1024) << true;
+        QTest::newRow("batch 16384") << qint64(16384) << true;
+    }
+
+    void mlpFlipsWithBatch()
+    {
+        QFETCH(qint64, batch);
+        QFETCH(bool, computeBound);
+        Scenario s = test::presetScenario("gpt2-small");
+        s.seqLen = 1;
+        s.microBatch = batch;
+        const RooflineReport r = test::reportFor(s).roofline;
+        for (const char *name : {"MLP up", "MLP down"}) {
+            const RooflineOp *op = findOp(r, QLatin1String(name), Phase::Forward);
+            QVERIFY(op);
+            QCOMPARE(op->computeBound, computeBound);
+        }
+        const RooflineOp *softmax = findOp(r, QStringLiteral("softmax"), Phase::Forward);
+        QVERIFY(softmax);
+        QVERIFY(!softmax->computeBound);  // 5 FLOPs per 4 bytes at any batch
+    }
+
+    void intensityGrowsWithBatch()
+    {
+        Scenario s = test::presetScenario("llama2-7b");
+        s.seqLen = 1;
+        double previous = 0;
+        for (qint64 b : {1, 4, 16, 64, 256}) {
+            s.microBatch = b;
+            const double i = findOp(test::reportFor(s).roofline, QStringLiteral("MLP gate + up"), Phase::Forward)->intensity;
+            QVERIFY(i > previous);
+            previous = i;
+        }
+    }
+
+    void flashFusesAttention()
+    {
+        // Kernel fusion moves attention right on the roofline: same matmul FLOPs, far fewer bytes.
+        Scenario s = test::presetScenario("gpt2-small");
+        const RooflineReport plain = test::reportFor(s).roofline;
+        s.flashAttention = true;
+        const RooflineReport fused = test::reportFor(s).roofline;
+        const RooflineOp *flash = findOp(fused, QStringLiteral("FlashAttention"), Phase::Forward);
+        const RooflineOp *scores = findOp(plain, QStringLiteral("attention scores QK^T"), Phase::Forward);
+        QVERIFY(flash && scores);
+        // Unfused, QK^T writes the s x s scores to HBM and sits left of the ridge; fused, the
+        // same FLOPs touch only Q, K, V and O and cross it.
+        QVERIFY(!scores->computeBound);
+        QVERIFY(flash->computeBound);
+        QVERIFY(flash->intensity > scores->intensity);
+        QVERIFY(fused.stepSeconds < plain.stepSeconds);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRoofline)
+#include "tst_roofline.moc"

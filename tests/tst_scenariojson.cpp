@@ -1,0 +1,114 @@
+// Scenario files: the JSON that File > Save writes and --scenario reads.
+#include "scenariojson.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace napkin;
+
+class TestScenarioJson final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void roundTrip()
+    {
+        Scenario s;
+        s.model.arch = Arch::Llama;
+        s.model.layers = 32;
+        s.model.dModel = 4096;
+        s.model.heads = 32;
+        s.model.kvHeads = 8;
+        s.model.dFf = 14336;
+        s.model.vocab = 128256;
+        s.model.maxPositions = 8192;
+        s.model.tied = false;
+        s.paramsOverride = 123;
+        s.tokens = 1.5e12;
+        s.zeroStage = 2;
+        s.recompute = Recompute::Selective;
+        s.flashAttention = true;
+        s.flopsBasis = FlopsBasis::SixND;
+        s.mfuFraction = 0.55;
+        ValidationError e;
+        const auto back = scenarioFromJson(scenarioToJson(s), Scenario{}, &e);
+        QVERIFY2(back, qPrintable(e.message()));
+        QVERIFY(*back == s);
+    }
+
+    void fileRoundTripIsAtomic()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.json"));
+        Scenario s;
+        s.microBatch = 3;
+        QString error;
+        QVERIFY2(writeScenarioFile(path, s, &error), qPrintable(error));
+        ValidationError e;
+        const auto back = readScenarioFile(path, Scenario{}, &e);
+        QVERIFY(back && *back == s);
+        // A write into a folder that does not exist fails cleanly and leaves nothing behind.
+        QVERIFY(!writeScenarioFile(dir.filePath(QStringLiteral("missing/run.json")), s, &error));
+        QVERIFY(error.contains(QLatin1String("cannot write")));
+    }
+
+    void partialFileKeepsBase()
+    {
+        Scenario base;
+        base.gpus = 64;
+        ValidationError e;
+        const auto s = scenarioFromJson(QJsonObject{{QStringLiteral("layers"), 24}}, base, &e);
+        QVERIFY(s);
+        QCOMPARE(s->model.layers, qint64(24));
+        QCOMPARE(s->gpus, qint64(64));
+    }
+
+    void rejected_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("layers 0") << QByteArray(R"({"layers":0})") << QStringLiteral("layers");
+        QTest::newRow("layers fractional") << QByteArray(R"({"layers":1.5})") << QStringLiteral("layers");
+        QTest::newRow("layers as string") << QByteArray(R"({"layers":"12"})") << QStringLiteral("layers");
+        QTest::newRow("unknown key") << QByteArray(R"({"layerz":12})") << QStringLiteral("layerz");
+        QTest::newRow("heads not dividing d_model") << QByteArray(R"({"heads":7})") << QStringLiteral("heads");
+        QTest::newRow("kv_heads not dividing heads") << QByteArray(R"({"kv_heads":5})") << QStringLiteral("kv_heads");
+        QTest::newRow("mfu 0") << QByteArray(R"({"mfu":0})") << QStringLiteral("mfu");
+        QTest::newRow("mfu above 1") << QByteArray(R"({"mfu":1.5})") << QStringLiteral("mfu");
+        QTest::newRow("tokens too large") << QByteArray(R"({"tokens":1e30})") << QStringLiteral("tokens");
+        QTest::newRow("recompute unknown") << QByteArray(R"({"recompute":"some"})") << QStringLiteral("recompute");
+        QTest::newRow("zero 4") << QByteArray(R"({"zero":4})") << QStringLiteral("zero");
+        QTest::newRow("seq_len beyond gpt2 positions") << QByteArray(R"({"seq_len":2048})") << QStringLiteral("seq_len");
+        QTest::newRow("future format") << QByteArray(R"({"napkin_scenario":2})") << QStringLiteral("napkin_scenario");
+    }
+
+    void rejected()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, field);
+        ValidationError e;
+        QVERIFY(!scenarioFromJson(QJsonDocument::fromJson(json).object(), Scenario{}, &e));
+        QCOMPARE(e.field, field);
+        QVERIFY(!e.problem.isEmpty());
+    }
+
+    void corruptFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"layers\": 12,");
+        f.close();
+        ValidationError e;
+        QVERIFY(!readScenarioFile(path, Scenario{}, &e));
+        QCOMPARE(e.field, QStringLiteral("scenario file"));
+        QVERIFY(!readScenarioFile(dir.filePath(QStringLiteral("none.json")), Scenario{}, &e));
+        QVERIFY(e.problem.contains(QLatin1String("cannot read")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioJson)
+#include "tst_scenariojson.moc"
