@@ -90,6 +90,16 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  cost             " << fmt::usd(tm.costUsd) << "   at " << fmt::usd(s.pricePerGpuHourUsd) << " per GPU-hour\n";
     t << "  energy           " << fmt::number(tm.energyKwh) << " kWh   at " << r.gpu.tdpWatts << " W TDP per GPU\n";
 
+    const ConventionsReport &cv = r.conventions;
+    t << "\nConventions (where the field disagrees; Napkin's choice is above)\n";
+    t << "  FLOPs             6ND " << fmt::sci(f.training6nd) << " | detailed " << fmt::sci(f.trainingDetailed)
+      << " | causal-halved " << fmt::sci(f.trainingDetailedCausal) << '\n';
+    t << "  bytes per param   16 (bf16 grads, ZeRO's K=12): " << gb(cv.modelState16) << " | 18 (fp32 grads, Megatron-LM): "
+      << gb(cv.modelState18) << "   unsharded model state\n";
+    t << "  checkpointing     none " << gb(cv.activationsNone) << " | selective (attention core) " << gb(cv.activationsSelective)
+      << " | full (layer inputs) " << gb(cv.activationsFull) << " | FlashAttention " << gb(cv.activationsFlash)
+      << "   activations, micro-batch " << s.microBatch << '\n';
+
     const RooflineReport &rl = r.roofline;
     t << "\nRoofline on " << r.gpu.name << ": " << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "
       << fmt::bandwidth(rl.bandwidthBytesPerS) << ", ridge at " << fmt::number(rl.ridgeIntensity) << " FLOP/byte\n";

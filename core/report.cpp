@@ -12,6 +12,7 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
     r.memory = computeMemory(s, recipe, gpu);
     r.time = computeTime(s, r.flops, recipe, gpu);
     r.roofline = computeRoofline(s, recipe, gpu);
+    r.conventions = computeConventions(s, recipe);
     const MemoryBreakdown &state = r.memory.byZeroStage[0];
     r.illustrativeIntensity = r.flops.training6nd / state.total();
     return r;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "catalog.h"
+#include "conventions.h"
 #include "flops.h"
 #include "memory.h"
 #include "modelshape.h"
@@ -23,6 +24,7 @@ struct Report {
     MemoryReport memory;
     TimeReport time;
     RooflineReport roofline;
+    ConventionsReport conventions;
     /// The source document's illustrative intensity: training FLOPs (6ND) / the
     /// unsharded memory total (its `arithmetic_intensity(flops, mem["total"])`).
     double illustrativeIntensity = 0;

@@ -130,8 +130,19 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("ops"), ops},
     };
 
+    const ConventionsReport &c = r.conventions;
+    QJsonObject conventions{
+        {QStringLiteral("model_state_16_bytes_per_param"), c.modelState16},
+        {QStringLiteral("model_state_18_bytes_per_param"), c.modelState18},
+        {QStringLiteral("activations_no_recompute"), c.activationsNone},
+        {QStringLiteral("activations_selective_recompute"), c.activationsSelective},
+        {QStringLiteral("activations_full_recompute"), c.activationsFull},
+        {QStringLiteral("activations_flash_attention"), c.activationsFlash},
+    };
+
     return {
         {QStringLiteral("scenario"), scenarioToJson(r.scenario)},
+        {QStringLiteral("conventions"), conventions},
         {QStringLiteral("params"), params},
         {QStringLiteral("flops"), flops},
         {QStringLiteral("memory"), memory},
