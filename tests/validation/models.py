@@ -1,0 +1,270 @@
+"""Plain-PyTorch decoders that mirror Napkin's two model families.
+
+Written for the validation harness; nothing here is imported from another project.
+
+gpt2  - the Hugging Face GPT-2 layout: token embedding + learned positions, pre-LayerNorm
+        blocks (weight + bias), fused QKV Linear with bias (grouped-query when
+        kv_heads < heads), output projection with bias, MLP d -> d_ff -> d with biases and
+        tanh-GELU, final LayerNorm, LM head tied to the token embedding by default.
+llama - the Meta LLaMA layout: token embedding, RMSNorm (weight only, computed in fp32 as
+        the reference code does), separate Q/K/V/O projections without bias, grouped-query
+        attention, rotary positions (no parameters), SwiGLU MLP (gate, up, down; no bias),
+        final RMSNorm, untied LM head by default.
+
+Implementation choices that decide which tensors autograd saves (each is documented in
+ACTIVATION_MODEL.md, because the activation model depends on them):
+
+* Attention scores use one ``torch.baddbmm(mask, q, k^T, beta=1, alpha=1/sqrt(d_head))``
+  (the Megatron-LM core-attention form): the scale and the additive causal mask cost no saved
+  tensor.  q, k and v enter the attention core as contiguous (b*heads, s, d_head) tensors;
+  k and v are expanded to all query heads first (grouped-query "repeat_kv").
+* gpt2 takes the softmax in the activation dtype (as Hugging Face GPT-2 does); llama takes
+  it in fp32 and casts the probabilities back (``softmax(scores.float()).type_as(q)``, as
+  the Meta reference code does).
+* Dropout (when p > 0) is ``torch.native_dropout``, the kernel ``F.dropout`` reaches on CUDA:
+  it saves a 1-byte bool mask.  (``F.dropout`` on CPU instead multiplies by a saved
+  floating-point noise tensor, which would not represent GPU training.)  Dropout sits where
+  GPT-2 puts it: after the embedding, on the attention probabilities, and on the outputs of
+  the attention and MLP blocks before each residual add.  Both families use the same places.
+* The loss is ``F.cross_entropy`` on fp32 logits (``logits.float()``), as Napkin assumes.
+* Recompute: "full" wraps each block in ``torch.utils.checkpoint`` (re-entrant, the 1.13
+  default); "selective" wraps only the attention core (scores, softmax, dropout, probs x V),
+  as in Korthikanti et al. 2022.
+"""
+
+import functools
+import math
+from dataclasses import dataclass, replace
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.checkpoint import checkpoint
+
+
+@dataclass(frozen=True)
+class Shape:
+    arch: str           # "gpt2" or "llama"
+    layers: int
+    d_model: int
+    heads: int
+    kv_heads: int
+    d_ff: int
+    vocab: int
+    seq_len: int
+    batch: int
+    tied: bool
+    max_pos: int = 0    # gpt2 learned positions; 0 means seq_len
+
+    @property
+    def positions(self):
+        return self.max_pos or self.seq_len
+
+    @property
+    def d_head(self):
+        return self.d_model // self.heads
+
+    @property
+    def kv_width(self):
+        return self.kv_heads * self.d_head
+
+    def label(self):
+        return (f"{self.arch} L{self.layers} d{self.d_model} h{self.heads} kv{self.kv_heads} "
+                f"ff{self.d_ff} V{self.vocab} s{self.seq_len} b{self.batch} "
+                f"{'tied' if self.tied else 'untied'}")
+
+    def with_(self, **kw):
+        return replace(self, **kw)
+
+
+def _dropout(x, p):
+    if p == 0.0:
+        return x
+    return torch.native_dropout(x, p, True)[0]
+
+
+def _repeat_kv(x, groups):
+    """(b, kv_heads, s, dh) -> (b, kv_heads*groups, s, dh); every query head gets its K/V."""
+    if groups == 1:
+        return x
+    b, kvh, s, dh = x.shape
+    return x[:, :, None].expand(b, kvh, groups, s, dh).reshape(b, kvh * groups, s, dh)
+
+
+def attention_core(q, k, v, *, mask, p, softmax_fp32):
+    """q, k, v: contiguous (b, heads, s, dh). Returns the context as (b, s, heads*dh)."""
+    b, h, s, dh = q.shape
+    q3 = q.view(b * h, s, dh)
+    k3 = k.view(b * h, s, dh)
+    v3 = v.view(b * h, s, dh)
+    scores = torch.baddbmm(mask, q3, k3.transpose(1, 2), beta=1.0, alpha=1.0 / math.sqrt(dh))
+    if softmax_fp32:
+        probs = torch.softmax(scores.float(), dim=-1).type_as(q3)
+    else:
+        probs = torch.softmax(scores, dim=-1)
+    probs = _dropout(probs, p)
+    ctx = torch.bmm(probs, v3)
+    return ctx.view(b, h, s, dh).transpose(1, 2).reshape(b, s, h * dh)
+
+
+def _split_heads(q, k, v, shape):
+    """q: (b, s, d); k, v: (b, s, kv_width) -> (b, heads or kv_heads, s, dh) views."""
+    b, s, _ = q.shape
+    h, kvh, dh = shape.heads, shape.kv_heads, shape.d_head
+    q = q.view(b, s, h, dh).transpose(1, 2)
+    k = k.view(b, s, kvh, dh).transpose(1, 2)
+    v = v.view(b, s, kvh, dh).transpose(1, 2)
+    return q, k, v
+
+
+def _core(q, k, v, shape, mask, p, softmax_fp32, selective):
+    """Repeat K/V to every query head, make q, k, v contiguous, run the attention core."""
+    groups = shape.heads // shape.kv_heads
+    q = q.contiguous()
+    k = _repeat_kv(k, groups).contiguous()
+    v = _repeat_kv(v, groups).contiguous()
+    fn = functools.partial(attention_core, mask=mask, p=p, softmax_fp32=softmax_fp32)
+    if selective:
+        return checkpoint(fn, q, k, v)
+    return fn(q, k, v)
+
+
+class GPT2Block(nn.Module):
+    def __init__(self, shape, p):
+        super().__init__()
+        d, kv, ff = shape.d_model, shape.kv_width, shape.d_ff
+        self.shape, self.p = shape, p
+        self.ln_1 = nn.LayerNorm(d)
+        self.c_attn = nn.Linear(d, d + 2 * kv)
+        self.attn_proj = nn.Linear(d, d)
+        self.ln_2 = nn.LayerNorm(d)
+        self.c_fc = nn.Linear(d, ff)
+        self.mlp_proj = nn.Linear(ff, d)
+
+    def forward(self, x, mask, rope=None, selective=False):
+        d, kv = self.shape.d_model, self.shape.kv_width
+        q, k, v = self.c_attn(self.ln_1(x)).split([d, kv, kv], dim=-1)
+        q, k, v = _split_heads(q, k, v, self.shape)
+        ctx = _core(q, k, v, self.shape, mask, self.p, False, selective)
+        x = x + _dropout(self.attn_proj(ctx), self.p)
+        m = self.mlp_proj(F.gelu(self.c_fc(self.ln_2(x)), approximate="tanh"))
+        return x + _dropout(m, self.p)
+
+
+class RMSNorm(nn.Module):
+    """LLaMA RMSNorm: normalise in fp32, cast back, then scale (Meta reference code)."""
+
+    def __init__(self, d, eps=1e-5):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        xf = x.float()
+        normed = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + self.eps)
+        return normed.type_as(x) * self.weight
+
+
+def _rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def _apply_rope(x, cos, sin):
+    return x * cos + _rotate_half(x) * sin
+
+
+class LlamaBlock(nn.Module):
+    def __init__(self, shape, p):
+        super().__init__()
+        d, kv, ff = shape.d_model, shape.kv_width, shape.d_ff
+        self.shape, self.p = shape, p
+        self.attn_norm = RMSNorm(d)
+        self.wq = nn.Linear(d, d, bias=False)
+        self.wk = nn.Linear(d, kv, bias=False)
+        self.wv = nn.Linear(d, kv, bias=False)
+        self.wo = nn.Linear(d, d, bias=False)
+        self.mlp_norm = RMSNorm(d)
+        self.w_gate = nn.Linear(d, ff, bias=False)
+        self.w_up = nn.Linear(d, ff, bias=False)
+        self.w_down = nn.Linear(ff, d, bias=False)
+
+    def forward(self, x, mask, rope=None, selective=False):
+        a = self.attn_norm(x)
+        q, k, v = _split_heads(self.wq(a), self.wk(a), self.wv(a), self.shape)
+        cos, sin = rope
+        q = _apply_rope(q, cos, sin)
+        k = _apply_rope(k, cos, sin)
+        ctx = _core(q, k, v, self.shape, mask, self.p, True, selective)
+        x = x + _dropout(self.wo(ctx), self.p)
+        m = self.mlp_norm(x)
+        m = self.w_down(F.silu(self.w_gate(m)) * self.w_up(m))
+        return x + _dropout(m, self.p)
+
+
+class Decoder(nn.Module):
+    def __init__(self, shape, dropout=0.0, recompute="none"):
+        super().__init__()
+        assert shape.arch in ("gpt2", "llama")
+        assert shape.d_model % shape.heads == 0 and shape.heads % shape.kv_heads == 0
+        assert recompute in ("none", "selective", "full")
+        self.shape, self.p, self.recompute = shape, dropout, recompute
+        d, V = shape.d_model, shape.vocab
+        self.wte = nn.Embedding(V, d)
+        if shape.arch == "gpt2":
+            self.wpe = nn.Parameter(torch.randn(shape.positions, d) * 0.02)
+            block, norm = GPT2Block, nn.LayerNorm
+        else:
+            self.wpe = None
+            block, norm = LlamaBlock, RMSNorm
+        self.blocks = nn.ModuleList(block(shape, dropout) for _ in range(shape.layers))
+        self.norm_f = norm(d)
+        self.lm_head = None if shape.tied else nn.Parameter(torch.randn(V, d) * 0.02)
+        # Optional observer: trace(region, shared) is told which block the forward is in
+        # (an int, or "model" outside the blocks) and which tensors all blocks share.
+        self.trace = None
+
+    def _region(self, region, shared=()):
+        if self.trace is not None:
+            self.trace(region, shared)
+
+    def _rope(self, s, dtype):
+        dh = self.shape.d_head
+        inv = 1.0 / (10000.0 ** (torch.arange(0, dh, 2, dtype=torch.float32) / dh))
+        ang = torch.outer(torch.arange(s, dtype=torch.float32), inv)
+        ang = torch.cat((ang, ang), dim=-1)
+        return ang.cos().to(dtype), ang.sin().to(dtype)
+
+    def forward(self, ids, targets):
+        b, s = ids.shape
+        x = self.wte(ids)
+        if self.wpe is not None:
+            x = x + self.wpe[:s]
+        x = _dropout(x, self.p)
+        dtype = x.dtype
+        mask = torch.full((s, s), float("-inf"), dtype=dtype).triu(1)
+        rope = self._rope(s, dtype) if self.shape.arch == "llama" else None
+        self._region("model", (mask,) + (rope or ()))
+        for i, blk in enumerate(self.blocks):
+            self._region(i)
+            if self.recompute == "full":
+                x = checkpoint(functools.partial(blk, mask=mask, rope=rope), x)
+            else:
+                x = blk(x, mask, rope, selective=self.recompute == "selective")
+        self._region("model")
+        x = self.norm_f(x)
+        head = self.wte.weight if self.lm_head is None else self.lm_head
+        logits = F.linear(x, head)
+        return F.cross_entropy(logits.float().view(-1, self.shape.vocab), targets.view(-1))
+
+
+def build(shape, dtype=torch.float32, dropout=0.0, recompute="none", seed=0):
+    torch.manual_seed(seed)
+    return Decoder(shape, dropout=dropout, recompute=recompute).to(dtype)
+
+
+def batch_for(shape, seed=1):
+    g = torch.Generator().manual_seed(seed)
+    ids = torch.randint(0, shape.vocab, (shape.batch, shape.seq_len), generator=g)
+    targets = torch.randint(0, shape.vocab, (shape.batch, shape.seq_len), generator=g)
+    return ids, targets
