@@ -124,6 +124,36 @@ def _storage_ptr(t):
     return t.storage().data_ptr()
 
 
+def saved_bytes_by_graph_walk(loss, exclude_storages):
+    """Second, independent count: walk the autograd graph from `loss` and read every node's
+    ``_saved_*`` attributes (and ``saved_tensors`` of custom Functions such as checkpoint),
+    once per storage, parameters excluded.  Must equal SavedTensorMeter's total."""
+    exclude = set(exclude_storages)
+    storages, seen, stack = {}, set(), [loss.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        values = []
+        for name in dir(node):
+            if name.startswith("_saved_"):
+                try:
+                    values.append(getattr(node, name))
+                except RuntimeError:
+                    pass
+        if hasattr(node, "saved_tensors"):
+            values.extend(node.saved_tensors)
+        for v in values:
+            for t in v if isinstance(v, (tuple, list)) else (v,):
+                if isinstance(t, torch.Tensor):
+                    ptr = _storage_ptr(t)
+                    if ptr not in exclude:
+                        storages[ptr] = t.storage().nbytes()
+        stack.extend(fn for fn, _ in node.next_functions)
+    return sum(storages.values())
+
+
 @dataclass
 class StepMeasurement:
     params_total: int = 0
@@ -137,6 +167,7 @@ class StepMeasurement:
     activation_bytes: int = 0
     activation_per_layer: list = field(default_factory=list)   # bytes first saved in block i
     activation_model: int = 0                                   # bytes outside the blocks
+    activation_bytes_graph_walk: int = 0                        # same total, read from grad_fns
     saved_log: list = field(default_factory=list)
     flops_forward: int = 0
     flops_backward: int = 0
@@ -178,6 +209,7 @@ def measure_step(shape, recipe="fp32-adamw", dropout=0.0, recompute="none", coun
     try:
         with meter:
             loss = model(ids, targets)
+        out.activation_bytes_graph_walk = saved_bytes_by_graph_walk(loss, meter.exclude)
         if counter is not None:
             counter.phase = "backward"
         loss.backward()
