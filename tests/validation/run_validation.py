@@ -55,6 +55,8 @@ TOLERANCES = {
     "flops.forward_dense": (0.01, "mm/addmm (QKV, out proj, MLP, LM head): 1%"),
     "flops.backward": (0.01, "backward matmuls vs 2 x forward: 1%"),
     "flops.training_per_token": (0.01, "(forward + backward) / tokens vs per_token_detailed: 1%"),
+    "info.flops.6nd": (None, "Kaplan's 6N (non-embedding) per token vs measured: omits the "
+                             "attention matmuls and (untied) LM head"),
     "info.flops.full_recompute": (None, "training matmul FLOPs with full recompute: Napkin "
                                         "counts model FLOPs (no recomputation)"),
     "info.flops.causal": (None, "napkin --causal (s(s+1)/2 score entries) vs a masked dense "
@@ -74,6 +76,9 @@ TOLERANCES = {
                                          "assumptions): differs only by the LayerNorm mean/rstd "
                                          "(4*B*s*b per layer, which the paper omits) = "
                                          "4B/(34d+5as) < 1% for d >= 32"),
+    "act.korthikanti.own_regime+ln_stats": (0.0, "same rows with the LayerNorm statistics "
+                                                 "(2 per norm x 2 norms x s*b x B bytes) added to "
+                                                 "Napkin's number: exact"),
     "info.korthikanti.per_layer": (None, "Korthikanti per layer outside its regime: ratio only"),
     "info.korthikanti.output": (None, "Korthikanti output layer (4sbh + 4sbv): ratio only"),
     "info.korthikanti.total": (None, "Korthikanti total activations: ratio only"),
@@ -178,6 +183,8 @@ class Validation:
         self.compare("flops.backward", shape, "fp32", 2 * fw["total"] * b, m.flops_backward)
         self.compare("flops.training_per_token", shape, "fp32", dig(base, "flops.per_token_detailed"),
                      (m.flops_forward + m.flops_backward) / tokens)
+        self.compare("info.flops.6nd", shape, "fp32", dig(base, "flops.per_token_6nd"),
+                     (m.flops_forward + m.flops_backward) / tokens)
         self.compare("info.flops.causal", shape, "fp32 --causal",
                      dig(nk.report(shape, "fp32-adamw", extra=["--causal"]), "flops.per_token_detailed"),
                      (m.flops_forward + m.flops_backward) / tokens)
@@ -232,6 +239,9 @@ class Validation:
             self.compare("act.korthikanti.full_recompute", shape, cfg, k_layer, measured_layer)
         elif (shape.arch == "gpt2" and shape.d_ff == 4 * shape.d_model and act_bytes == 2 and dropout):
             self.compare("act.korthikanti.own_regime", shape, cfg, k_layer, measured_layer)
+            self.compare("act.korthikanti.own_regime+ln_stats", shape, cfg,
+                         k_layer + 4 * act_bytes * shape.seq_len * shape.batch, measured_layer,
+                         note="Napkin + 4*B*s*b")
         else:
             self.compare("info.korthikanti.per_layer", shape, cfg, k_layer, measured_layer)
         self.compare("info.korthikanti.output", shape, cfg, k_out, m.activation_model)
