@@ -71,7 +71,8 @@ class Shape:
     def label(self):
         return (f"{self.arch} L{self.layers} d{self.d_model} h{self.heads} kv{self.kv_heads} "
                 f"ff{self.d_ff} V{self.vocab} s{self.seq_len} b{self.batch} "
-                f"{'tied' if self.tied else 'untied'}")
+                f"{'tied' if self.tied else 'untied'}"
+                + (f" P{self.positions}" if self.arch == "gpt2" else ""))
 
     def with_(self, **kw):
         return replace(self, **kw)
