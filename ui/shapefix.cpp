@@ -1,0 +1,90 @@
+#include "shapefix.h"
+
+#include "validation.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin::ui {
+
+namespace {
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("napkin::ui::ShapeFix", text);
+}
+} // namespace
+
+std::int64_t nearestDivisor(std::int64_t n, std::int64_t target, std::int64_t limit)
+{
+    if (n <= 0)
+        return 1;
+    target = std::clamp<std::int64_t>(target, 1, std::min(n, limit));
+    for (std::int64_t delta = 0;; ++delta) {
+        const std::int64_t up = target + delta;
+        const std::int64_t down = target - delta;
+        if (up <= std::min(n, limit) && n % up == 0)
+            return up;
+        if (down >= 1 && n % down == 0)
+            return down;
+    }
+}
+
+ModelShape followHeads(const ModelShape &m, std::int64_t heads, QString *note)
+{
+    ModelShape out = m;
+    out.heads = heads;
+    const bool multiHead = m.kvHeads == m.heads;
+    out.kvHeads = multiHead ? heads : nearestDivisor(heads, m.kvHeads, heads);
+    if (out.kvHeads != m.kvHeads && note)
+        *note = tr("kv heads %1 → %2 so that they divide heads").arg(m.kvHeads).arg(out.kvHeads);
+    return out;
+}
+
+ModelShape followWidth(const ModelShape &m, std::int64_t dModel, bool keepFfRatio, QString *note)
+{
+    QStringList notes;
+    ModelShape out = m;
+    out.dModel = dModel;
+    if (dModel % m.heads != 0) {
+        const std::int64_t heads = nearestDivisor(dModel, m.heads, limits::maxHeads);
+        QString kvNote;
+        out = followHeads(out, heads, &kvNote);
+        notes << tr("heads %1 → %2 so that they divide d_model = %3").arg(m.heads).arg(heads).arg(dModel);
+        if (!kvNote.isEmpty())
+            notes << kvNote;
+    }
+    if (keepFfRatio && m.dModel > 0) {
+        const double ratio = static_cast<double>(m.dFf) / static_cast<double>(m.dModel);
+        const auto ff = std::clamp<std::int64_t>(std::llround(ratio * static_cast<double>(dModel)), 1,
+                                                 limits::maxDFf);
+        if (ff != m.dFf) {
+            out.dFf = ff;
+            notes << tr("d_ff %1 → %2 (ratio to d_model kept)").arg(m.dFf).arg(ff);
+        }
+    }
+    if (note)
+        *note = notes.join(QStringLiteral("; "));
+    return out;
+}
+
+Scenario applyPreset(const Scenario &s, const ModelPreset &preset, QString *note)
+{
+    Scenario out = s;
+    out.presetId = preset.id;
+    out.model = preset.shape;
+    out.paramsOverride.reset();
+    QString adjusted;
+    if (out.model.arch == Arch::Gpt2 && out.seqLen > out.model.maxPositions) {
+        adjusted = tr("sequence length %1 → %2, the length of %3's position table")
+                       .arg(out.seqLen).arg(out.model.maxPositions).arg(preset.name);
+        out.seqLen = out.model.maxPositions;
+    }
+    if (note)
+        *note = adjusted;
+    return out;
+}
+
+} // namespace napkin::ui

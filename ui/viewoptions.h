@@ -1,0 +1,24 @@
+#pragma once
+
+#include "logrange.h"
+#include "units.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace napkin::ui {
+
+/// How the charts are shown, apart from the scenario: what an exported image must repeat
+/// to look like the screen.
+struct ViewOptions {
+    ByteUnit unit = ByteUnit::GB;
+    std::optional<LogRange> rooflineX;  ///< nullopt: fit the data
+    std::optional<LogRange> rooflineY;
+    QString overlayGpuId;               ///< empty: no second roofline
+};
+
+/// Which picture: one chart or the whole dashboard.
+enum class ChartKind { Memory, Time, Roofline, Dashboard };
+
+} // namespace napkin::ui
