@@ -1,0 +1,44 @@
+#pragma once
+
+#include "catalog.h"
+#include "units.h"
+
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+
+namespace napkin::ui {
+
+/// Picks the GPU model; every entry shows its peak (for the recipe's dtype), memory
+/// bandwidth and memory, and its datasheet source as a tooltip.
+class GpuChooser final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit GpuChooser(const Catalog &catalog, QWidget *parent = nullptr);
+
+    QString gpuId() const;
+    /// Selects without emitting gpuChosen().
+    void setGpuId(const QString &id);
+    /// The dtype whose peak the entries show (the recipe's compute dtype).
+    void setDtype(const QString &dtype);
+    void setByteUnit(ByteUnit unit);
+    QComboBox *comboBox() const { return m_combo; }
+
+signals:
+    void gpuChosen(const QString &id);
+
+private:
+    void refreshTexts();
+
+    const Catalog &m_catalog;
+    QComboBox *m_combo;
+    QLabel *m_details;
+    QString m_dtype = QStringLiteral("bf16");
+    ByteUnit m_unit = ByteUnit::GB;
+};
+
+} // namespace napkin::ui

@@ -1,0 +1,291 @@
+#include "moreoptions.h"
+
+#include "divisorspinbox.h"
+#include "numberspinbox.h"
+#include "recipe.h"
+#include "scenariocontroller.h"
+#include "shapefix.h"
+#include "validation.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include <vector>
+
+namespace napkin::ui {
+
+namespace {
+
+template <typename W>
+W *described(W *w, const QString &name, const QString &tip)
+{
+    w->setAccessibleName(name);
+    w->setAccessibleDescription(tip);
+    w->setToolTip(tip);
+    return w;
+}
+
+NumberSpinBox *integerBox(std::int64_t max, double factor, QWidget *parent)
+{
+    auto *box = new NumberSpinBox(NumberSpinBox::Display::Integer, parent);
+    box->setRange(1, static_cast<double>(max));
+    box->setStepFactor(factor);
+    return box;
+}
+
+} // namespace
+
+MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
+    : QWidget(parent), m_controller(controller)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildModelGroup());
+    layout->addWidget(buildMemoryGroup());
+    layout->addWidget(buildComputeGroup());
+    // Long entries (recipe names) would otherwise set the width of the whole panel.
+    for (QComboBox *combo : findChildren<QComboBox *>()) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(12);
+    }
+    connect(m_controller, &ScenarioController::scenarioChanged, this, &MoreOptions::sync);
+    sync(m_controller->scenario());
+}
+
+bool MoreOptions::keepsFfRatio() const
+{
+    return m_keepRatio->isChecked();
+}
+
+QWidget *MoreOptions::buildModelGroup()
+{
+    auto *box = new QGroupBox(tr("Model shape"), this);
+    auto *form = new QFormLayout(box);
+    m_preset = described(new QComboBox(box), tr("Model preset"),
+                         tr("Fills every shape field (family, layers, width, heads, kv heads, d_ff, vocabulary) "
+                            "from a published model configuration"));
+    for (const ModelPreset &p : m_controller->catalog().presets)
+        m_preset->addItem(p.name, p.id);
+    m_presetState = new QLabel(box);
+    m_presetState->setAccessibleName(tr("Preset state"));
+    m_family = described(new QComboBox(box), tr("Model family"),
+                         tr("GPT-2: LayerNorm, GELU MLP, learned positions, biases. "
+                            "Llama: RMSNorm, SwiGLU MLP (three matrices), no biases."));
+    m_family->addItem(tr("GPT-2"), static_cast<int>(Arch::Gpt2));
+    m_family->addItem(tr("Llama"), static_cast<int>(Arch::Llama));
+    m_heads = described(new DivisorSpinBox(box), tr("Attention heads"),
+                        tr("Attention heads; must divide d_model. The arrows step through the divisors."));
+    m_heads->setRange(1, static_cast<int>(limits::maxHeads));
+    m_kvHeads = described(new DivisorSpinBox(box), tr("Key/value heads"),
+                          tr("Key/value heads (grouped-query attention); must divide the heads. "
+                             "Equal to heads is ordinary multi-head attention."));
+    m_kvHeads->setRange(1, static_cast<int>(limits::maxHeads));
+    m_dFf = described(integerBox(limits::maxDFf, 0, box), tr("MLP width (d_ff)"),
+                      tr("Hidden width of the MLP block (d_ff); usually 4 x d_model for GPT-2"));
+    m_dFf->setSingleStep(64);
+    m_vocab = described(integerBox(limits::maxVocab, 0, box), tr("Vocabulary size"),
+                        tr("Vocabulary size: sets the embedding and LM-head parameters and the logits memory"));
+    m_vocab->setSingleStep(256);
+    m_tied = described(new QCheckBox(tr("Tied embeddings"), box), tr("Tied embeddings"),
+                       tr("Share the token embedding with the LM head (GPT-2 does, Llama does not)"));
+    m_keepRatio = described(new QCheckBox(tr("d_ff follows width"), box), tr("d_ff follows width"),
+                            tr("When width changes, scale d_ff to keep its ratio to d_model"));
+    m_keepRatio->setChecked(true);
+    form->addRow(tr("Preset"), m_preset);
+    form->addRow(QString(), m_presetState);
+    form->addRow(tr("Family"), m_family);
+    form->addRow(tr("Heads"), m_heads);
+    form->addRow(tr("KV heads"), m_kvHeads);
+    form->addRow(tr("d_ff"), m_dFf);
+    form->addRow(tr("Vocabulary"), m_vocab);
+    form->addRow(m_tied);
+    form->addRow(m_keepRatio);
+
+    connect(m_preset, &QComboBox::activated, this, [this](int index) {
+        const ModelPreset *p = m_controller->catalog().findPreset(m_preset->itemData(index).toString());
+        if (!p)
+            return;
+        QString note;
+        const Scenario s = applyPreset(m_controller->scenario(), *p, &note);
+        m_controller->propose(s, tr("Use preset %1").arg(p->name));
+        if (!note.isEmpty())
+            emit notice(note);
+    });
+    connect(m_family, &QComboBox::activated, this, [this](int index) {
+        change(tr("Change family"), [&](Scenario &s) { s.model.arch = static_cast<Arch>(m_family->itemData(index).toInt()); });
+    });
+    connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
+        QString note;
+        change(tr("Set heads to %1").arg(v), [&](Scenario &s) { s.model = followHeads(s.model, v, &note); });
+        if (!note.isEmpty())
+            emit notice(note);
+    });
+    connect(m_kvHeads, &QSpinBox::valueChanged, this, [this](int v) {
+        change(tr("Set kv heads to %1").arg(v), [&](Scenario &s) { s.model.kvHeads = v; });
+    });
+    connect(m_dFf, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        change(tr("Set d_ff"), [&](Scenario &s) { s.model.dFf = static_cast<std::int64_t>(v); });
+    });
+    connect(m_vocab, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        change(tr("Set vocabulary"), [&](Scenario &s) { s.model.vocab = static_cast<std::int64_t>(v); });
+    });
+    connect(m_tied, &QCheckBox::toggled, this, [this](bool on) {
+        change(tr("Tie embeddings"), [&](Scenario &s) { s.model.tied = on; });
+    });
+    return box;
+}
+
+QWidget *MoreOptions::buildMemoryGroup()
+{
+    auto *box = new QGroupBox(tr("Parallelism and memory"), this);
+    auto *form = new QFormLayout(box);
+    m_gpus = described(integerBox(limits::maxGpus, 2, box), tr("Number of GPUs"),
+                       tr("Data-parallel GPUs. Divides wall-clock time; ZeRO shards model state over them."));
+    m_zero = described(new QComboBox(box), tr("ZeRO stage"),
+                       tr("ZeRO (Rajbhandari et al. 2019): which model state is sharded over the GPUs. "
+                          "The memory chart shows all four stages and marks this one."));
+    m_zero->addItem(tr("0 — nothing sharded"));
+    m_zero->addItem(tr("1 — optimizer state"));
+    m_zero->addItem(tr("2 — + gradients"));
+    m_zero->addItem(tr("3 — + parameters"));
+    m_recipe = described(new QComboBox(box), tr("Precision and optimizer recipe"),
+                         tr("Bytes per parameter for weights, gradients and optimizer state, and the dtype "
+                            "whose peak FLOP/s applies"));
+    for (const Recipe &r : recipes()) {
+        m_recipe->addItem(r.name, r.id);
+        m_recipe->setItemData(m_recipe->count() - 1, r.source, Qt::ToolTipRole);
+    }
+    m_recompute = described(new QComboBox(box), tr("Activation recomputation"),
+                            tr("What the backward pass recomputes instead of storing (Korthikanti et al. 2022)"));
+    m_recompute->addItem(tr("None"), static_cast<int>(Recompute::None));
+    m_recompute->addItem(tr("Selective (attention)"), static_cast<int>(Recompute::Selective));
+    m_recompute->addItem(tr("Full (layer inputs only)"), static_cast<int>(Recompute::Full));
+    m_flash = described(new QCheckBox(tr("FlashAttention"), box), tr("FlashAttention"),
+                        tr("Fused attention (Dao et al. 2022): no s x s score matrix in memory; one fused op "
+                           "on the roofline"));
+    m_activations = described(new QCheckBox(tr("Count activations"), box), tr("Count activation memory"),
+                              tr("Include activation memory in the per-GPU total"));
+    form->addRow(tr("GPUs"), m_gpus);
+    form->addRow(tr("ZeRO stage"), m_zero);
+    form->addRow(tr("Recipe"), m_recipe);
+    form->addRow(tr("Recompute"), m_recompute);
+    form->addRow(m_flash);
+    form->addRow(m_activations);
+
+    connect(m_gpus, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        change(tr("Set GPUs to %1").arg(v), [&](Scenario &s) { s.gpus = static_cast<std::int64_t>(v); });
+    });
+    connect(m_zero, &QComboBox::activated, this, [this](int stage) {
+        change(tr("Set ZeRO stage %1").arg(stage), [&](Scenario &s) { s.zeroStage = stage; });
+    });
+    connect(m_recipe, &QComboBox::activated, this, [this](int index) {
+        change(tr("Change recipe"), [&](Scenario &s) { s.recipeId = m_recipe->itemData(index).toString(); });
+    });
+    connect(m_recompute, &QComboBox::activated, this, [this](int index) {
+        change(tr("Change recompute"), [&](Scenario &s) {
+            s.recompute = static_cast<Recompute>(m_recompute->itemData(index).toInt());
+        });
+    });
+    connect(m_flash, &QCheckBox::toggled, this, [this](bool on) {
+        change(tr("Toggle FlashAttention"), [&](Scenario &s) { s.flashAttention = on; });
+    });
+    connect(m_activations, &QCheckBox::toggled, this, [this](bool on) {
+        change(tr("Toggle activations"), [&](Scenario &s) { s.includeActivations = on; });
+    });
+    return box;
+}
+
+QWidget *MoreOptions::buildComputeGroup()
+{
+    auto *box = new QGroupBox(tr("Compute and cost"), this);
+    auto *form = new QFormLayout(box);
+    m_basis = described(new QComboBox(box), tr("FLOPs basis"),
+                        tr("Which training-FLOPs figure drives the time: every matmul x 3 (detailed) or "
+                           "6 N D (Kaplan et al. 2020)"));
+    m_basis->addItem(tr("Detailed (matmuls x 3)"), static_cast<int>(FlopsBasis::Detailed));
+    m_basis->addItem(tr("6ND (Kaplan et al. 2020)"), static_cast<int>(FlopsBasis::SixND));
+    m_causal = described(new QCheckBox(tr("Causal halving"), box), tr("Causal halving"),
+                         tr("Count only the lower triangle of the attention score matmuls"));
+    m_mfu = described(new QDoubleSpinBox(box), tr("Model FLOPs utilisation"),
+                      tr("Achieved fraction of peak FLOP/s (MFU); 30-50% is typical for large runs"));
+    m_mfu->setRange(0.1, 100);
+    m_mfu->setDecimals(1);
+    m_mfu->setSuffix(QStringLiteral(" %"));
+    m_mfu->setKeyboardTracking(false);
+    m_price = described(new QDoubleSpinBox(box), tr("Price per GPU-hour"),
+                        tr("Rental price of one GPU for one hour, in US dollars"));
+    m_price->setRange(0, limits::maxPriceUsd);
+    m_price->setDecimals(2);
+    m_price->setPrefix(QStringLiteral("$ "));
+    m_price->setSingleStep(0.25);
+    m_price->setKeyboardTracking(false);
+    form->addRow(tr("FLOPs basis"), m_basis);
+    form->addRow(m_causal);
+    form->addRow(tr("MFU"), m_mfu);
+    form->addRow(tr("Price / GPU-hour"), m_price);
+
+    connect(m_basis, &QComboBox::activated, this, [this](int index) {
+        change(tr("Change FLOPs basis"), [&](Scenario &s) {
+            s.flopsBasis = static_cast<FlopsBasis>(m_basis->itemData(index).toInt());
+        });
+    });
+    connect(m_causal, &QCheckBox::toggled, this, [this](bool on) {
+        change(tr("Toggle causal halving"), [&](Scenario &s) { s.causalHalving = on; });
+    });
+    connect(m_mfu, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        change(tr("Set MFU"), [&](Scenario &s) { s.mfuFraction = v / 100; });
+    });
+    connect(m_price, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        change(tr("Set price"), [&](Scenario &s) { s.pricePerGpuHourUsd = v; });
+    });
+    return box;
+}
+
+void MoreOptions::change(const QString &what, const std::function<void(Scenario &)> &apply)
+{
+    Scenario s = m_controller->scenario();
+    apply(s);
+    m_controller->propose(s, what);
+}
+
+void MoreOptions::sync(const Scenario &s)
+{
+    const QList<QObject *> all = {m_preset, m_family, m_heads, m_kvHeads, m_dFf, m_vocab, m_tied, m_gpus,
+                                  m_zero, m_recipe, m_recompute, m_flash, m_activations, m_basis, m_causal,
+                                  m_mfu, m_price};
+    std::vector<QSignalBlocker> blockers;
+    blockers.reserve(all.size());
+    for (QObject *o : all)
+        blockers.emplace_back(o);
+    m_preset->setCurrentIndex(m_preset->findData(s.presetId));
+    const ModelPreset *preset = m_controller->catalog().findPreset(s.presetId);
+    const bool modified = !preset || preset->shape != s.model;
+    m_presetState->setText(modified ? tr("(shape edited since the preset)") : QString());
+    m_presetState->setVisible(modified);
+    m_family->setCurrentIndex(m_family->findData(static_cast<int>(s.model.arch)));
+    m_heads->setDividend(s.model.dModel);
+    m_heads->setValue(static_cast<int>(s.model.heads));
+    m_kvHeads->setDividend(s.model.heads);
+    m_kvHeads->setValue(static_cast<int>(s.model.kvHeads));
+    m_dFf->setValue(static_cast<double>(s.model.dFf));
+    m_vocab->setValue(static_cast<double>(s.model.vocab));
+    m_tied->setChecked(s.model.tied);
+    m_gpus->setValue(static_cast<double>(s.gpus));
+    m_zero->setCurrentIndex(s.zeroStage);
+    m_recipe->setCurrentIndex(m_recipe->findData(s.recipeId));
+    m_recompute->setCurrentIndex(m_recompute->findData(static_cast<int>(s.recompute)));
+    m_flash->setChecked(s.flashAttention);
+    m_activations->setChecked(s.includeActivations);
+    m_basis->setCurrentIndex(m_basis->findData(static_cast<int>(s.flopsBasis)));
+    m_causal->setChecked(s.causalHalving);
+    m_mfu->setValue(s.mfuFraction * 100);
+    m_price->setValue(s.pricePerGpuHourUsd);
+}
+
+} // namespace napkin::ui
