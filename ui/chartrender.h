@@ -1,0 +1,29 @@
+#pragma once
+
+#include "catalog.h"
+#include "report.h"
+#include "viewoptions.h"
+
+#include <QFont>
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+namespace napkin::ui {
+
+/// The one way a chart becomes a picture, used by File > Export, Copy and `napkin export`:
+/// builds the chart's widget afresh off screen for `report`, lays it out at `size` logical
+/// pixels and paints it at `scale` device pixels per logical pixel (2 for slides).
+QImage renderChart(ChartKind kind, const Report &report, const Catalog &catalog, const ViewOptions &options,
+                   QSize size, qreal scale = 1, const QFont &font = QFont());
+
+/// Writes a PNG atomically (QSaveFile): the complete image or nothing. On failure `error`
+/// names the path and the writer's reason.
+bool writePng(const QImage &image, const QString &path, QString *error);
+
+/// "memory.png", "time.png", "roofline.png", "dashboard.png".
+QString chartFileName(ChartKind kind);
+/// "Memory chart", ... for menus.
+QString chartTitle(ChartKind kind);
+
+} // namespace napkin::ui

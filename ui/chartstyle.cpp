@@ -1,0 +1,89 @@
+#include "chartstyle.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QLegend>
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin::ui {
+
+void styleChart(QChart *chart, const QFont &base)
+{
+    QFont title = base;
+    title.setBold(true);
+    title.setPointSizeF(base.pointSizeF() * 1.15);
+    chart->setTitleFont(title);
+    QFont small = base;
+    small.setPointSizeF(base.pointSizeF() * 0.95);
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(small);
+        axis->setTitleFont(base);
+    }
+    chart->setBackgroundRoundness(0);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+}
+
+double niceStep(double max, int intervals)
+{
+    const double raw = std::max(max, 1e-12) / intervals;
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0})
+        if (m * decade >= raw)
+            return m * decade;
+    return 10 * decade;
+}
+
+QString legendHtml(const QList<LegendEntry> &entries)
+{
+    QStringList parts;
+    for (const LegendEntry &e : entries)
+        parts << QStringLiteral("<span style=\"white-space:nowrap\"><span style=\"color:%1\">%2</span>&nbsp;%3</span>")
+                     .arg(e.color.name(), QString(e.glyph), e.text.toHtmlEscaped());
+    return parts.join(QStringLiteral(" &nbsp; "));
+}
+
+namespace palette {
+
+// Colour-blind-safe set (Okabe & Ito 2008), in a fixed order so a colour always means one thing.
+QColor component(int index)
+{
+    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
+                                    QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73)};
+    return colors[index & 3];
+}
+
+QColor opKind(int kind)
+{
+    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
+                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                    QColor(0x56, 0xb4, 0xe9), QColor(0x44, 0x44, 0x44)};
+    return colors[kind % 6];
+}
+
+QColor faded(const QColor &c)
+{
+    QColor f = c;
+    f.setAlpha(90);
+    return f;
+}
+
+QColor capacity()
+{
+    return QColor(0xc0, 0x10, 0x10);
+}
+
+QColor highlight()
+{
+    return QColor(0xd5, 0x5e, 0x00);
+}
+
+QColor neutral()
+{
+    return QColor(0x7a, 0x8f, 0xa6);
+}
+
+} // namespace palette
+
+} // namespace napkin::ui

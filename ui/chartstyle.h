@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QList>
+#include <QString>
+
+class QChart;
+
+namespace napkin::ui {
+
+/// Fonts and frame for every chart, derived from the widget font so that View > Bigger
+/// fonts reaches the axes and legends too.
+void styleChart(QChart *chart, const QFont &base);
+
+/// A round axis step (1, 2, 2.5 or 5 x 10^k) dividing [0, max] into at most `intervals`
+/// parts, so value-axis labels change rarely while a slider moves.
+double niceStep(double max, int intervals = 5);
+
+/// The colours the charts share (memory components, op kinds, highlights).
+/// One entry of a legend drawn outside the chart: Qt Charts' own legend cannot wrap and
+/// elides entries in narrow charts, a rich-text label wraps.
+struct LegendEntry {
+    QColor color;
+    QString text;
+    QChar glyph = QChar(0x25A0);  ///< ■ for bars and markers; ━ (0x2501) for lines
+};
+QString legendHtml(const QList<LegendEntry> &entries);
+
+namespace palette {
+QColor component(int index);   ///< params, grads, optimizer, activations
+QColor opKind(int kind);       ///< napkin::OpKind order
+QColor faded(const QColor &c); ///< the same hue for bars that are not the chosen one
+QColor capacity();
+QColor highlight();
+QColor neutral();
+} // namespace palette
+
+} // namespace napkin::ui

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QChartView>
+#include <QPointF>
+
+namespace napkin::ui {
+
+/// A QChartView that never hands mouse events to Qt Charts' own items. Qt Charts 6.4 can
+/// crash on clicks that reach its series and legend items (QTBUG-115072, QTBUG-118669), so
+/// the view is non-interactive and turns the mouse into plain signals in chart coordinates;
+/// hover, zoom and pan are then done by the panels with their own hit tests.
+class ChartView final : public QChartView
+{
+    Q_OBJECT
+
+public:
+    explicit ChartView(QChart *chart, QWidget *parent = nullptr);
+
+    /// Chart item coordinates of a viewport position.
+    QPointF chartPosition(const QPointF &viewportPos) const;
+
+signals:
+    void hovered(const QPointF &chartPos, const QPoint &globalPos);
+    void left();
+    void dragStarted();
+    /// Movement since the previous event while the left button is held, in pixels.
+    void dragged(const QPointF &delta);
+    void dragFinished();
+    void wheeled(const QPointF &chartPos, int angleDelta);
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+
+private:
+    QPointF m_lastDragPos;
+    bool m_dragging = false;
+};
+
+} // namespace napkin::ui

@@ -1,0 +1,112 @@
+#include "dashboard.h"
+
+#include "banner.h"
+#include "memorypanel.h"
+#include "rooflinepanel.h"
+#include "timepanel.h"
+
+#include <QGridLayout>
+#include <QLabel>
+
+namespace napkin::ui {
+
+QString scenarioSummary(const Report &r, const Catalog &catalog)
+{
+    const Scenario &s = r.scenario;
+    const ModelPreset *preset = catalog.findPreset(s.presetId);
+    const QString model = preset && preset->shape == s.model
+                              ? preset->name
+                              : Dashboard::tr("custom %1 (%2 layers, d_model %3)")
+                                    .arg(archName(s.model.arch)).arg(s.model.layers).arg(s.model.dModel);
+    return Dashboard::tr("%1 · %2 params · %3 tokens · micro-batch %4 × %5 tokens · %6 × %7")
+        .arg(model, fmt::compactCount(static_cast<double>(r.params.total)), fmt::compactCount(s.tokens))
+        .arg(s.microBatch).arg(s.seqLen).arg(s.gpus)
+        .arg(r.gpu.name);
+}
+
+Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent),
+      m_catalog(catalog),
+      m_summary(new QLabel(this)),
+      m_error(new Banner(this)),
+      m_memory(new MemoryPanel(this)),
+      m_time(new TimePanel(catalog, this)),
+      m_roofline(new RooflinePanel(catalog, this))
+{
+    QFont f = m_summary->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    m_summary->setFont(f);
+    m_summary->setWordWrap(true);
+    m_summary->setAccessibleName(tr("Scenario summary"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setAccessibleName(tr("Scenario problem"));
+    m_error->hide();
+
+    auto *grid = new QGridLayout(this);
+    grid->setContentsMargins(6, 6, 6, 6);
+    grid->setSpacing(8);
+    grid->addWidget(m_summary, 0, 0, 1, 2);
+    grid->addWidget(m_error, 1, 0, 1, 2);
+    grid->addWidget(m_memory, 2, 0);
+    grid->addWidget(m_roofline, 2, 1);
+    grid->addWidget(m_time, 3, 0, 1, 2);
+    grid->setRowStretch(2, 3);
+    grid->setRowStretch(3, 2);
+    grid->setRowMinimumHeight(3, 240);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+
+    connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
+}
+
+void Dashboard::setReport(const Report &report)
+{
+    const QString summary = scenarioSummary(report, m_catalog);
+    if (summary != m_summary->text())
+        m_summary->setText(summary);
+    m_memory->setReport(report);
+    m_time->setReport(report);
+    m_roofline->setReport(report);
+}
+
+void Dashboard::setError(const QString &message)
+{
+    if (message.isEmpty()) {
+        m_error->hide();
+        return;
+    }
+    m_error->showMessage(Banner::Level::Error,
+                         tr("⚠ Not recomputed — %1. The charts still show the last valid scenario.").arg(message));
+}
+
+void Dashboard::setViewOptions(const ViewOptions &options)
+{
+    m_unit = options.unit;
+    m_memory->setByteUnit(options.unit);
+    m_roofline->setOverlayGpu(options.overlayGpuId);
+    m_roofline->setRanges(options.rooflineX, options.rooflineY);
+}
+
+ViewOptions Dashboard::viewOptions() const
+{
+    ViewOptions o;
+    o.unit = m_unit;
+    o.rooflineX = m_roofline->xRange();
+    o.rooflineY = m_roofline->yRange();
+    o.overlayGpuId = m_roofline->overlayGpu();
+    return o;
+}
+
+void Dashboard::setAnimated(bool animated)
+{
+    m_memory->setAnimated(animated);
+    m_time->setAnimated(animated);
+}
+
+void Dashboard::setExportMode(bool exporting)
+{
+    m_roofline->setToolbarVisible(!exporting);
+}
+
+} // namespace napkin::ui

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "catalog.h"
+#include "report.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QBarCategoryAxis;
+class QBarSet;
+class QChart;
+class QBarSeries;
+class QValueAxis;
+
+namespace napkin::ui {
+
+class ChartView;
+
+/// Puts the choice in context: the run's wall-clock time on every GPU in the catalog (same
+/// count, MFU and FLOPs), one bar each labelled with the catalog id, the chosen GPU highlighted.
+class GpuTimeChart final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit GpuTimeChart(const Catalog &catalog, QWidget *parent = nullptr);
+
+    void setReport(const Report &report);
+    void setAnimated(bool animated);
+
+    /// The catalog index of the bar under a point in chart coordinates.
+    std::optional<int> barAt(const QPointF &chartPos) const;
+    /// Seconds per displayed axis unit (3600 for hours, 86400 for days, ...).
+    double secondsPerUnit() const { return m_secondsPerUnit; }
+    QString hoverText() const { return m_hoverText; }
+
+    QChart *chart() const { return m_chart; }
+    ChartView *view() const { return m_view; }
+    QBarSet *barSet() const { return m_set; }
+    QValueAxis *valueAxis() const { return m_axisY; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void restyle();
+    void showHover(const QPointF &chartPos, const QPoint &globalPos);
+
+    const Catalog &m_catalog;
+    QChart *m_chart;
+    ChartView *m_view;
+    QBarSeries *m_series;
+    QBarSet *m_set;
+    QBarCategoryAxis *m_axisX;
+    QValueAxis *m_axisY;
+    std::optional<Report> m_report;
+    QList<double> m_seconds;
+    double m_secondsPerUnit = 86400;
+    int m_chosen = -1;
+    QString m_hoverText;
+};
+
+} // namespace napkin::ui

@@ -1,0 +1,222 @@
+#include "memorypanel.h"
+
+#include "banner.h"
+#include "chartstyle.h"
+#include "chartview.h"
+#include "gputimes.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QEvent>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QStackedBarSeries>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin::ui {
+
+namespace {
+
+QString stageLabel(int stage, bool chosen, const QString &total)
+{
+    return chosen ? MemoryPanel::tr("<b>▶ ZeRO %1</b><br>%2").arg(stage).arg(total)
+                  : MemoryPanel::tr("ZeRO %1<br>%2").arg(stage).arg(total);
+}
+
+} // namespace
+
+MemoryPanel::MemoryPanel(QWidget *parent)
+    : QWidget(parent),
+      m_banner(new Banner(this)),
+      m_legend(new QLabel(this)),
+      m_chart(new QChart),
+      m_view(new ChartView(m_chart, this)),
+      m_series(new QStackedBarSeries),
+      m_capacity(new QLineSeries),
+      m_axisX(new QBarCategoryAxis),
+      m_axisY(new QValueAxis)
+{
+    m_banner->setAccessibleName(tr("Fits in GPU memory"));
+    m_banner->setToolTip(tr("Whether the chosen ZeRO stage fits in one GPU's memory"));
+    m_view->setAccessibleName(tr("Memory per GPU chart"));
+    m_view->setToolTip(QString());
+    m_view->setMinimumSize(280, 220);
+    m_chart->setTitle(tr("Memory per GPU"));
+    for (int c = 0; c < kMemoryComponents; ++c) {
+        auto *set = new QBarSet(componentName(static_cast<MemoryComponent>(c)));
+        set->append(QList<qreal>{0, 0, 0, 0});
+        set->setColor(palette::component(c));
+        set->setBorderColor(palette::component(c).darker(130));
+        set->setSelectedColor(palette::faded(palette::component(c)));
+        m_sets[c] = set;
+        m_series->append(set);
+    }
+    m_series->setBarWidth(0.6);
+    m_capacity->append(QList<QPointF>{{-0.5, 0}, {3.5, 0}});
+    m_capacity->setPen(QPen(palette::capacity(), 2.5, Qt::DashLine));
+    m_chart->addSeries(m_series);
+    m_chart->addSeries(m_capacity);
+    m_axisX->append({stageLabel(0, false, {}), stageLabel(1, false, {}), stageLabel(2, false, {}),
+                     stageLabel(3, false, {})});
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    m_series->attachAxis(m_axisX);
+    m_series->attachAxis(m_axisY);
+    m_capacity->attachAxis(m_axisX);
+    m_capacity->attachAxis(m_axisY);
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0);
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
+    m_chart->legend()->hide();
+    m_legend->setWordWrap(true);
+    m_legend->setAccessibleName(tr("Memory chart legend"));
+    m_chart->setAnimationDuration(150);
+    styleChart(m_chart, font());
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+
+    connect(m_view, &ChartView::hovered, this, &MemoryPanel::showHover);
+    connect(m_view, &ChartView::left, this, [this] {
+        m_hoverText.clear();
+        QToolTip::hideText();
+    });
+}
+
+void MemoryPanel::setReport(const Report &report)
+{
+    m_report = report;
+    refresh();
+}
+
+void MemoryPanel::setByteUnit(ByteUnit unit)
+{
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    refresh();
+}
+
+void MemoryPanel::setAnimated(bool animated)
+{
+    m_chart->setAnimationOptions(animated ? QChart::SeriesAnimations : QChart::NoAnimation);
+}
+
+void MemoryPanel::refresh()
+{
+    if (!m_report)
+        return;
+    const MemoryReport &mem = m_report->memory;
+    const double per = bytesPerUnit(m_unit);
+    double top = mem.capacity;
+    QStringList labels;
+    for (int stage = 0; stage < 4; ++stage) {
+        const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
+        for (int c = 0; c < kMemoryComponents; ++c) {
+            const double v = componentBytes(b, static_cast<MemoryComponent>(c)) / per;
+            if (m_sets[c]->at(stage) != v)
+                m_sets[c]->replace(stage, v);
+        }
+        top = std::max(top, b.total());
+        labels << stageLabel(stage, stage == mem.zeroStage, fmt::bytesIn(b.total(), m_unit, 1));
+    }
+    if (labels != m_axisX->categories())
+        m_axisX->setCategories(labels);
+    if (m_markedStage != mem.zeroStage) {
+        m_markedStage = mem.zeroStage;
+        QList<int> others = {0, 1, 2, 3};
+        others.removeAll(mem.zeroStage);
+        for (QBarSet *set : m_sets) {
+            set->deselectAllBars();
+            set->selectBars(others);
+        }
+    }
+
+    const double cap = mem.capacity / per;
+    m_capacity->replace(QList<QPointF>{{-0.5, cap}, {3.5, cap}});
+    m_capacity->setName(tr("Capacity %1").arg(fmt::bytesIn(mem.capacity, m_unit, 1)));
+    QList<LegendEntry> legend;
+    for (int c = 0; c < kMemoryComponents; ++c)
+        legend.append({palette::component(c), componentName(static_cast<MemoryComponent>(c))});
+    legend.append({palette::capacity(), tr("%1 capacity %2").arg(shortGpuName(m_report->gpu), fmt::bytesIn(mem.capacity, m_unit, 1)),
+                   QChar(0x2501)});
+    const QString legendText = legendHtml(legend) + tr(" &nbsp; (▶ chosen stage; others faded)");
+    if (legendText != m_legend->text())
+        m_legend->setText(legendText);
+    const double step = niceStep(top * 1.08 / per);
+    const double max = std::ceil(top * 1.08 / per / step) * step;
+    if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
+        m_axisY->setTickInterval(step);
+        m_axisY->setRange(0, max);
+    }
+    m_axisY->setTitleText(tr("%1 per GPU").arg(fmt::unitName(m_unit)));
+
+    const MemoryBreakdown &chosen = mem.perGpu;
+    const QString used = fmt::bytesIn(chosen.total(), m_unit, 1);
+    const QString capText = fmt::bytesIn(mem.capacity, m_unit, 1);
+    const QString share = fmt::percent(chosen.total() / mem.capacity, 0);
+    QString batch;
+    if (mem.maxMicroBatch)
+        batch = *mem.maxMicroBatch > 0 ? tr(" · micro-batch fits up to %1").arg(*mem.maxMicroBatch)
+                                       : tr(" · model state alone exceeds the GPU");
+    if (mem.fits) {
+        m_banner->showMessage(Banner::Level::Good, tr("✔ FITS at ZeRO %1: %2 of %3 (%4)%5")
+                                                       .arg(mem.zeroStage).arg(used, capText, share, batch));
+    } else {
+        QString hint;
+        for (int stage = mem.zeroStage + 1; stage < 4; ++stage)
+            if (mem.byZeroStage[static_cast<std::size_t>(stage)].total() <= mem.capacity) {
+                hint = tr(" · ZeRO %1 would fit").arg(stage);
+                break;
+            }
+        m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT at ZeRO %1: needs %2, GPU has %3 (%4)%5%6")
+                                                      .arg(mem.zeroStage).arg(used, capText, share, hint, batch));
+    }
+}
+
+std::optional<MemoryPanel::Segment> MemoryPanel::segmentAt(const QPointF &chartPos) const
+{
+    if (!m_report || !m_chart->plotArea().contains(chartPos))
+        return std::nullopt;
+    const QPointF v = m_chart->mapToValue(chartPos, m_series);
+    const int stage = static_cast<int>(std::lround(v.x()));
+    if (stage < 0 || stage > 3 || std::fabs(v.x() - stage) > m_series->barWidth() / 2 || v.y() < 0)
+        return std::nullopt;
+    double base = 0;
+    for (int c = 0; c < kMemoryComponents; ++c) {
+        base += m_sets[c]->at(stage);
+        if (v.y() <= base)
+            return Segment{stage, static_cast<MemoryComponent>(c)};
+    }
+    return std::nullopt;
+}
+
+void MemoryPanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
+{
+    const auto segment = segmentAt(chartPos);
+    m_hoverText = segment ? memorySegmentText(*m_report, segment->zeroStage, segment->component, m_unit) : QString();
+    if (m_hoverText.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, m_hoverText, m_view);
+}
+
+void MemoryPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange)
+        styleChart(m_chart, font());
+    QWidget::changeEvent(event);
+}
+
+} // namespace napkin::ui

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "memoryformula.h"
+#include "report.h"
+#include "units.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QBarCategoryAxis;
+class QLabel;
+class QBarSet;
+class QChart;
+class QLineSeries;
+class QStackedBarSeries;
+class QValueAxis;
+
+namespace napkin::ui {
+
+class Banner;
+class ChartView;
+
+/// Per-GPU memory stacked by component, one bar for each ZeRO stage with the chosen one
+/// marked, the GPU's capacity drawn across, a fits / does-not-fit banner and hover formulas.
+class MemoryPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit MemoryPanel(QWidget *parent = nullptr);
+
+    void setReport(const Report &report);
+    void setByteUnit(ByteUnit unit);
+    void setAnimated(bool animated);
+
+    struct Segment {
+        int zeroStage = 0;
+        MemoryComponent component = MemoryComponent::Params;
+    };
+    /// The segment under a point in chart coordinates, if any.
+    std::optional<Segment> segmentAt(const QPointF &chartPos) const;
+    /// The text the last hover showed (empty when nothing was under the mouse).
+    QString hoverText() const { return m_hoverText; }
+
+    QChart *chart() const { return m_chart; }
+    ChartView *view() const { return m_view; }
+    QBarSet *barSet(MemoryComponent c) const { return m_sets[static_cast<int>(c)]; }
+    QLineSeries *capacityLine() const { return m_capacity; }
+    QValueAxis *valueAxis() const { return m_axisY; }
+    QBarCategoryAxis *categoryAxis() const { return m_axisX; }
+    Banner *fitsBanner() const { return m_banner; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void refresh();
+    void showHover(const QPointF &chartPos, const QPoint &globalPos);
+
+    Banner *m_banner;
+    QLabel *m_legend;
+    QChart *m_chart;
+    ChartView *m_view;
+    QStackedBarSeries *m_series;
+    QBarSet *m_sets[kMemoryComponents] = {};
+    QLineSeries *m_capacity;
+    QBarCategoryAxis *m_axisX;
+    QValueAxis *m_axisY;
+    std::optional<Report> m_report;
+    ByteUnit m_unit = ByteUnit::GB;
+    int m_markedStage = -1;
+    QString m_hoverText;
+};
+
+} // namespace napkin::ui

@@ -1,0 +1,308 @@
+#include "rooflinepanel.h"
+
+#include "chartstyle.h"
+#include "chartview.h"
+#include "gputimes.h"
+#include "rooflinetext.h"
+#include "units.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace napkin::ui {
+
+namespace {
+// The roof is drawn far past any visible range so that panning never reveals its ends.
+constexpr double kRoofMinIntensity = 1e-6;
+constexpr double kRoofMaxIntensity = 1e9;
+constexpr double kHoverRadiusPx = 9;
+constexpr double kWheelZoomPerNotch = 0.85;
+
+QList<QPointF> roofPoints(double peak, double bandwidth)
+{
+    const double ridge = peak / bandwidth;
+    return {{kRoofMinIntensity, bandwidth * kRoofMinIntensity}, {ridge, peak}, {kRoofMaxIntensity, peak}};
+}
+} // namespace
+
+RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent),
+      m_catalog(catalog),
+      m_toolbar(new QWidget(this)),
+      m_reset(new QPushButton(tr("Reset view"), m_toolbar)),
+      m_overlayBox(new QComboBox(m_toolbar)),
+      m_legend(new QLabel(this)),
+      m_chart(new QChart),
+      m_view(new ChartView(m_chart, this)),
+      m_axisX(new QLogValueAxis),
+      m_axisY(new QLogValueAxis),
+      m_roof(new QLineSeries),
+      m_ridge(new QScatterSeries),
+      m_overlay(new QLineSeries)
+{
+    m_reset->setToolTip(tr("Fit the axes to the roof and every op again after zooming or panning"));
+    m_reset->setAccessibleName(tr("Reset roofline view"));
+    m_overlayBox->setToolTip(tr("Draw a second GPU's roofline for comparison"));
+    m_overlayBox->setAccessibleName(tr("Compare with GPU"));
+    m_overlayBox->addItem(tr("No comparison"), QString());
+    for (const GpuSpec &g : catalog.gpus)
+        m_overlayBox->addItem(shortGpuName(g), g.id);
+    auto *hint = new QLabel(tr("wheel: zoom · drag: pan · hover: details"), m_toolbar);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_overlayBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_overlayBox->setMinimumContentsLength(12);
+    auto *bar = new QHBoxLayout(m_toolbar);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_reset);
+    bar->addWidget(new QLabel(tr("Compare with:"), m_toolbar));
+    bar->addWidget(m_overlayBox);
+    bar->addStretch(1);
+    bar->addWidget(hint);
+
+    m_view->setAccessibleName(tr("Roofline chart"));
+    m_view->setMinimumSize(320, 240);
+    m_axisX->setBase(10);
+    m_axisY->setBase(10);
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisY->setLabelFormat(QStringLiteral("%.0e"));
+    m_axisX->setTitleText(tr("Arithmetic intensity (FLOPs per byte moved)"));
+    m_axisY->setTitleText(tr("Attainable FLOP/s"));
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+
+    const auto add = [this](QXYSeries *series) {
+        m_chart->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+    };
+    m_overlay->setPen(QPen(QColor(0x80, 0x80, 0x80), 2, Qt::DashLine));
+    m_overlay->append(roofPoints(1, 1));
+    m_overlay->setVisible(false);
+    add(m_overlay);
+    m_roof->setPen(QPen(QColor(0x20, 0x20, 0x20), 2.5));
+    m_roof->append(roofPoints(1, 1));
+    add(m_roof);
+    for (int k = 0; k < kOpKinds; ++k) {
+        m_ops[k] = new QScatterSeries;
+        m_ops[k]->setName(opKindTitle(static_cast<OpKind>(k)));
+        m_ops[k]->setColor(palette::opKind(k));
+        m_ops[k]->setBorderColor(Qt::white);
+        m_ops[k]->setMarkerSize(10);
+        add(m_ops[k]);
+    }
+    m_ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_ridge->setMarkerSize(13);
+    m_ridge->setColor(palette::capacity());
+    m_ridge->setBorderColor(Qt::black);
+    m_ridge->append(1, 1);
+    add(m_ridge);
+    m_chart->legend()->hide();
+    m_legend->setWordWrap(true);
+    m_legend->setAccessibleName(tr("Roofline legend"));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    styleChart(m_chart, font());
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_toolbar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+
+    connect(m_reset, &QPushButton::clicked, this, &RooflinePanel::resetView);
+    connect(m_overlayBox, &QComboBox::activated, this,
+            [this](int index) { setOverlayGpu(m_overlayBox->itemData(index).toString()); });
+    connect(m_view, &ChartView::hovered, this, &RooflinePanel::showHover);
+    connect(m_view, &ChartView::left, this, [this] {
+        m_hoverText.clear();
+        QToolTip::hideText();
+    });
+    connect(m_view, &ChartView::wheeled, this, [this](const QPointF &pos, int delta) {
+        zoom(pos, std::pow(kWheelZoomPerNotch, delta / 120.0));
+    });
+    connect(m_view, &ChartView::dragged, this, &RooflinePanel::pan);
+}
+
+void RooflinePanel::setToolbarVisible(bool visible)
+{
+    m_toolbar->setVisible(visible);
+}
+
+void RooflinePanel::setReport(const Report &report)
+{
+    m_report = report;
+    const RooflineReport &r = report.roofline;
+    QList<QPointF> points[kOpKinds];
+    for (QList<int> &map : m_pointOps)
+        map.clear();
+    double minX = r.ridgeIntensity;
+    double maxX = r.ridgeIntensity;
+    double minY = r.peakFlopsPerS;
+    for (int i = 0; i < r.ops.size(); ++i) {
+        const RooflineOp &op = r.ops[i];
+        const int k = static_cast<int>(op.kind);
+        points[k].append({op.intensity, op.attainableFlopsPerS});
+        m_pointOps[k].append(i);
+        minX = std::min(minX, op.intensity);
+        maxX = std::max(maxX, op.intensity);
+        minY = std::min(minY, op.attainableFlopsPerS);
+    }
+    for (int k = 0; k < kOpKinds; ++k)
+        m_ops[k]->replace(points[k]);
+    m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS);
+    m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
+    m_chart->setTitle(tr("Roofline: %1, %2 %3, %4")
+                          .arg(shortGpuName(report.gpu), fmt::flopRate(r.peakFlopsPerS), r.peakDtype,
+                               fmt::bandwidth(r.bandwidthBytesPerS)));
+    m_fitX = LogRange::decadesAround(minX, maxX, 0.25);
+    m_fitY = LogRange::decadesAround(minY, r.peakFlopsPerS, 0.25);
+    refreshRoofs();
+    applyRanges();
+}
+
+void RooflinePanel::refreshRoofs()
+{
+    if (!m_report)
+        return;
+    const RooflineReport &r = m_report->roofline;
+    m_roof->replace(roofPoints(r.peakFlopsPerS, r.bandwidthBytesPerS));
+    m_roof->setName(tr("Roof: %1").arg(shortGpuName(m_report->gpu)));
+    const GpuSpec *other = m_overlayId.isEmpty() ? nullptr : m_catalog.findGpu(m_overlayId);
+    if (other) {
+        QString dtype;
+        const double peak = other->peakFor(m_report->memory.recipe.computeDtype, &dtype);
+        m_overlay->replace(roofPoints(peak, other->memoryBandwidthBytesPerS));
+        m_overlay->setName(tr("Roof: %1").arg(shortGpuName(*other)));
+        m_fitY.hi = std::max(m_fitY.hi, LogRange::decadesAround(peak, peak, 0.25).hi);
+    }
+    m_overlay->setVisible(other != nullptr);
+    refreshLegend();
+}
+
+void RooflinePanel::refreshLegend()
+{
+    QList<LegendEntry> entries;
+    entries.append({m_roof->pen().color(), m_roof->name(), QChar(0x2501)});
+    if (m_overlay->isVisible())
+        entries.append({m_overlay->pen().color(), m_overlay->name(), QChar(0x254D)});
+    entries.append({m_ridge->color(), m_ridge->name()});
+    for (QScatterSeries *s : m_ops)
+        entries.append({s->color(), s->name(), QChar(0x25CF)});
+    const QString text = legendHtml(entries);
+    if (text != m_legend->text())
+        m_legend->setText(text);
+}
+
+void RooflinePanel::setOverlayGpu(const QString &gpuId)
+{
+    m_overlayId = gpuId;
+    const int index = m_overlayBox->findData(gpuId);
+    m_overlayBox->setCurrentIndex(std::max(0, index));
+    refreshRoofs();
+    applyRanges();
+    emit viewChanged();
+}
+
+void RooflinePanel::setRanges(const std::optional<LogRange> &x, const std::optional<LogRange> &y)
+{
+    m_userX = x;
+    m_userY = y;
+    applyRanges();
+}
+
+void RooflinePanel::resetView()
+{
+    setRanges(std::nullopt, std::nullopt);
+    emit viewChanged();
+}
+
+void RooflinePanel::applyRanges()
+{
+    const LogRange x = m_userX.value_or(m_fitX);
+    const LogRange y = m_userY.value_or(m_fitY);
+    if (m_axisX->min() != x.lo || m_axisX->max() != x.hi)
+        m_axisX->setRange(x.lo, x.hi);
+    if (m_axisY->min() != y.lo || m_axisY->max() != y.hi)
+        m_axisY->setRange(y.lo, y.hi);
+}
+
+void RooflinePanel::zoom(const QPointF &chartPos, double factor)
+{
+    const QPointF anchor = m_chart->mapToValue(chartPos, m_roof);
+    m_userX = LogRange{m_axisX->min(), m_axisX->max()}.zoomed(anchor.x(), factor);
+    m_userY = LogRange{m_axisY->min(), m_axisY->max()}.zoomed(anchor.y(), factor);
+    applyRanges();
+    emit viewChanged();
+}
+
+void RooflinePanel::pan(const QPointF &pixelDelta)
+{
+    const QRectF area = m_chart->plotArea();
+    if (area.width() <= 0 || area.height() <= 0)
+        return;
+    // Dragging right shows smaller intensities; dragging down shows larger FLOP/s.
+    m_userX = LogRange{m_axisX->min(), m_axisX->max()}.panned(-pixelDelta.x() / area.width());
+    m_userY = LogRange{m_axisY->min(), m_axisY->max()}.panned(pixelDelta.y() / area.height());
+    applyRanges();
+    emit viewChanged();
+}
+
+QPointF RooflinePanel::opPosition(int opIndex) const
+{
+    const RooflineOp &op = m_report->roofline.ops[opIndex];
+    return m_chart->mapToPosition({op.intensity, op.attainableFlopsPerS}, m_ops[static_cast<int>(op.kind)]);
+}
+
+std::optional<int> RooflinePanel::opAt(const QPointF &chartPos) const
+{
+    if (!m_report || !m_chart->plotArea().contains(chartPos))
+        return std::nullopt;
+    std::optional<int> best;
+    double bestDistance = kHoverRadiusPx * kHoverRadiusPx;
+    for (int k = 0; k < kOpKinds; ++k) {
+        const QList<QPointF> points = m_ops[k]->points();
+        for (int p = 0; p < points.size(); ++p) {
+            const QPointF d = m_chart->mapToPosition(points[p], m_ops[k]) - chartPos;
+            const double distance = d.x() * d.x() + d.y() * d.y();
+            if (distance <= bestDistance) {
+                bestDistance = distance;
+                best = m_pointOps[k][p];
+            }
+        }
+    }
+    return best;
+}
+
+void RooflinePanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
+{
+    const auto op = opAt(chartPos);
+    m_hoverText = op ? opTooltip(m_report->roofline.ops[*op], m_report->roofline) : QString();
+    if (m_hoverText.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, m_hoverText, m_view);
+}
+
+void RooflinePanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange)
+        styleChart(m_chart, font());
+    QWidget::changeEvent(event);
+}
+
+} // namespace napkin::ui

@@ -1,0 +1,101 @@
+#pragma once
+
+#include "catalog.h"
+#include "logrange.h"
+#include "report.h"
+#include "viewoptions.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <optional>
+
+class QChart;
+class QComboBox;
+class QLabel;
+class QLineSeries;
+class QLogValueAxis;
+class QPushButton;
+class QScatterSeries;
+
+namespace napkin::ui {
+
+class ChartView;
+
+/// Log-log roofline of the chosen GPU (compute roof, bandwidth slope, ridge point) with every
+/// op of a training step placed at its intensity and attainable FLOP/s, coloured by kind.
+/// Wheel zooms, drag pans, Reset fits the data again; a second GPU's roof can be overlaid.
+class RooflinePanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kOpKinds = 6;
+
+    explicit RooflinePanel(const Catalog &catalog, QWidget *parent = nullptr);
+
+    void setReport(const Report &report);
+    /// Shows the toolbar (reset, overlay chooser); exported images leave it out.
+    void setToolbarVisible(bool visible);
+
+    void setOverlayGpu(const QString &gpuId);
+    QString overlayGpu() const { return m_overlayId; }
+    /// The visible ranges; nullopt while the view follows the data.
+    std::optional<LogRange> xRange() const { return m_userX; }
+    std::optional<LogRange> yRange() const { return m_userY; }
+    void setRanges(const std::optional<LogRange> &x, const std::optional<LogRange> &y);
+    void resetView();
+    void zoom(const QPointF &chartPos, double factor);
+    void pan(const QPointF &pixelDelta);
+
+    /// Index into the report's op table of the op nearest a point (within a few pixels).
+    std::optional<int> opAt(const QPointF &chartPos) const;
+    /// Where an op of the current report is drawn, in chart coordinates.
+    QPointF opPosition(int opIndex) const;
+    QString hoverText() const { return m_hoverText; }
+
+    QChart *chart() const { return m_chart; }
+    ChartView *view() const { return m_view; }
+    QScatterSeries *opSeries(OpKind kind) const { return m_ops[static_cast<int>(kind)]; }
+    QLineSeries *roof() const { return m_roof; }
+    QScatterSeries *ridge() const { return m_ridge; }
+    QLineSeries *overlayRoof() const { return m_overlay; }
+    QLogValueAxis *xAxis() const { return m_axisX; }
+    QLogValueAxis *yAxis() const { return m_axisY; }
+
+signals:
+    void viewChanged();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void refreshRoofs();
+    void refreshLegend();
+    void applyRanges();
+    void showHover(const QPointF &chartPos, const QPoint &globalPos);
+
+    const Catalog &m_catalog;
+    QWidget *m_toolbar;
+    QPushButton *m_reset;
+    QComboBox *m_overlayBox;
+    QLabel *m_legend;
+    QChart *m_chart;
+    ChartView *m_view;
+    QLogValueAxis *m_axisX;
+    QLogValueAxis *m_axisY;
+    QLineSeries *m_roof;
+    QScatterSeries *m_ridge;
+    QLineSeries *m_overlay;
+    QScatterSeries *m_ops[kOpKinds] = {};
+    QList<int> m_pointOps[kOpKinds];  // series point -> index in the op table
+    std::optional<Report> m_report;
+    std::optional<LogRange> m_userX;
+    std::optional<LogRange> m_userY;
+    LogRange m_fitX;
+    LogRange m_fitY;
+    QString m_overlayId;
+    QString m_hoverText;
+};
+
+} // namespace napkin::ui

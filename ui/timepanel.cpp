@@ -1,0 +1,114 @@
+#include "timepanel.h"
+
+#include "gputimechart.h"
+#include "gputimes.h"
+#include "units.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include <cmath>
+
+namespace napkin::ui {
+
+namespace {
+
+QString energy(double kwh)
+{
+    if (kwh >= 1e6)
+        return fmt::number(kwh / 1e6) + QStringLiteral(" GWh");
+    if (kwh >= 1e3)
+        return fmt::number(kwh / 1e3) + QStringLiteral(" MWh");
+    return fmt::number(kwh) + QStringLiteral(" kWh");
+}
+
+} // namespace
+
+TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent), m_chart(new GpuTimeChart(catalog, this))
+{
+    const QString names[kFigures] = {tr("Training FLOPs, 6ND"), tr("Training FLOPs, detailed"),
+                                     tr("Wall-clock time"), tr("GPU-hours"), tr("GPU-years"), tr("Cost"),
+                                     tr("Energy")};
+    const QString tips[kFigures] = {
+        tr("6 x non-embedding parameters x training tokens (Kaplan et al. 2020, Section 2.1)"),
+        tr("Every forward matmul x 3 (backward = 2 x forward), attention over s x s (or its causal half)"),
+        tr("Training FLOPs of the chosen basis / (GPUs x peak FLOP/s x MFU) (Narayanan et al. 2021, eq. 4)"),
+        tr("GPUs x wall-clock hours"), tr("GPU-hours / (365 x 24)"), tr("GPU-hours x price per GPU-hour"),
+        tr("GPUs x board power (TDP) x wall-clock time; no cooling or PUE")};
+    auto *grid = new QGridLayout;
+    grid->setHorizontalSpacing(10);
+    grid->setVerticalSpacing(4);
+    auto *title = new QLabel(tr("Training time and cost"), this);
+    QFont bold = title->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    title->setFont(bold);
+    grid->addWidget(title, 0, 0, 1, 3);
+    for (int i = 0; i < kFigures; ++i) {
+        auto *name = new QLabel(names[i], this);
+        m_values[i] = new QLabel(this);
+        m_notes[i] = new QLabel(this);
+        m_values[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_values[i]->setAccessibleName(names[i]);
+        m_values[i]->setToolTip(tips[i]);
+        name->setToolTip(tips[i]);
+        m_notes[i]->setToolTip(tips[i]);
+        m_notes[i]->setWordWrap(true);
+        QFont f = m_values[i]->font();
+        f.setBold(true);
+        if (i == static_cast<int>(Figure::WallClock))
+            f.setPointSizeF(f.pointSizeF() * 1.35);
+        m_values[i]->setFont(f);
+        m_notes[i]->setForegroundRole(QPalette::PlaceholderText);
+        grid->addWidget(name, i + 1, 0);
+        grid->addWidget(m_values[i], i + 1, 1);
+        grid->addWidget(m_notes[i], i + 1, 2);
+    }
+    grid->setColumnStretch(2, 1);
+    grid->setRowStretch(kFigures + 1, 1);
+
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 4, 0, 0);
+    layout->addLayout(grid, 4);
+    layout->addWidget(m_chart, 5);
+}
+
+void TimePanel::setReport(const Report &r)
+{
+    const auto set = [this](Figure f, const QString &value, const QString &note) {
+        const int i = static_cast<int>(f);
+        if (m_values[i]->text() != value)
+            m_values[i]->setText(value);
+        if (m_notes[i]->text() != note)
+            m_notes[i]->setText(note);
+    };
+    const bool sixNd = r.time.basis == FlopsBasis::SixND;
+    const QString used = tr("◀ used");
+    set(Figure::Flops6nd, fmt::sci(r.flops.training6nd),
+        (sixNd ? used + QStringLiteral(" · ") : QString())
+            + tr("6 × %1 × %2").arg(fmt::compactCount(static_cast<double>(r.params.nonEmbedding)),
+                                    fmt::compactCount(r.scenario.tokens)));
+    set(Figure::FlopsDetailed, fmt::sci(r.flops.trainingChosenDetailed()),
+        (sixNd ? QString() : used + QStringLiteral(" · "))
+            + (r.flops.causal ? tr("matmuls × 3, causal attention (%1)") : tr("matmuls × 3, full s² attention (%1)"))
+                  .arg(fmt::percent(r.flops.attentionShare, 0)));
+    set(Figure::WallClock, fmt::duration(r.time.seconds),
+        tr("%1 × %2, %3 MFU of %4 %5")
+            .arg(r.time.gpus).arg(shortGpuName(r.gpu), fmt::percent(r.time.mfuFraction, 0),
+                                  fmt::flopRate(r.time.peakFlopsPerS), r.time.peakDtype));
+    set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
+    set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
+    set(Figure::Cost, fmt::usd(r.time.costUsd), tr("at %1 per GPU-hour").arg(fmt::usd(r.scenario.pricePerGpuHourUsd)));
+    set(Figure::Energy, energy(r.time.energyKwh),
+        tr("%1 × %2 W board power, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
+    m_chart->setReport(r);
+}
+
+void TimePanel::setAnimated(bool animated)
+{
+    m_chart->setAnimated(animated);
+}
+
+} // namespace napkin::ui

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "catalog.h"
+#include "report.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace napkin::ui {
+
+class GpuTimeChart;
+
+/// Total FLOPs (6ND and detailed, with the basis used stated), wall-clock time, GPU-hours,
+/// GPU-years, cost and energy, beside the time of the same run on every catalog GPU.
+class TimePanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Figure { Flops6nd, FlopsDetailed, WallClock, GpuHours, GpuYears, Cost, Energy };
+    static constexpr int kFigures = 7;
+
+    explicit TimePanel(const Catalog &catalog, QWidget *parent = nullptr);
+
+    void setReport(const Report &report);
+    void setAnimated(bool animated);
+
+    QLabel *figure(Figure f) const { return m_values[static_cast<int>(f)]; }
+    GpuTimeChart *gpuChart() const { return m_chart; }
+
+private:
+    QLabel *m_values[kFigures] = {};
+    QLabel *m_notes[kFigures] = {};
+    GpuTimeChart *m_chart;
+};
+
+} // namespace napkin::ui
