@@ -1,0 +1,19 @@
+#pragma once
+
+#include "catalog.h"
+#include "scenario.h"
+
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+namespace napkin::ui {
+
+/// Shows the main window starting from `initial` if given, else from the last saved scenario (QSettings), else defaults; returns QApplication::exec().
+int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial);
+
+/// Writes memory.png, time.png, roofline.png and dashboard.png into `dir` (created if missing) at `size` pixels each; false + a clear message (naming the path and QImageWriter::errorString()) on failure. No file is left half-written (write to QSaveFile or a temp name then rename).
+bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error);
+
+} // namespace napkin::ui

@@ -1,0 +1,229 @@
+#include "mainwindow.h"
+
+#include "chartrender.h"
+#include "controlspanel.h"
+#include "dashboard.h"
+#include "fileactions.h"
+#include "helpdialog.h"
+#include "rooflinepanel.h"
+#include "scenariocontroller.h"
+#include "settingsstore.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTimer>
+#include <QUndoStack>
+
+#include <algorithm>
+
+namespace napkin::ui {
+
+namespace {
+constexpr double kFontStep = 1.15;
+constexpr int kNoticeMs = 8000;
+} // namespace
+
+MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget *parent)
+    : QMainWindow(parent),
+      m_controller(new ScenarioController(catalog, initial, this)),
+      m_controls(new ControlsPanel(m_controller, this)),
+      m_dashboard(new Dashboard(catalog, this)),
+      m_files(new FileActions(m_controller, m_dashboard, this)),
+      m_splitter(new QSplitter(Qt::Horizontal, this)),
+      m_baseFont(QApplication::font())
+{
+    setWindowTitle(tr("Napkin — transformer training on the back of a napkin"));
+    setWindowIcon(QIcon::fromTheme(QStringLiteral("napkin"), QIcon(QStringLiteral(":/napkin/ui/napkin.svg"))));
+    auto *scroll = new QScrollArea(m_splitter);
+    scroll->setWidget(m_controls);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(m_controls->minimumSizeHint().width() + 24);
+    scroll->setAccessibleName(tr("Scenario controls"));
+    m_splitter->addWidget(scroll);
+    m_splitter->addWidget(m_dashboard);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setChildrenCollapsible(false);
+    setCentralWidget(m_splitter);
+    statusBar()->showMessage(tr("Drag a slider: memory, time and the roofline follow."), kNoticeMs);
+
+    connect(m_controller, &ScenarioController::reportChanged, m_dashboard, &Dashboard::setReport);
+    connect(m_controller, &ScenarioController::errorChanged, m_dashboard, &Dashboard::setError);
+    connect(m_controller, &ScenarioController::interactionChanged, m_dashboard,
+            [this](bool active) { m_dashboard->setAnimated(!active); });
+    connect(m_controls, &ControlsPanel::notice, this,
+            [this](const QString &text) { statusBar()->showMessage(text, kNoticeMs); });
+    connect(m_files, &FileActions::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, kNoticeMs); });
+    if (m_controller->report())
+        m_dashboard->setReport(*m_controller->report());
+    if (m_controller->error())
+        m_dashboard->setError(m_controller->error()->message());
+
+    buildMenus();
+    setByteUnit(settings::byteUnit());
+    setFontScale(settings::fontScale());
+    resize(1280, 720);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open Scenario…"), m_files, &FileActions::open);
+    open->setShortcut(QKeySequence::Open);
+    QAction *save = file->addAction(tr("&Save Scenario"), m_files, &FileActions::save);
+    save->setShortcut(QKeySequence::Save);
+    QAction *saveAs = file->addAction(tr("Save Scenario &As…"), m_files, &FileActions::saveAs);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    QMenu *exportMenu = file->addMenu(tr("&Export as PNG"));
+    QMenu *copyMenu = file->addMenu(tr("&Copy to Clipboard"));
+    for (ChartKind kind : {ChartKind::Dashboard, ChartKind::Memory, ChartKind::Time, ChartKind::Roofline}) {
+        exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
+                              [this, kind] { m_files->exportInteractive(kind); });
+        QAction *copy = copyMenu->addAction(chartTitle(kind), this, [this, kind] { m_files->copyChart(kind); });
+        if (kind == ChartKind::Dashboard)
+            copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    }
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_controller->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_controller->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    buildViewMenu();
+    buildHelpMenu();
+}
+
+void MainWindow::buildViewMenu()
+{
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *full = view->addAction(tr("&Full Screen"));
+    full->setCheckable(true);
+    QList<QKeySequence> fullKeys = QKeySequence::keyBindings(QKeySequence::FullScreen);
+    if (!fullKeys.contains(QKeySequence(Qt::Key_F11)))
+        fullKeys.prepend(QKeySequence(Qt::Key_F11));
+    full->setShortcuts(fullKeys);
+    connect(full, &QAction::toggled, this, &MainWindow::toggleFullScreen);
+    view->addSeparator();
+    QAction *bigger = view->addAction(tr("&Bigger Text"), this, [this] { setFontScale(m_fontScale * kFontStep); });
+    QList<QKeySequence> biggerKeys = QKeySequence::keyBindings(QKeySequence::ZoomIn);
+    biggerKeys.append(QKeySequence(Qt::CTRL | Qt::Key_Equal));
+    bigger->setShortcuts(biggerKeys);
+    QAction *smaller = view->addAction(tr("&Smaller Text"), this, [this] { setFontScale(m_fontScale / kFontStep); });
+    smaller->setShortcuts(QKeySequence::ZoomOut);
+    QAction *normal = view->addAction(tr("&Normal Text Size"), this, [this] { setFontScale(1); });
+    normal->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addSeparator();
+    m_unitGroup = new QActionGroup(this);
+    for (ByteUnit unit : {ByteUnit::GB, ByteUnit::GiB}) {
+        QAction *a = view->addAction(unit == ByteUnit::GB ? tr("Memory in &GB (10⁹ bytes)") : tr("Memory in G&iB (2³⁰ bytes)"));
+        a->setCheckable(true);
+        a->setData(static_cast<int>(unit));
+        m_unitGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, unit] { setByteUnit(unit); });
+    }
+    view->addSeparator();
+    view->addAction(tr("&Reset Roofline View"), m_dashboard->rooflinePanel(), &RooflinePanel::resetView);
+}
+
+void MainWindow::buildHelpMenu()
+{
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *how = help->addAction(tr("&How the Numbers Are Computed"), this, [this] {
+        if (!m_help)
+            m_help = new HelpDialog(this);
+        m_help->show();
+        m_help->raise();
+    });
+    how->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About Napkin"), this, [this] {
+        QMessageBox::about(this, tr("About Napkin"),
+                           tr("<h3>Napkin %1</h3><p>Transformer training resource accounting: memory, "
+                              "time and roofline, computed from one scenario.</p><p>Help &gt; How the "
+                              "numbers are computed lists every formula and its source.</p>")
+                               .arg(QStringLiteral(NAPKIN_VERSION)));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::toggleFullScreen(bool on)
+{
+    if (on)
+        showFullScreen();
+    else
+        showNormal();
+}
+
+void MainWindow::setByteUnit(ByteUnit unit)
+{
+    m_unit = unit;
+    ViewOptions options = m_dashboard->viewOptions();
+    options.unit = unit;
+    m_dashboard->setViewOptions(options);
+    m_controls->setByteUnit(unit);
+    for (QAction *a : m_unitGroup->actions())
+        a->setChecked(a->data().toInt() == static_cast<int>(unit));
+}
+
+void MainWindow::setFontScale(double scale)
+{
+    m_fontScale = std::clamp(scale, 0.6, 3.0);
+    QFont f = m_baseFont;
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(m_baseFont.pointSizeF() * m_fontScale);
+    else
+        f.setPixelSize(static_cast<int>(m_baseFont.pixelSize() * m_fontScale));
+    m_splitter->setFont(f);
+}
+
+void MainWindow::restoreSavedGeometry()
+{
+    const QByteArray geometry = settings::windowGeometry();
+    if (!geometry.isEmpty())
+        restoreGeometry(geometry);
+    const QByteArray state = settings::windowState();
+    if (!state.isEmpty())
+        restoreState(state);
+}
+
+void MainWindow::saveSettings() const
+{
+    settings::saveLastScenario(m_controller->scenario());
+    settings::saveWindowGeometry(saveGeometry());
+    settings::saveWindowState(saveState());
+    settings::saveByteUnit(m_unit);
+    settings::saveFontScale(m_fontScale);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Animate discrete changes (a preset, another GPU) only once the first frame is up, so the
+    // window never opens on bars still growing from zero.
+    if (!m_shownOnce) {
+        m_shownOnce = true;
+        QTimer::singleShot(300, this, [this] { m_dashboard->setAnimated(!m_controller->interacting()); });
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    event->accept();
+}
+
+} // namespace napkin::ui
