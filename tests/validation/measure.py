@@ -1,9 +1,11 @@
 """Measurements of one real AdamW training step of a models.Decoder.
 
 * matmul FLOPs, counted by a dispatch-level mode (``TorchDispatchMode``, present in
-  PyTorch 1.13): every aten.mm / addmm / bmm / baddbmm (and matmul-family fallbacks) that
-  reaches the dispatcher during forward and backward is charged 2*m*k*n per output
-  element-product, batched ops times their batch;
+  PyTorch 1.13): every aten.mm / addmm / mv / dot / bmm / baddbmm that reaches the
+  dispatcher during forward and backward is charged 2*m*k*n (a multiply and an add per
+  product; bias adds and alpha/beta scaling are not matmul FLOPs), times the batch for bmm
+  and baddbmm.  A composite matmul op (matmul, linear, einsum) never reaches this level
+  (it is decomposed above it); if one ever did, the step refuses rather than undercount;
 * bytes of tensors autograd saves for backward (``torch.autograd.graph.saved_tensors_hooks``),
   counted per storage: a storage saved by several ops, or through several views, counts once,
   with its full size (a view keeps its whole storage alive); storages that belong to
