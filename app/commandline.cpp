@@ -132,6 +132,15 @@ QList<Option> scenarioOptions(const Catalog &catalog)
         {"no-flash", false, flag([](Command &c) { c.scenario.flashAttention = false; })},
         {"no-activations", false, flag([](Command &c) { c.scenario.includeActivations = false; })},
         {"activations", false, flag([](Command &c) { c.scenario.includeActivations = true; })},
+        {"activation-model", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             const auto m = activationModelFromName(v);
+             if (!m)
+                 return failure(QStringLiteral("activation-model"), QStringLiteral("must be korthikanti or pytorch (got '%1')").arg(v));
+             c.scenario.activationModel = *m;
+             return std::nullopt;
+         }},
+        {"dropout", false, flag([](Command &c) { c.scenario.dropout = true; })},
+        {"no-dropout", false, flag([](Command &c) { c.scenario.dropout = false; })},
         {"causal", false, flag([](Command &c) { c.scenario.causalHalving = true; })},
         {"no-causal", false, flag([](Command &c) { c.scenario.causalHalving = false; })},
         {"flops-basis", true, [](Command &c, const QString &v) -> std::optional<Failure> {
@@ -339,6 +348,9 @@ Run:
   --recompute none|selective|full    activation recomputation (Korthikanti et al. 2022)
   --flash | --no-flash               FlashAttention: no s^2 attention activations
   --no-activations | --activations   leave activations out of memory (as the source document)
+  --activation-model korthikanti|pytorch   Korthikanti et al. 2022, or what autograd keeps in a
+                      plain PyTorch decoder (measured; tests/validation/ACTIVATION_MODEL.md)
+  --dropout | --no-dropout           dropout layers present (pytorch activation model)
   --causal | --no-causal             halve the attention matmuls for a causal mask
   --flops-basis 6nd|detailed         which FLOPs figure the time estimate uses
   --mfu F             model FLOPs utilisation, 0 < F <= 1     --price USD   per GPU-hour

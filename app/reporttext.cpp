@@ -71,8 +71,13 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  grads                         " << gb(m.perGpu.grads) << '\n';
     t << "  optimizer_and_master_weights  " << gb(m.perGpu.optimizerAndMasterWeights) << '\n';
     t << "  activations                   " << gb(m.perGpu.activations)
-      << (s.includeActivations ? QStringLiteral("   Korthikanti et al. 2022, recompute %1%2")
-                                     .arg(recomputeName(s.recompute), s.flashAttention ? QStringLiteral(", flash") : QString())
+      << (s.includeActivations ? QStringLiteral("   %1, recompute %2%3%4")
+                                     .arg(s.activationModel == ActivationModel::Korthikanti
+                                              ? QStringLiteral("Korthikanti et al. 2022")
+                                              : QStringLiteral("as implemented in PyTorch"),
+                                          recomputeName(s.recompute),
+                                          s.flashAttention ? QStringLiteral(", flash") : QString(),
+                                          s.dropout ? QStringLiteral(", dropout") : QString())
                                : QStringLiteral("   (left out)"))
       << '\n';
     t << "  total                         " << gb(m.perGpu.total()) << "   of " << gb(m.capacity) << " on " << r.gpu.id
@@ -99,6 +104,8 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  checkpointing     none " << gb(cv.activationsNone) << " | selective (attention core) " << gb(cv.activationsSelective)
       << " | full (layer inputs) " << gb(cv.activationsFull) << " | FlashAttention " << gb(cv.activationsFlash)
       << "   activations, micro-batch " << s.microBatch << '\n';
+    t << "  activation model  Korthikanti et al. 2022 " << gb(cv.activationsKorthikanti) << " | as implemented in PyTorch "
+      << gb(cv.activationsPyTorch) << "   at the chosen recompute\n";
 
     const RooflineReport &rl = r.roofline;
     t << "\nRoofline on " << r.gpu.name << ": " << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "

@@ -1,6 +1,6 @@
 #include "conventions.h"
 
-#include "memory.h"
+#include "activations.h"
 #include "modelshape.h"
 
 namespace napkin {
@@ -24,6 +24,10 @@ ConventionsReport computeConventions(const Scenario &s, const Recipe &recipe)
     v.recompute = Recompute::None;
     v.flashAttention = true;
     c.activationsFlash = activationBytes(v, recipe, b).total();
+    v = s;
+    v.includeActivations = true;
+    c.activationsKorthikanti = korthikantiActivationBytes(v, recipe, b).total();
+    c.activationsPyTorch = pytorchActivationBytes(v, recipe, b).total();
     return c;
 }
 

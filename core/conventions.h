@@ -18,6 +18,9 @@ struct ConventionsReport {
     double activationsSelective = 0;  ///< recompute only the attention core (Korthikanti Section 5)
     double activationsFull = 0;       ///< keep only each layer's input (torch.utils.checkpoint per layer)
     double activationsFlash = 0;      ///< FlashAttention, nothing recomputed by the framework
+    // The chosen recompute under each activation model.
+    double activationsKorthikanti = 0;
+    double activationsPyTorch = 0;
 };
 
 ConventionsReport computeConventions(const Scenario &s, const Recipe &recipe);

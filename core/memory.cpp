@@ -6,43 +6,6 @@
 
 namespace napkin {
 
-ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
-{
-    ActivationBreakdown a;
-    if (!s.includeActivations)
-        return a;
-    const double sq = static_cast<double>(s.seqLen);
-    const double b = microBatch;
-    const double h = static_cast<double>(s.model.dModel);
-    const double heads = static_cast<double>(s.model.heads);
-    const double v = static_cast<double>(s.model.vocab);
-    const double sbh = sq * b * h;
-    const double scale = recipe.activationBytes / 2;  // the paper counts 2-byte activations
-    double perLayer = 0;
-    switch (s.recompute) {
-    case Recompute::None:
-        // Korthikanti et al. 2022, Table 2 (no parallelism): sbh(34 + 5as/h). The 5as^2b term
-        // is the softmax output, its dropout mask and dropout output; FlashAttention
-        // (Dao et al. 2022) never materialises them.
-        perLayer = s.flashAttention ? sbh * 34 : sbh * (34 + 5 * heads * sq / h);
-        break;
-    case Recompute::Selective:
-        // Korthikanti et al. 2022, Section 5 / Table 2: selective recompute drops the s^2 term.
-        perLayer = sbh * 34;
-        break;
-    case Recompute::Full:
-        // Korthikanti et al. 2022, Table 2 "full recompute": only each layer's input, 2sbh.
-        perLayer = sbh * 2;
-        break;
-    }
-    a.perLayer = perLayer * scale;
-    a.layers = a.perLayer * static_cast<double>(s.model.layers);
-    // Korthikanti et al. 2022, Section 4.3: final norm input 2sbh + LM head input 2sbh
-    // (scaled to the recipe), cross-entropy on fp32 logits 4sbv (always 4 bytes).
-    a.outputLayer = 4 * sbh * scale + 4 * sq * b * v;
-    return a;
-}
-
 MemoryBreakdown modelStateBytes(double params, const Recipe &recipe, int zeroStage, double gpus)
 {
     MemoryBreakdown m;

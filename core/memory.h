@@ -1,5 +1,6 @@
 #pragma once
 
+#include "activations.h"
 #include "catalog.h"
 #include "recipe.h"
 #include "scenario.h"
@@ -19,14 +20,6 @@ struct MemoryBreakdown {
     double total() const { return params + grads + optimizerAndMasterWeights + activations; }
 };
 
-/// Activation bytes for one micro-batch on one GPU, split the way the formula is.
-struct ActivationBreakdown {
-    double perLayer = 0;      ///< one transformer block
-    double layers = 0;        ///< perLayer x L
-    double outputLayer = 0;   ///< final norm input, LM head input and fp32 logits
-    double total() const { return layers + outputLayer; }
-};
-
 struct MemoryReport {
     Recipe recipe;
     int zeroStage = 0;
@@ -40,10 +33,6 @@ struct MemoryReport {
     /// does not fit; nullopt when activations are excluded (memory does not grow with batch).
     std::optional<std::int64_t> maxMicroBatch;
 };
-
-/// Korthikanti et al. 2022 activation memory for `microBatch` sequences, scaled from its
-/// 2-byte convention to the recipe's activation bytes.
-ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch);
 
 /// Model-state bytes per GPU at a ZeRO stage (Rajbhandari et al. 2019, Figure 1):
 /// stage 1 shards optimizer state, 2 also gradients, 3 also parameters, over `gpus`.

@@ -138,6 +138,8 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("activations_selective_recompute"), c.activationsSelective},
         {QStringLiteral("activations_full_recompute"), c.activationsFull},
         {QStringLiteral("activations_flash_attention"), c.activationsFlash},
+        {QStringLiteral("activations_korthikanti"), c.activationsKorthikanti},
+        {QStringLiteral("activations_pytorch"), c.activationsPyTorch},
     };
 
     return {

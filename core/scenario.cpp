@@ -34,6 +34,20 @@ std::optional<Recompute> recomputeFromName(const QString &name)
     return std::nullopt;
 }
 
+QString activationModelName(ActivationModel model)
+{
+    return model == ActivationModel::Korthikanti ? QStringLiteral("korthikanti") : QStringLiteral("pytorch");
+}
+
+std::optional<ActivationModel> activationModelFromName(const QString &name)
+{
+    if (name == QLatin1String("korthikanti"))
+        return ActivationModel::Korthikanti;
+    if (name == QLatin1String("pytorch"))
+        return ActivationModel::PyTorch;
+    return std::nullopt;
+}
+
 QString flopsBasisName(FlopsBasis basis)
 {
     return basis == FlopsBasis::SixND ? QStringLiteral("6nd") : QStringLiteral("detailed");

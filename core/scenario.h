@@ -13,6 +13,10 @@ enum class Arch { Gpt2, Llama };
 /// What the backward pass recomputes instead of storing (Korthikanti et al. 2022, Section 4).
 enum class Recompute { None, Selective, Full };
 
+/// Which formula counts activation memory: Korthikanti et al. 2022, or what autograd keeps in
+/// Napkin's reference PyTorch decoders (tests/validation/ACTIVATION_MODEL.md).
+enum class ActivationModel { Korthikanti, PyTorch };
+
 /// Which training-FLOPs figure drives the time estimate.
 enum class FlopsBasis { SixND, Detailed };
 
@@ -49,6 +53,8 @@ struct Scenario {
     Recompute recompute = Recompute::None;
     bool flashAttention = false;
     bool includeActivations = true;
+    ActivationModel activationModel = ActivationModel::Korthikanti;
+    bool dropout = false;             ///< dropout layers present (PyTorch activation model only)
     bool causalHalving = false;       ///< count only the lower triangle of the attention matmuls
     FlopsBasis flopsBasis = FlopsBasis::Detailed;
     double mfuFraction = 0.4;         ///< model FLOPs utilisation, 0 < mfu <= 1
@@ -61,6 +67,8 @@ QString archName(Arch arch);
 std::optional<Arch> archFromName(const QString &name);
 QString recomputeName(Recompute recompute);
 std::optional<Recompute> recomputeFromName(const QString &name);
+QString activationModelName(ActivationModel model);
+std::optional<ActivationModel> activationModelFromName(const QString &name);
 QString flopsBasisName(FlopsBasis basis);
 std::optional<FlopsBasis> flopsBasisFromName(const QString &name);
 

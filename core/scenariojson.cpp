@@ -105,6 +105,8 @@ QJsonObject scenarioToJson(const Scenario &s)
         {QStringLiteral("recompute"), recomputeName(s.recompute)},
         {QStringLiteral("flash"), s.flashAttention},
         {QStringLiteral("activations"), s.includeActivations},
+        {QStringLiteral("activation_model"), activationModelName(s.activationModel)},
+        {QStringLiteral("dropout"), s.dropout},
         {QStringLiteral("causal"), s.causalHalving},
         {QStringLiteral("flops_basis"), flopsBasisName(s.flopsBasis)},
         {QStringLiteral("mfu"), s.mfuFraction},
@@ -161,6 +163,11 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
          }},
         {QStringLiteral("flash"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &s.flashAttention, error); }},
         {QStringLiteral("activations"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &s.includeActivations, error); }},
+        {QStringLiteral("activation_model"), [&](const QJsonValue &v, const QString &k) {
+             return readEnum<ActivationModel>(v, k, QStringLiteral("korthikanti, pytorch"), activationModelFromName,
+                                              &s.activationModel, error);
+         }},
+        {QStringLiteral("dropout"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &s.dropout, error); }},
         {QStringLiteral("causal"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &s.causalHalving, error); }},
         {QStringLiteral("flops_basis"), [&](const QJsonValue &v, const QString &k) {
              return readEnum<FlopsBasis>(v, k, QStringLiteral("6nd, detailed"), flopsBasisFromName, &s.flopsBasis, error);

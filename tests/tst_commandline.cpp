@@ -99,6 +99,7 @@ private slots:
         QTest::newRow("zero 5") << QStringLiteral("report --zero 5") << QStringLiteral("--zero: must be an integer from 0 to 3");
         QTest::newRow("unknown recipe") << QStringLiteral("report --recipe fp8") << QStringLiteral("--recipe: must be one of bf16-mixed-adamw");
         QTest::newRow("unknown preset") << QStringLiteral("report --preset gpt5") << QStringLiteral("--preset: must be one of gpt2-small");
+        QTest::newRow("unknown activation model") << QStringLiteral("report --activation-model exact") << QStringLiteral("--activation-model: must be korthikanti or pytorch");
         QTest::newRow("unknown option") << QStringLiteral("report --bogus") << QStringLiteral("unknown option '--bogus'");
         QTest::newRow("missing value") << QStringLiteral("report --layers") << QStringLiteral("--layers: needs a value");
         QTest::newRow("unknown verb") << QStringLiteral("frobnicate") << QStringLiteral("unknown command 'frobnicate'");

@@ -31,6 +31,8 @@ private slots:
         s.recompute = Recompute::Selective;
         s.flashAttention = true;
         s.flopsBasis = FlopsBasis::SixND;
+        s.activationModel = ActivationModel::PyTorch;
+        s.dropout = true;
         s.mfuFraction = 0.55;
         ValidationError e;
         const auto back = scenarioFromJson(scenarioToJson(s), Scenario{}, &e);
@@ -79,6 +81,7 @@ private slots:
         QTest::newRow("mfu above 1") << QByteArray(R"({"mfu":1.5})") << QStringLiteral("mfu");
         QTest::newRow("tokens too large") << QByteArray(R"({"tokens":1e30})") << QStringLiteral("tokens");
         QTest::newRow("recompute unknown") << QByteArray(R"({"recompute":"some"})") << QStringLiteral("recompute");
+        QTest::newRow("activation model unknown") << QByteArray(R"({"activation_model":"exact"})") << QStringLiteral("activation_model");
         QTest::newRow("zero 4") << QByteArray(R"({"zero":4})") << QStringLiteral("zero");
         QTest::newRow("seq_len beyond gpt2 positions") << QByteArray(R"({"seq_len":2048})") << QStringLiteral("seq_len");
         QTest::newRow("future format") << QByteArray(R"({"napkin_scenario":2})") << QStringLiteral("napkin_scenario");
