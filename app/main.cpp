@@ -47,10 +47,21 @@ int printReport(const Command &c, const Catalog &catalog)
     return 0;
 }
 
+// Headless runs print only Napkin's own lines: the offscreen platform's chatter (missing
+// XDG_RUNTIME_DIR, unsupported size hints) is noise to a command-line user or a script.
+// NAPKIN_DEBUG=1 keeps it.
+void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &message)
+{
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        print(stderr, QStringLiteral("napkin: Qt: ") + message + QLatin1Char('\n'));
+}
+
 int exportPngs(int &argc, char **argv, const Command &c, const Catalog &catalog)
 {
     // Rendering needs a GUI application object but never a screen.
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("NAPKIN_DEBUG"))
+        qInstallMessageHandler(quietQtMessages);
     QApplication app(argc, argv);
     QString error;
     if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error))
