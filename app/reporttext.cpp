@@ -59,6 +59,10 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
       << fmt::percent(f.trainingDetailed / f.training6nd - 1, 1) << " vs 6ND\n";
     t << "  detailed, causal-halved       " << fmt::sci(f.trainingDetailedCausal) << "   "
       << fmt::percent(f.trainingDetailedCausal / f.trainingDetailed - 1, 1) << " vs full attention\n";
+    if (s.recompute != Recompute::None)
+        t << "  hardware, with recompute      " << fmt::sci(f.trainingHardware) << "   "
+          << fmt::percent(f.trainingHardware / f.trainingChosenDetailed() - 1, 1)
+          << " for the recomputed forward (counts toward HFU, not MFU)\n";
     t << "  per token (detailed)          " << fmt::sci(f.perTokenDetailed) << "   attention QK^T + PV share "
       << fmt::percent(f.attentionShare) << '\n';
     t << "  per optimizer step            " << fmt::sci(f.perStepDetailed) << "   " << fmt::compactCount(f.tokensPerStep)

@@ -50,6 +50,12 @@ FlopsReport computeFlops(const Scenario &s)
     r.tokensPerStep = static_cast<double>(s.microBatch) * seq * static_cast<double>(s.gpus);
     r.perStepDetailed = r.perTokenDetailed * r.tokensPerStep;
     const ForwardMatmulFlops &f = r.forwardPerSequence;
+    double recomputed = 0;  // per sequence
+    if (s.recompute == Recompute::Full)
+        recomputed = f.total() - f.lmHead;  // checkpoints wrap the blocks, not the LM head
+    else if (s.recompute == Recompute::Selective && !s.flashAttention)
+        recomputed = f.attentionScores + f.attentionValues;
+    r.trainingHardware = r.trainingChosenDetailed() + recomputed / seq * s.tokens;
     r.attentionShare = (f.attentionScores + f.attentionValues) / f.total();
     return r;
 }

@@ -30,6 +30,10 @@ struct FlopsReport {
     double trainingDetailed = 0;
     /// The same with the attention matmuls halved for a causal mask (FlashAttention-2 style).
     double trainingDetailedCausal = 0;
+    /// Hardware FLOPs: trainingChosenDetailed() plus the forward matmuls that recomputation
+    /// runs again (full: every block; selective: QK^T and PV). MFU counts model FLOPs only
+    /// (Chowdhery et al. 2022, App. B), so time uses the model figure; this one gives HFU.
+    double trainingHardware = 0;
     double perTokenDetailed = 0;  ///< trainingDetailed / tokens, per the chosen causal setting
     double perToken6nd = 0;       ///< 6 N
     double tokensPerStep = 0;     ///< micro-batch x seq_len x GPUs

@@ -48,6 +48,7 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("training_detailed"), f.trainingDetailed},
         {QStringLiteral("training_detailed_causal"), f.trainingDetailedCausal},
         {QStringLiteral("causal_halving"), f.causal},
+        {QStringLiteral("training_hardware"), f.trainingHardware},
         {QStringLiteral("per_token_detailed"), f.perTokenDetailed},
         {QStringLiteral("per_token_6nd"), f.perToken6nd},
         {QStringLiteral("tokens_per_step"), f.tokensPerStep},

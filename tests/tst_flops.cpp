@@ -110,6 +110,24 @@ private slots:
         QCOMPARE(f.perStepDetailed, f.perTokenDetailed * 4 * 1024 * 16);
     }
 
+    void recomputeHardwareFlops()
+    {
+        // Full recompute runs every block's forward again: 4 block passes + 3 LM-head passes
+        // (Narayanan et al. 2021's 96Bslh^2 vs 72Bslh^2 for the blocks).
+        Scenario s = test::presetScenario("gpt2-small");
+        s.tokens = static_cast<double>(s.seqLen);
+        s.recompute = Recompute::Full;
+        const FlopsReport f = computeFlops(s);
+        const ForwardMatmulFlops &fw = f.forwardPerSequence;
+        QVERIFY(test::near(f.trainingHardware, 4 * (fw.total() - fw.lmHead) + 3 * fw.lmHead, 1e-12));
+        QCOMPARE(f.trainingDetailed, 3 * fw.total());
+        s.recompute = Recompute::Selective;
+        const FlopsReport sel = computeFlops(s);
+        QVERIFY(test::near(sel.trainingHardware, 3 * fw.total() + fw.attentionScores + fw.attentionValues, 1e-12));
+        s.recompute = Recompute::None;
+        QCOMPARE(computeFlops(s).trainingHardware, f.trainingDetailed);
+    }
+
     void backwardIsTwiceForward()
     {
         // Source document: forward 2N, backward 4N per token. Napkin: detailed = 3 x forward.

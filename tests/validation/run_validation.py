@@ -61,6 +61,10 @@ TOLERANCES = {
                              "attention matmuls and (untied) LM head"),
     "info.flops.full_recompute": (None, "training matmul FLOPs with full recompute: Napkin "
                                         "counts model FLOPs (no recomputation)"),
+    "flops.hardware_full_recompute": (0.01, "matmul FLOPs measured with torch.utils.checkpoint per "
+                                            "block vs napkin flops.training_hardware: 1%"),
+    "flops.hardware_selective_recompute": (0.01, "matmul FLOPs measured with the attention core "
+                                                 "checkpointed vs flops.training_hardware: 1%"),
     "info.flops.causal": (None, "napkin --causal (s(s+1)/2 score entries) vs a masked dense "
                                 "implementation, which computes all s^2"),
     "act.hooks_vs_graph_walk": (0.0, "two measurements of the same bytes (saved_tensors_hooks vs "
@@ -191,9 +195,18 @@ class Validation:
                      dig(nk.report(shape, "fp32-adamw", extra=["--causal"]), "flops.per_token_detailed"),
                      (m.flops_forward + m.flops_backward) / tokens)
         full = measure_step(shape, "fp32-adamw", 0.0, "full", count_flops=True)
+        full_report = nk.report(shape, "fp32-adamw", "full")
         self.compare("info.flops.full_recompute", shape, "fp32 recompute=full",
-                     dig(nk.report(shape, "fp32-adamw", "full"), "flops.per_token_detailed"),
+                     dig(full_report, "flops.per_token_detailed"),
                      (full.flops_forward + full.flops_backward) / tokens)
+        self.compare("flops.hardware_full_recompute", shape, "fp32 recompute=full",
+                     dig(full_report, "flops.training_hardware") / dig(full_report, "scenario.tokens"),
+                     (full.flops_forward + full.flops_backward) / tokens)
+        sel = measure_step(shape, "fp32-adamw", 0.0, "selective", count_flops=True)
+        sel_report = nk.report(shape, "fp32-adamw", "selective")
+        self.compare("flops.hardware_selective_recompute", shape, "fp32 recompute=selective",
+                     dig(sel_report, "flops.training_hardware") / dig(sel_report, "scenario.tokens"),
+                     (sel.flops_forward + sel.flops_backward) / tokens)
 
         # Model state per recipe.
         for recipe in ("fp32-adamw", "bf16-adamw", "bf16-mixed-adamw"):
