@@ -32,28 +32,34 @@ QString activationFormula(const Report &r)
     const Scenario &s = r.scenario;
     if (!s.includeActivations)
         return tr("not counted (activations switched off)");
-    const double scale = r.memory.recipe.activationBytes / 2;
+    const QString values = tr("with B = %1 bytes, L = %2, s = %3, b = %4, h = %5, a = %6, v = %7")
+                               .arg(fmt::number(r.memory.recipe.activationBytes))
+                               .arg(s.model.layers).arg(s.seqLen).arg(s.microBatch).arg(s.model.dModel)
+                               .arg(s.model.heads).arg(s.model.vocab);
+    const QString split = tr("= %1 (layers) + %2 (outside the layers); not sharded by ZeRO")
+                              .arg(fmt::bytes(r.memory.activations.layers), fmt::bytes(r.memory.activations.outputLayer));
+    if (s.activationModel == ActivationModel::PyTorch)
+        return tr("What autograd keeps for backward in the reference PyTorch decoders, term by term\n"
+                  "%1 per layer × L + %2 for embedding, final norm, LM head and loss\n%3\n%4\n"
+                  "Source: tests/validation/ACTIVATION_MODEL.md, checked against a real training step")
+            .arg(fmt::bytes(r.memory.activations.perLayer), fmt::bytes(r.memory.activations.outputLayer), values, split);
     QString perLayer;
     switch (s.recompute) {
     case Recompute::None:
-        perLayer = s.flashAttention ? tr("34·s·b·h (FlashAttention keeps no s×s scores)")
-                                    : tr("s·b·h·(34 + 5·a·s/h)");
+        perLayer = s.flashAttention ? tr("s·b·h·(16·B + 2) + 4·a·s·b (FlashAttention keeps only the fp32 log-sum-exp)")
+                                    : tr("s·b·h·(16·B + 2) + a·s²·b·(2·B + 1)");
         break;
     case Recompute::Selective:
-        perLayer = tr("34·s·b·h (selective recompute drops the s² term)");
+        perLayer = tr("s·b·h·(16·B + 2) (selective recompute drops the a·s²·b terms)");
         break;
     case Recompute::Full:
-        perLayer = tr("2·s·b·h (full recompute keeps layer inputs only)");
+        perLayer = tr("B·s·b·h (full recompute keeps each layer's input only)");
         break;
     }
-    return tr("L × %1 × %2 + output layer (4·s·b·h × %2 + 4·s·b·v fp32 logits)\n"
-              "with L = %3, s = %4, b = %5, h = %6, a = %7, v = %8\n"
-              "= %9 (layers) + %10 (output layer); not sharded by ZeRO\n"
-              "Source: Korthikanti et al. 2022, Table 2 and Section 4.3 (2-byte activations scaled by %2)")
-        .arg(perLayer, fmt::number(scale))
-        .arg(s.model.layers).arg(s.seqLen).arg(s.microBatch).arg(s.model.dModel).arg(s.model.heads)
-        .arg(s.model.vocab)
-        .arg(fmt::bytes(r.memory.activations.layers), fmt::bytes(r.memory.activations.outputLayer));
+    return tr("L × [%1] + output layer 2·B·s·b·h + 4·s·b·v (fp32 logits)\n%2\n%3\n"
+              "Source: Korthikanti et al. 2022, Table 2 and Sections 4.1, 4.3 (its 34·sbh + 5·as²b at "
+              "2-byte tensors and 1-byte dropout masks)")
+        .arg(perLayer, values, split);
 }
 
 } // namespace

@@ -175,8 +175,17 @@ QWidget *MoreOptions::buildMemoryGroup()
     form->addRow(tr("ZeRO stage"), m_zero);
     form->addRow(tr("Recipe"), m_recipe);
     form->addRow(tr("Recompute"), m_recompute);
+    m_activationModel = described(new QComboBox(box), tr("Activation memory model"),
+                                  tr("Korthikanti et al. 2022's formula, or what autograd keeps in Napkin's "
+                                     "reference PyTorch decoders (measured, tests/validation)"));
+    m_activationModel->addItem(tr("Korthikanti et al. 2022"), static_cast<int>(ActivationModel::Korthikanti));
+    m_activationModel->addItem(tr("As in PyTorch (measured)"), static_cast<int>(ActivationModel::PyTorch));
+    m_dropout = described(new QCheckBox(tr("Dropout layers"), box), tr("Dropout layers"),
+                          tr("Dropout masks and outputs kept for backward (PyTorch activation model only)"));
     form->addRow(m_flash);
     form->addRow(m_activations);
+    form->addRow(tr("Activations"), m_activationModel);
+    form->addRow(m_dropout);
 
     connect(m_gpus, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         change(tr("Set GPUs to %1").arg(v), [&](Scenario &s) { s.gpus = static_cast<std::int64_t>(v); });
@@ -197,6 +206,14 @@ QWidget *MoreOptions::buildMemoryGroup()
     });
     connect(m_activations, &QCheckBox::toggled, this, [this](bool on) {
         change(tr("Toggle activations"), [&](Scenario &s) { s.includeActivations = on; });
+    });
+    connect(m_activationModel, &QComboBox::activated, this, [this](int index) {
+        change(tr("Change activation model"), [&](Scenario &s) {
+            s.activationModel = static_cast<ActivationModel>(m_activationModel->itemData(index).toInt());
+        });
+    });
+    connect(m_dropout, &QCheckBox::toggled, this, [this](bool on) {
+        change(tr("Toggle dropout"), [&](Scenario &s) { s.dropout = on; });
     });
     return box;
 }
@@ -257,7 +274,8 @@ void MoreOptions::change(const QString &what, const std::function<void(Scenario 
 void MoreOptions::sync(const Scenario &s)
 {
     const QList<QObject *> all = {m_preset, m_family, m_heads, m_kvHeads, m_dFf, m_vocab, m_tied, m_gpus,
-                                  m_zero, m_recipe, m_recompute, m_flash, m_activations, m_basis, m_causal,
+                                  m_zero, m_recipe, m_recompute, m_flash, m_activations, m_activationModel,
+                                  m_dropout, m_basis, m_causal,
                                   m_mfu, m_price};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(all.size());
@@ -282,6 +300,10 @@ void MoreOptions::sync(const Scenario &s)
     m_recompute->setCurrentIndex(m_recompute->findData(static_cast<int>(s.recompute)));
     m_flash->setChecked(s.flashAttention);
     m_activations->setChecked(s.includeActivations);
+    m_activationModel->setCurrentIndex(m_activationModel->findData(static_cast<int>(s.activationModel)));
+    m_activationModel->setEnabled(s.includeActivations);
+    m_dropout->setChecked(s.dropout);
+    m_dropout->setEnabled(s.includeActivations && s.activationModel == ActivationModel::PyTorch);
     m_basis->setCurrentIndex(m_basis->findData(static_cast<int>(s.flopsBasis)));
     m_causal->setChecked(s.causalHalving);
     m_mfu->setValue(s.mfuFraction * 100);

@@ -59,6 +59,8 @@ private:
     QComboBox *m_recompute = nullptr;
     QCheckBox *m_flash = nullptr;
     QCheckBox *m_activations = nullptr;
+    QComboBox *m_activationModel = nullptr;
+    QCheckBox *m_dropout = nullptr;
     QComboBox *m_basis = nullptr;
     QCheckBox *m_causal = nullptr;
     QDoubleSpinBox *m_mfu = nullptr;

@@ -1,0 +1,67 @@
+#include "guitestfixture.h"
+
+#include <QApplication>
+#include <QDialog>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QWidget>
+
+#include <cmath>
+
+namespace napkin::uitest {
+
+Environment::Environment()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+    QString error;
+    if (auto c = loadBuiltinCatalog(&error))
+        m_catalog = *c;
+    else
+        qWarning("catalog: %s", qPrintable(error));
+}
+
+Report Environment::report(const Scenario &s) const
+{
+    ValidationError e;
+    auto r = computeReport(s, m_catalog, &e);
+    if (!r)
+        qFatal("test scenario is invalid: %s", qPrintable(e.message()));
+    return *r;
+}
+
+ModalGuard::ModalGuard(QObject *parent) : QObject(parent)
+{
+    m_timer.setInterval(50);
+    connect(&m_timer, &QTimer::timeout, this, &ModalGuard::check);
+    m_timer.start();
+}
+
+void ModalGuard::check()
+{
+    QWidget *modal = QApplication::activeModalWidget();
+    if (!modal)
+        return;
+    m_seen << QStringLiteral("%1 \"%2\"").arg(QString::fromLatin1(modal->metaObject()->className()),
+                                              modal->windowTitle());
+    if (auto *dialog = qobject_cast<QDialog *>(modal))
+        dialog->reject();
+    else
+        modal->close();
+}
+
+int gpuIndex(const Catalog &catalog, const QString &id)
+{
+    for (int i = 0; i < catalog.gpus.size(); ++i)
+        if (catalog.gpus[i].id == id)
+            return i;
+    return -1;
+}
+
+bool nearlyEqual(double a, double b, double relative)
+{
+    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace napkin::uitest

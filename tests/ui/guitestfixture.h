@@ -1,0 +1,67 @@
+#pragma once
+
+#include "catalog.h"
+#include "report.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <optional>
+
+namespace napkin::uitest {
+
+/// Created first in every GUI test's initTestCase(): settings go to a temporary folder
+/// (QStandardPaths test mode and QSettings::setPath), never to the user's, and the built-in
+/// catalog is loaded once.
+class Environment final
+{
+public:
+    Environment();
+
+    const Catalog &catalog() const { return m_catalog; }
+    bool isValid() const { return m_dir.isValid() && !m_catalog.gpus.isEmpty(); }
+    /// The core's report for a scenario, computed independently of any widget.
+    Report report(const Scenario &s) const;
+
+private:
+    QTemporaryDir m_dir;
+    Catalog m_catalog;
+};
+
+/// Watches for modal dialogs. A test must never block on one: the guard closes any it finds
+/// and remembers its title, and each test's cleanup() fails if the list is not empty.
+class ModalGuard final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ModalGuard(QObject *parent = nullptr);
+
+    QStringList seen() const { return m_seen; }
+    void clear() { m_seen.clear(); }
+
+private:
+    void check();
+
+    QTimer m_timer;
+    QStringList m_seen;
+};
+
+/// Position of a GPU in the catalog (-1 if absent).
+int gpuIndex(const Catalog &catalog, const QString &id);
+
+/// Relative comparison for figures that went through a division by a unit.
+bool nearlyEqual(double a, double b, double relative = 1e-9);
+
+} // namespace napkin::uitest
+
+/// For cleanup(): fails the current test if a modal dialog appeared during it.
+#define NAPKIN_VERIFY_NO_MODAL(guard)                                                              \
+    do {                                                                                           \
+        const QStringList seenModal = (guard).seen();                                             \
+        (guard).clear();                                                                           \
+        QVERIFY2(seenModal.isEmpty(),                                                              \
+                 qPrintable(QStringLiteral("modal dialog appeared: ") + seenModal.join(QStringLiteral(", ")))); \
+    } while (false)

@@ -1,0 +1,95 @@
+// No click anywhere on any chart may crash the window. Qt Charts 6.4 crashes on some clicks
+// that reach its series and legend items (QTBUG-115072, QTBUG-118669); ChartView keeps every
+// mouse event away from them. This presses, releases, double-clicks and drags with each button
+// over a grid covering every chart, legend and axis, in every state the charts can be in.
+
+#include "chartview.h"
+#include "dashboard.h"
+#include "guitestfixture.h"
+#include "mainwindow.h"
+#include "rooflinepanel.h"
+#include "scenariocontroller.h"
+
+#include <QChart>
+#include <QTest>
+
+#include <memory>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+class TestChartClicks final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_env = std::make_unique<uitest::Environment>();
+        QVERIFY(m_env->isValid());
+    }
+
+    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
+
+    void clickEverywhere_data()
+    {
+        QTest::addColumn<bool>("overlay");
+        QTest::addColumn<bool>("invalid");
+        QTest::newRow("plain") << false << false;
+        QTest::newRow("second roofline") << true << false;
+        QTest::newRow("refused scenario") << false << true;
+    }
+
+    void clickEverywhere()
+    {
+        QFETCH(bool, overlay);
+        QFETCH(bool, invalid);
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        if (overlay)
+            w.dashboard()->rooflinePanel()->setOverlayGpu(QStringLiteral("b200"));
+        if (invalid) {
+            Scenario s = w.controller()->scenario();
+            s.model.heads = 7;  // does not divide 768
+            w.controller()->setScenario(s);
+            QVERIFY(w.controller()->error());
+        }
+        const Scenario before = w.controller()->scenario();
+        const QList<ChartView *> views = w.findChildren<ChartView *>();
+        QCOMPARE(views.size(), 3);
+        int clicks = 0;
+        for (ChartView *view : views) {
+            QWidget *port = view->viewport();
+            const int cols = 12;
+            const int rows = 9;
+            for (int i = 0; i <= cols; ++i) {
+                for (int j = 0; j <= rows; ++j) {
+                    const QPoint p(std::min(port->width() - 1, port->width() * i / cols),
+                                   std::min(port->height() - 1, port->height() * j / rows));
+                    for (Qt::MouseButton b : {Qt::LeftButton, Qt::RightButton, Qt::MiddleButton}) {
+                        QTest::mouseClick(port, b, {}, p);
+                        QTest::mouseDClick(port, b, {}, p);
+                        ++clicks;
+                    }
+                }
+                QTest::mouseClick(port, Qt::LeftButton, Qt::ShiftModifier, QPoint(port->width() * i / cols, 1));
+            }
+            // A press-drag-release across the whole chart.
+            QTest::mousePress(port, Qt::LeftButton, {}, QPoint(2, 2));
+            QTest::mouseMove(port, QPoint(port->width() - 2, port->height() - 2));
+            QTest::mouseRelease(port, Qt::LeftButton, {}, QPoint(port->width() - 2, port->height() - 2));
+        }
+        QVERIFY(clicks > 1000);
+        QVERIFY(w.isVisible());
+        // Clicks are not edits: the scenario is untouched.
+        QCOMPARE(w.controller()->scenario(), before);
+    }
+
+private:
+    std::unique_ptr<uitest::Environment> m_env;
+    uitest::ModalGuard m_guard;
+};
+
+QTEST_MAIN(TestChartClicks)
+#include "tst_ui_chartclicks.moc"

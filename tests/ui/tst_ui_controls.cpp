@@ -1,0 +1,179 @@
+// Controls: width changes keep heads valid and say so, refused values show core's message in
+// a banner (never NaN), presets fill every shape field, every control is described for tooltips
+// and screen readers, and the window fits 1280x720.
+
+#include "banner.h"
+#include "controlspanel.h"
+#include "dashboard.h"
+#include "divisorspinbox.h"
+#include "guitestfixture.h"
+#include "linkedslider.h"
+#include "mainwindow.h"
+#include "moreoptions.h"
+#include "scenariocontroller.h"
+#include "shapefix.h"
+#include "timepanel.h"
+
+#include <QAbstractButton>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QStatusBar>
+#include <QTest>
+
+#include <memory>
+
+using namespace napkin;
+using namespace napkin::ui;
+using Main = ControlsPanel::Main;
+
+class TestControls final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_env = std::make_unique<uitest::Environment>();
+        QVERIFY(m_env->isValid());
+    }
+
+    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
+
+    void nearestDivisor_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("target");
+        QTest::addColumn<int>("want");
+        QTest::newRow("already divides") << 768 << 12 << 12;
+        QTest::newRow("1000, 12 -> 10") << 1000 << 12 << 10;
+        QTest::newRow("tie goes up: 832 = 2^6 x 13, 12 -> 13") << 832 << 12 << 13;
+        QTest::newRow("prime width") << 769 << 12 << 1;
+        QTest::newRow("target above n") << 64 << 100 << 64;
+    }
+
+    void nearestDivisor()
+    {
+        QFETCH(int, n);
+        QFETCH(int, target);
+        QFETCH(int, want);
+        QCOMPARE(ui::nearestDivisor(n, target, 1024), want);
+    }
+
+    void widthKeepsHeadsValid()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.controls()->slider(Main::DModel)->spinBox()->setValue(1000);
+        const Scenario &s = w.controller()->scenario();
+        QCOMPARE(s.model.dModel, 1000);
+        QCOMPARE(s.model.heads, 10);
+        QCOMPARE(s.model.kvHeads, 10);  // multi-head attention stays multi-head
+        QCOMPARE(s.model.dFf, 4000);    // d_ff follows width by default
+        QVERIFY(!w.controller()->error());
+        const QString message = w.statusBar()->currentMessage();
+        QVERIFY2(message.contains(QStringLiteral("heads 12 → 10")), qPrintable(message));
+        QCOMPARE(w.controls()->moreOptions()->headsBox()->value(), 10);
+    }
+
+    void refusedValueShowsBannerNotNaN()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString wallClock = w.dashboard()->timePanel()->figure(TimePanel::Figure::WallClock)->text();
+        DivisorSpinBox *heads = w.controls()->moreOptions()->headsBox();
+        heads->setValue(7);  // typed, not stepped: 7 does not divide 768
+        QVERIFY(w.controller()->error());
+        Banner *banner = w.dashboard()->errorBanner();
+        QVERIFY(banner->isVisible());
+        QCOMPARE(banner->level(), Banner::Level::Error);
+        QVERIFY2(banner->text().contains(w.controller()->error()->message()), qPrintable(banner->text()));
+        QVERIFY(banner->text().contains(QStringLiteral("must divide d_model = 768")));
+        // The figures keep the last valid scenario; nothing shows NaN or infinity.
+        QCOMPARE(w.dashboard()->timePanel()->figure(TimePanel::Figure::WallClock)->text(), wallClock);
+        for (QLabel *label : w.findChildren<QLabel *>()) {
+            QVERIFY2(!label->text().contains(QStringLiteral("nan"), Qt::CaseInsensitive), qPrintable(label->text()));
+            QVERIFY2(!label->text().contains(QStringLiteral("inf"), Qt::CaseSensitive), qPrintable(label->text()));
+        }
+        // Stepping uses divisors only, and a valid value clears the banner.
+        heads->stepBy(1);
+        QCOMPARE(heads->value(), 8);
+        QVERIFY(!w.controller()->error());
+        QVERIFY(!banner->isVisible());
+    }
+
+    void presetFillsEveryField()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        QComboBox *preset = w.controls()->moreOptions()->presetBox();
+        const int index = preset->findData(QStringLiteral("llama2-70b"));
+        QVERIFY(index >= 0);
+        preset->setFocus();
+        while (preset->currentIndex() < index)
+            QTest::keyClick(preset, Qt::Key_Down);
+        // Llama 2 70B: 80 layers, d_model 8192, 64 heads, 8 kv heads, d_ff 28672, vocab 32000
+        // (Touvron et al. 2023, Table 1; Hugging Face meta-llama/Llama-2-70b-hf config.json).
+        const ModelShape &m = w.controller()->scenario().model;
+        QCOMPARE(m.arch, Arch::Llama);
+        QCOMPARE(m.layers, 80);
+        QCOMPARE(m.dModel, 8192);
+        QCOMPARE(m.heads, 64);
+        QCOMPARE(m.kvHeads, 8);
+        QCOMPARE(m.dFf, 28672);
+        QCOMPARE(m.vocab, 32000);
+        QCOMPARE(w.controls()->slider(Main::DModel)->value(), 8192.0);
+    }
+
+    void everyControlIsDescribed()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        int checked = 0;
+        const auto check = [&](QWidget *c) {
+            if (qobject_cast<QAbstractButton *>(c->parentWidget()) || c->inherits("QLineEdit") || c->inherits("QScrollBar"))
+                return;  // parts of a composite control, or scroll bars
+            QVERIFY2(!c->toolTip().isEmpty(), c->metaObject()->className());
+            QVERIFY2(!c->accessibleName().isEmpty(), qPrintable(c->toolTip()));
+            ++checked;
+        };
+        for (QAbstractSlider *c : w.controls()->findChildren<QAbstractSlider *>())
+            check(c);
+        for (QAbstractSpinBox *c : w.controls()->findChildren<QAbstractSpinBox *>())
+            check(c);
+        for (QComboBox *c : w.findChildren<QComboBox *>())
+            check(c);
+        for (QAbstractButton *c : w.controls()->findChildren<QAbstractButton *>())
+            check(c);
+        QVERIFY(checked >= 30);
+    }
+
+    void fitsSmallScreens()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY2(w.minimumSizeHint().width() <= 1280 && w.minimumSizeHint().height() <= 720,
+                 qPrintable(QStringLiteral("%1x%2").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
+        QCOMPARE(w.size(), QSize(1280, 720));
+    }
+
+    void biggerText()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        const qreal before = w.dashboard()->font().pointSizeF();
+        w.setFontScale(1.5);
+        QVERIFY(w.dashboard()->font().pointSizeF() > before * 1.4);
+        w.setFontScale(1);
+        QCOMPARE(w.dashboard()->font().pointSizeF(), before);
+    }
+
+private:
+    std::unique_ptr<uitest::Environment> m_env;
+    uitest::ModalGuard m_guard;
+};
+
+QTEST_MAIN(TestControls)
+#include "tst_ui_controls.moc"

@@ -1,0 +1,153 @@
+// PNG export: exportCharts() writes the four images at the requested size, none of them
+// blank; the GUI's Export writes 2x images through the same renderer; an unwritable target
+// fails with a message naming the path and leaves no partial files.
+
+#include "chartrender.h"
+#include "fileactions.h"
+#include "gui.h"
+#include "guitestfixture.h"
+#include "mainwindow.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+namespace {
+
+// Share of pixels that differ from the corner (background) colour, and how many colours occur.
+struct Ink {
+    double share = 0;
+    int colours = 0;
+};
+
+Ink inkOf(const QImage &image)
+{
+    const QRgb background = image.pixel(0, 0);
+    qint64 inked = 0;
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QRgb p = image.pixel(x, y);
+            inked += p != background;
+            if (colours.size() < 1000)
+                colours.insert(p);
+        }
+    return {static_cast<double>(inked) / (static_cast<double>(image.width()) * image.height() / 4),
+            static_cast<int>(colours.size())};
+}
+
+} // namespace
+
+class TestExport final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_env = std::make_unique<uitest::Environment>();
+        QVERIFY(m_env->isValid());
+    }
+
+    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
+
+    void exportChartsWritesFourImages_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("800x500") << QSize(800, 500);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+
+    void exportChartsWritesFourImages()
+    {
+        QFETCH(QSize, size);
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("out/charts"));  // created by exportCharts
+        QString error;
+        QVERIFY2(exportCharts(m_env->catalog(), Scenario{}, dir, size, &error), qPrintable(error));
+        for (const QString &name : {QStringLiteral("memory.png"), QStringLiteral("time.png"),
+                                    QStringLiteral("roofline.png"), QStringLiteral("dashboard.png")}) {
+            QImage image(QDir(dir).filePath(name));
+            QVERIFY2(!image.isNull(), qPrintable(name));
+            QCOMPARE(image.size(), size);
+            const Ink ink = inkOf(image);
+            QVERIFY2(ink.share > 0.03, qPrintable(name + QStringLiteral(" is nearly blank")));
+            QVERIFY2(ink.colours > 8, qPrintable(name + QStringLiteral(" has too few colours for a chart")));
+        }
+        QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 4);  // no temporary files left behind
+    }
+
+    void exportMatchesTheSharedRenderer()
+    {
+        QTemporaryDir tmp;
+        QString error;
+        QVERIFY2(exportCharts(m_env->catalog(), Scenario{}, tmp.path(), QSize(700, 450), &error), qPrintable(error));
+        const QImage written(tmp.filePath(QStringLiteral("roofline.png")));
+        const QImage rendered = renderChart(ChartKind::Roofline, m_env->report(Scenario{}), m_env->catalog(),
+                                            ViewOptions{}, QSize(700, 450));
+        QCOMPARE(written.convertToFormat(QImage::Format_ARGB32), rendered.convertToFormat(QImage::Format_ARGB32));
+    }
+
+    void guiExportAtTwiceTheSize()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("dashboard.png"));
+        QString error;
+        QVERIFY2(w.fileActions()->exportChart(ChartKind::Dashboard, path, QSize(640, 400), 2, &error), qPrintable(error));
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(1280, 800));
+        QVERIFY(inkOf(image).share > 0.03);
+    }
+
+    void unwritableTargetFailsCleanly()
+    {
+        QTemporaryDir tmp;
+        // A plain file where a directory is needed: nothing can be created below it.
+        const QString blocker = tmp.filePath(QStringLiteral("blocker"));
+        {
+            QFile f(blocker);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        QString error;
+        const QString dir = blocker + QStringLiteral("/charts");
+        QVERIFY(!exportCharts(m_env->catalog(), Scenario{}, dir, QSize(400, 300), &error));
+        QVERIFY2(error.contains(QStringLiteral("blocker")), qPrintable(error));
+
+        // A directory where memory.png should go: the writer itself fails.
+        QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("out/memory.png")));
+        error.clear();
+        QVERIFY(!exportCharts(m_env->catalog(), Scenario{}, tmp.filePath(QStringLiteral("out")), QSize(400, 300), &error));
+        QVERIFY2(error.contains(QStringLiteral("memory.png")), qPrintable(error));
+        QVERIFY2(error.startsWith(QStringLiteral("cannot write")), qPrintable(error));
+        QCOMPARE(QDir(tmp.filePath(QStringLiteral("out"))).entryList(QDir::Files), QStringList());
+    }
+
+    void refusedScenarioIsNotDrawn()
+    {
+        Scenario s;
+        s.model.heads = 7;
+        QTemporaryDir tmp;
+        QString error;
+        QVERIFY(!exportCharts(m_env->catalog(), s, tmp.path(), QSize(400, 300), &error));
+        QVERIFY2(error.startsWith(QStringLiteral("heads")), qPrintable(error));
+        QVERIFY(QDir(tmp.path()).entryList(QDir::Files).isEmpty());
+    }
+
+private:
+    std::unique_ptr<uitest::Environment> m_env;
+    uitest::ModalGuard m_guard;
+};
+
+QTEST_MAIN(TestExport)
+#include "tst_ui_export.moc"

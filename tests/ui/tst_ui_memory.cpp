@@ -1,0 +1,188 @@
+// The memory chart's capacity line and fits banner follow the GPU chooser and the ZeRO stage,
+// the chosen stage is the marked bar, GB/GiB switch the scale, and hovering a segment shows
+// its bytes and formula.
+
+#include "banner.h"
+#include "controlspanel.h"
+#include "dashboard.h"
+#include "gpuchooser.h"
+#include "guitestfixture.h"
+#include "mainwindow.h"
+#include "memorypanel.h"
+#include "moreoptions.h"
+#include "scenariocontroller.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QComboBox>
+#include <QLineSeries>
+#include <QStackedBarSeries>
+#include <QTest>
+#include <QValueAxis>
+
+#include <memory>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+namespace {
+
+double chartTotal(const MemoryPanel *panel, int stage)
+{
+    double total = 0;
+    for (int c = 0; c < kMemoryComponents; ++c)
+        total += panel->barSet(static_cast<MemoryComponent>(c))->at(stage);
+    return total;
+}
+
+// Chooses through the widget, as a user would: keyboard on the closed combo box.
+void chooseInCombo(QComboBox *combo, int index)
+{
+    combo->setFocus();
+    while (combo->currentIndex() < index)
+        QTest::keyClick(combo, Qt::Key_Down);
+    while (combo->currentIndex() > index)
+        QTest::keyClick(combo, Qt::Key_Up);
+}
+
+Scenario llama2_7b(const Catalog &catalog)
+{
+    Scenario s;
+    s.presetId = QStringLiteral("llama2-7b");
+    s.model = catalog.findPreset(s.presetId)->shape;
+    s.seqLen = 4096;
+    s.microBatch = 1;
+    s.gpuId = QStringLiteral("a100-40gb-sxm");
+    s.gpus = 8;
+    return s;
+}
+
+} // namespace
+
+class TestMemoryChart final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_env = std::make_unique<uitest::Environment>();
+        QVERIFY(m_env->isValid());
+    }
+
+    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
+
+    void capacityFollowsGpuChooser()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const MemoryPanel *memory = w.dashboard()->memoryPanel();
+        QComboBox *combo = w.controls()->gpuChooser()->comboBox();
+        for (int i = 0; i < m_env->catalog().gpus.size(); ++i) {
+            const GpuSpec &gpu = m_env->catalog().gpus[i];
+            chooseInCombo(combo, i);
+            QCOMPARE(w.controller()->scenario().gpuId, gpu.id);
+            const QList<QPointF> line = memory->capacityLine()->points();
+            QCOMPARE(line.size(), 2);
+            QCOMPARE(line[0].y(), gpu.memoryBytes / 1e9);
+            QCOMPARE(line[1].y(), gpu.memoryBytes / 1e9);
+            // The capacity line must be inside the visible range.
+            QVERIFY(memory->valueAxis()->max() >= gpu.memoryBytes / 1e9);
+            const Report r = m_env->report(w.controller()->scenario());
+            QCOMPARE(memory->fitsBanner()->level() == Banner::Level::Good, r.memory.fits);
+            QVERIFY(memory->fitsBanner()->text().contains(r.memory.fits ? QStringLiteral("FITS")
+                                                                       : QStringLiteral("DOES NOT FIT")));
+        }
+    }
+
+    void fitsFollowsZeroStage_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("flash");
+        QTest::addColumn<bool>("fits");
+        // Llama 2 7B has 6,738,415,616 parameters (Touvron et al. 2023; Hugging Face model card
+        // meta-llama/Llama-2-7b-hf). At 16 B/param (ZeRO paper Section 3.1: 2 + 2 + K, K = 12)
+        // its model state is 107.8 GB, over an A100 40GB's 42.9 GB (NVIDIA A100 datasheet,
+        // 40 GB HBM2 taken as GiB) until ZeRO-3 divides it by 8 GPUs to 13.5 GB. Activations at
+        // seq 4096, batch 1 (Korthikanti et al. 2022 Table 2: 32 layers x 4096^2 x (34 + 5 x 32))
+        // come to about 105 GB with the s^2 terms and about 19 GB with FlashAttention.
+        QTest::newRow("zero0") << 0 << false << false;
+        QTest::newRow("zero3") << 3 << false << false;
+        QTest::newRow("zero0-flash") << 0 << true << false;
+        QTest::newRow("zero3-flash") << 3 << true << true;
+    }
+
+    void fitsFollowsZeroStage()
+    {
+        QFETCH(int, stage);
+        QFETCH(bool, flash);
+        QFETCH(bool, fits);
+        Scenario start = llama2_7b(m_env->catalog());
+        start.flashAttention = flash;
+        MainWindow w(m_env->catalog(), start);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        chooseInCombo(w.controls()->moreOptions()->zeroBox(), stage);
+        QCOMPARE(w.controller()->scenario().zeroStage, stage);
+
+        const MemoryPanel *memory = w.dashboard()->memoryPanel();
+        const double params = 6738415616.0;
+        const double state = 16 * params / (stage >= 1 ? 8 : 1);  // stage 3 shards all 16 bytes
+        const double chartState = (memory->barSet(MemoryComponent::Params)->at(stage)
+                                   + memory->barSet(MemoryComponent::Grads)->at(stage)
+                                   + memory->barSet(MemoryComponent::Optimizer)->at(stage)) * 1e9;
+        if (stage == 0 || stage == 3)
+            QVERIFY2(uitest::nearlyEqual(chartState, state), qPrintable(QString::number(chartState)));
+        QCOMPARE(memory->fitsBanner()->level() == Banner::Level::Good, fits);
+        QCOMPARE(chartTotal(memory, stage) <= memory->capacityLine()->points()[0].y(), fits);
+        // The chosen bar is drawn solid, the others faded, and its label carries the marker.
+        for (int s = 0; s < 4; ++s)
+            QCOMPARE(memory->barSet(MemoryComponent::Params)->isBarSelected(s), s != stage);
+        QVERIFY(memory->categoryAxis()->categories().at(stage).contains(QStringLiteral("▶")));
+    }
+
+    void gibShowsBinaryUnits()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        const MemoryPanel *memory = w.dashboard()->memoryPanel();
+        // H100 SXM5: 80 GB HBM3 (NVIDIA H100 datasheet), which the catalog takes as 80 GiB.
+        QCOMPARE(memory->capacityLine()->points()[0].y(), 85899345920.0 / 1e9);
+        w.setByteUnit(ByteUnit::GiB);
+        QCOMPARE(memory->capacityLine()->points()[0].y(), 80.0);
+        QVERIFY(memory->valueAxis()->titleText().contains(QStringLiteral("GiB")));
+        w.setByteUnit(ByteUnit::GB);
+        QCOMPARE(memory->capacityLine()->points()[0].y(), 85.89934592);
+    }
+
+    void hoverShowsBytesAndFormula()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MemoryPanel *memory = w.dashboard()->memoryPanel();
+        const Report r = m_env->report(Scenario{});
+        // Middle of the activations segment of ZeRO 0 (it sits on top of the model state).
+        const double below = (r.memory.byZeroStage[0].total() - r.memory.byZeroStage[0].activations) / 1e9;
+        const double middle = below + r.memory.byZeroStage[0].activations / 2e9;
+        QAbstractSeries *bars = memory->chart()->series().first();
+        const QPointF pos = memory->chart()->mapToPosition({0, middle}, bars);
+        const auto segment = memory->segmentAt(pos);
+        QVERIFY(segment);
+        QCOMPARE(segment->zeroStage, 0);
+        QCOMPARE(segment->component, MemoryComponent::Activations);
+        const QString text = memorySegmentText(r, 0, MemoryComponent::Activations, ByteUnit::GB);
+        QVERIFY(text.contains(fmt::count(static_cast<std::int64_t>(std::llround(r.memory.byZeroStage[0].activations)))));
+        QVERIFY(text.contains(QStringLiteral("Korthikanti")));
+        // Far outside any bar there is nothing to show.
+        QVERIFY(!memory->segmentAt(memory->chart()->mapToPosition({0.5, middle}, bars)));
+    }
+
+private:
+    std::unique_ptr<uitest::Environment> m_env;
+    uitest::ModalGuard m_guard;
+};
+
+QTEST_MAIN(TestMemoryChart)
+#include "tst_ui_memory.moc"

@@ -1,0 +1,152 @@
+// Scenario files (File > Open / Save, the same JSON as --scenario) and what the window keeps in
+// QSettings between runs: last scenario, geometry, unit and text size. Settings live in the
+// fixture's temporary folder. Also checks that the modal-dialog guard itself works.
+
+#include "controlspanel.h"
+#include "fileactions.h"
+#include "guitestfixture.h"
+#include "linkedslider.h"
+#include "mainwindow.h"
+#include "scenariocontroller.h"
+#include "scenariojson.h"
+#include "settingsstore.h"
+
+#include <QFile>
+#include <QMessageBox>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+namespace {
+
+Scenario edited()
+{
+    Scenario s;
+    s.model.layers = 30;
+    s.microBatch = 2;
+    s.tokens = 1.5e12;
+    s.gpuId = QStringLiteral("a100-80gb-sxm");
+    s.zeroStage = 2;
+    s.flashAttention = true;
+    s.pricePerGpuHourUsd = 1.25;
+    return s;
+}
+
+} // namespace
+
+class TestPersistence final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_env = std::make_unique<uitest::Environment>();
+        QVERIFY(m_env->isValid());
+    }
+
+    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
+
+    void settingsAreIsolated()
+    {
+        // The fixture must have pointed QSettings away from the user's configuration.
+        QSettings probe(QStringLiteral("napkin"), QStringLiteral("napkin"));
+        QVERIFY2(!probe.fileName().startsWith(QDir::homePath() + QStringLiteral("/.config")), qPrintable(probe.fileName()));
+    }
+
+    void saveThenOpen()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("run.json"));
+        MainWindow a(m_env->catalog(), edited());
+        QString error;
+        QVERIFY2(a.fileActions()->saveScenario(path, &error), qPrintable(error));
+        // The file is the core's scenario JSON, readable without any window.
+        ValidationError e;
+        const auto fromFile = readScenarioFile(path, Scenario{}, &e);
+        QVERIFY2(fromFile, qPrintable(e.message()));
+        QCOMPARE(*fromFile, edited());
+
+        MainWindow b(m_env->catalog(), Scenario{});
+        QVERIFY2(b.fileActions()->openScenario(path, &error), qPrintable(error));
+        QCOMPARE(b.controller()->scenario(), edited());
+        QCOMPARE(b.controls()->slider(ControlsPanel::Main::Layers)->value(), 30.0);
+        // Opening is one undo step.
+        b.controller()->undoStack()->undo();
+        QCOMPARE(b.controller()->scenario(), Scenario{});
+    }
+
+    void openRefusesABadFile()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("bad.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"layers": 0})");
+        f.close();
+        MainWindow w(m_env->catalog(), Scenario{});
+        QString error;
+        QVERIFY(!w.fileActions()->openScenario(path, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("layers")), qPrintable(error));
+        QCOMPARE(w.controller()->scenario(), Scenario{});
+        QVERIFY(!w.fileActions()->openScenario(tmp.filePath(QStringLiteral("missing.json")), &error));
+        QVERIFY2(error.contains(QStringLiteral("missing.json")), qPrintable(error));
+    }
+
+    void settingsRoundTrip()
+    {
+        QVERIFY(!settings::lastScenario());  // fresh temporary settings
+        {
+            MainWindow w(m_env->catalog(), Scenario{});
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.controller()->propose(edited(), QStringLiteral("test"));
+            w.setByteUnit(ByteUnit::GiB);
+            w.setFontScale(1.3);
+            w.resize(1111, 777);
+            w.close();  // closing saves
+        }
+        const auto saved = settings::lastScenario();
+        QVERIFY(saved);
+        QCOMPARE(*saved, edited());
+        QCOMPARE(settings::byteUnit(), ByteUnit::GiB);
+        QCOMPARE(settings::fontScale(), 1.3);
+
+        MainWindow again(m_env->catalog(), *saved);
+        again.restoreSavedGeometry();
+        QCOMPARE(again.controller()->scenario(), edited());
+        QCOMPARE(again.byteUnit(), ByteUnit::GiB);
+        QCOMPARE(again.fontScale(), 1.3);
+        QCOMPARE(again.size(), QSize(1111, 777));
+    }
+
+    void staleSettingsFallBackToDefaults()
+    {
+        QSettings(QStringLiteral("napkin"), QStringLiteral("napkin")).setValue(QStringLiteral("lastScenario"),
+                                                                             QByteArray(R"({"gpu": 3})"));
+        QVERIFY(!settings::lastScenario());
+    }
+
+    void modalGuardCatchesDialogs()
+    {
+        // The guard is what keeps every other test from hanging on a dialog; prove it works.
+        QTimer::singleShot(0, this, [] { QMessageBox::information(nullptr, QStringLiteral("probe"), QStringLiteral("probe")); });
+        QTRY_VERIFY_WITH_TIMEOUT(!m_guard.seen().isEmpty(), 5000);
+        QVERIFY(m_guard.seen().first().contains(QStringLiteral("probe")));
+        m_guard.clear();
+    }
+
+private:
+    std::unique_ptr<uitest::Environment> m_env;
+    uitest::ModalGuard m_guard;
+};
+
+QTEST_MAIN(TestPersistence)
+#include "tst_ui_persistence.moc"

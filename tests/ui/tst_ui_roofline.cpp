@@ -1,0 +1,203 @@
+// The roofline chart: roof and ridge from the GPU's datasheet figures, every op of the core's
+// op table drawn where the core puts it, hover text matching that table, wheel zoom, drag pan,
+// reset, and the overlay of a second GPU.
+
+#include "chartview.h"
+#include "dashboard.h"
+#include "guitestfixture.h"
+#include "mainwindow.h"
+#include "rooflinepanel.h"
+#include "rooflinetext.h"
+#include "scenariocontroller.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <memory>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+class TestRoofline final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_env = std::make_unique<uitest::Environment>();
+        QVERIFY(m_env->isValid());
+    }
+
+    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
+
+    void roofAndRidge_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<double>("peak");
+        QTest::addColumn<double>("bandwidth");
+        // Dense bf16 (fp16 on V100) tensor peak and HBM bandwidth from the vendor datasheets.
+        QTest::newRow("H100 SXM5: 989.5 TFLOPS bf16, 3.35 TB/s (NVIDIA H100 datasheet)")
+            << QStringLiteral("h100-sxm") << 989.5e12 << 3.35e12;
+        QTest::newRow("A100 80GB SXM: 312 TFLOPS bf16, 2.039 TB/s (NVIDIA A100 datasheet)")
+            << QStringLiteral("a100-80gb-sxm") << 312e12 << 2.039e12;
+        QTest::newRow("V100 SXM2: 125 TFLOPS fp16 tensor, 900 GB/s (NVIDIA V100 datasheet)")
+            << QStringLiteral("v100-sxm2-32gb") << 125e12 << 900e9;
+    }
+
+    void roofAndRidge()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(double, peak);
+        QFETCH(double, bandwidth);
+        Scenario s;
+        s.gpuId = gpu;
+        MainWindow w(m_env->catalog(), s);
+        const RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        QCOMPARE(roof->ridge()->count(), 1);
+        QVERIFY(uitest::nearlyEqual(roof->ridge()->at(0).x(), peak / bandwidth));
+        QVERIFY(uitest::nearlyEqual(roof->ridge()->at(0).y(), peak));
+        const QList<QPointF> line = roof->roof()->points();
+        QCOMPARE(line.size(), 3);
+        QVERIFY(uitest::nearlyEqual(line[0].y() / line[0].x(), bandwidth));  // the slope is the bandwidth
+        QVERIFY(uitest::nearlyEqual(line[2].y(), peak));                       // the flat roof is the peak
+    }
+
+    void everyOpIsWhereTheCorePutsIt()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        const Report r = m_env->report(Scenario{});
+        const RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        for (int k = 0; k < RooflinePanel::kOpKinds; ++k) {
+            QList<QPointF> want;
+            for (const RooflineOp &op : r.roofline.ops)
+                if (static_cast<int>(op.kind) == k)
+                    want.append({op.intensity, op.attainableFlopsPerS});
+            QCOMPARE(roof->opSeries(static_cast<OpKind>(k))->points(), want);
+        }
+    }
+
+    void hoverMatchesCoreOpTable()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        const Report r = m_env->report(Scenario{});
+        QCOMPARE(r.roofline.ops.size(), w.controller()->report()->roofline.ops.size());
+        for (int i = 0; i < r.roofline.ops.size(); ++i) {
+            const RooflineOp &want = r.roofline.ops[i];
+            const auto hit = roof->opAt(roof->opPosition(i));
+            QVERIFY2(hit, qPrintable(opLabel(want)));
+            // Ops can share a point (the two LayerNorms of a block); the hit is then one of them.
+            const RooflineOp &got = r.roofline.ops[*hit];
+            QCOMPARE(got.intensity, want.intensity);
+            QCOMPARE(got.attainableFlopsPerS, want.attainableFlopsPerS);
+            const QString text = opTooltip(got, r.roofline);
+            QVERIFY(text.contains(got.name));
+            QVERIFY(text.contains(fmt::sci(got.flops)));
+            QVERIFY(text.contains(fmt::sci(got.bytes)));
+            QVERIFY(text.contains(fmt::number(got.intensity)));
+            QVERIFY(text.contains(fmt::flopRate(got.attainableFlopsPerS)));
+            QVERIFY(text.contains(got.computeBound ? QStringLiteral("compute-bound") : QStringLiteral("memory-bound")));
+        }
+
+        // A real mouse move over the QKV projection (backward) shows exactly that text.
+        int qkv = -1;
+        for (int i = 0; i < r.roofline.ops.size(); ++i)
+            if (r.roofline.ops[i].name == QLatin1String("QKV projection") && r.roofline.ops[i].phase == Phase::Backward)
+                qkv = i;
+        QVERIFY(qkv >= 0);
+        ChartView *view = roof->view();
+        const QPoint at = view->mapFromScene(roof->chart()->mapToScene(roof->opPosition(qkv)));
+        QTest::mouseMove(view->viewport(), at);
+        QTRY_VERIFY(!roof->hoverText().isEmpty());
+        QCOMPARE(roof->hoverText(), opTooltip(r.roofline.ops[*roof->opAt(roof->opPosition(qkv))], r.roofline));
+    }
+
+    void pointsSlideWithBatch()
+    {
+        Scenario s;
+        MainWindow w(m_env->catalog(), s);
+        const RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        const QList<QPointF> before = roof->opSeries(OpKind::Matmul)->points();
+        s.microBatch = 1;
+        w.controller()->setScenario(s);
+        const QList<QPointF> after = roof->opSeries(OpKind::Matmul)->points();
+        QCOMPARE(after.size(), before.size());
+        // A smaller batch reuses each weight over fewer tokens: every matmul's intensity drops.
+        for (int i = 0; i < after.size(); ++i)
+            QVERIFY(after[i].x() < before[i].x());
+    }
+
+    void wheelZoomDragPanReset()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        ChartView *view = roof->view();
+        const double x0 = roof->xAxis()->min();
+        const double x1 = roof->xAxis()->max();
+        const double y1 = roof->yAxis()->max();
+        const QPointF centre = view->mapFromScene(roof->chart()->mapToScene(roof->chart()->plotArea().center()));
+
+        QWheelEvent wheel(centre, view->viewport()->mapToGlobal(centre), QPoint(), QPoint(0, 240), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &wheel);
+        QVERIFY2(std::log10(roof->xAxis()->max() / roof->xAxis()->min()) < std::log10(x1 / x0),
+                 "wheel up must zoom in");
+        QVERIFY(roof->xRange().has_value());
+
+        const double zoomedMin = roof->xAxis()->min();
+        QTest::mousePress(view->viewport(), Qt::LeftButton, {}, centre.toPoint());
+        QMouseEvent move(QEvent::MouseMove, centre + QPointF(80, 0), view->viewport()->mapToGlobal(centre + QPointF(80, 0)),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &move);
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, (centre + QPointF(80, 0)).toPoint());
+        QVERIFY2(roof->xAxis()->min() < zoomedMin, "dragging right must show smaller intensities");
+
+        // A zoomed or panned view stays put while the scenario changes.
+        const auto userRange = roof->xRange();
+        Scenario s = w.controller()->scenario();
+        s.microBatch = 64;
+        w.controller()->setScenario(s);
+        QCOMPARE(roof->xRange(), userRange);
+        QCOMPARE(roof->xAxis()->min(), userRange->lo);
+        s.microBatch = 8;
+        w.controller()->setScenario(s);
+
+        roof->resetView();
+        QCOMPARE(roof->xAxis()->min(), x0);
+        QCOMPARE(roof->xAxis()->max(), x1);
+        QCOMPARE(roof->yAxis()->max(), y1);
+        QVERIFY(!roof->xRange().has_value());
+    }
+
+    void overlayOfASecondGpu()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        QVERIFY(!roof->overlayRoof()->isVisible());
+        roof->setOverlayGpu(QStringLiteral("a100-80gb-sxm"));
+        QVERIFY(roof->overlayRoof()->isVisible());
+        // A100 SXM: 312 TFLOPS dense bf16 (NVIDIA A100 datasheet).
+        QCOMPARE(roof->overlayRoof()->points().last().y(), 312e12);
+        QCOMPARE(w.dashboard()->viewOptions().overlayGpuId, QStringLiteral("a100-80gb-sxm"));
+        roof->setOverlayGpu(QString());
+        QVERIFY(!roof->overlayRoof()->isVisible());
+    }
+
+private:
+    std::unique_ptr<uitest::Environment> m_env;
+    uitest::ModalGuard m_guard;
+};
+
+QTEST_MAIN(TestRoofline)
+#include "tst_ui_roofline.moc"

@@ -1,0 +1,124 @@
+// Undo and redo of control changes: undo restores the previous scenario exactly, one slider
+// drag is one step however many values it passed through, and the standard shortcuts work.
+
+#include "controlspanel.h"
+#include "guitestfixture.h"
+#include "linkedslider.h"
+#include "mainwindow.h"
+#include "scenariocontroller.h"
+
+#include <QAction>
+#include <QSlider>
+#include <QTest>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace napkin;
+using namespace napkin::ui;
+using Main = ControlsPanel::Main;
+
+class TestUndo final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_env = std::make_unique<uitest::Environment>();
+        QVERIFY(m_env->isValid());
+    }
+
+    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
+
+    void undoRestoresPreviousScenario()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        QUndoStack *undo = w.controller()->undoStack();
+        NumberSpinBox *layers = w.controls()->slider(Main::Layers)->spinBox();
+        layers->setFocus();
+        QTest::keyClick(layers, Qt::Key_Up);
+        QCOMPARE(w.controller()->scenario().model.layers, 13);
+        QTest::keyClick(layers, Qt::Key_Up);
+        QCOMPARE(w.controller()->scenario().model.layers, 14);
+        QCOMPARE(undo->count(), 2);  // spin box steps are separate steps
+        undo->undo();
+        QCOMPARE(w.controller()->scenario().model.layers, 13);
+        undo->undo();
+        QCOMPARE(w.controller()->scenario(), Scenario{});
+        QCOMPARE(layers->value(), 12.0);  // the control shows the restored value too
+        undo->redo();
+        QCOMPARE(w.controller()->scenario().model.layers, 13);
+    }
+
+    void oneDragIsOneStep()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        QUndoStack *undo = w.controller()->undoStack();
+        QSlider *slider = w.controls()->slider(Main::DModel)->slider();
+        slider->setSliderDown(true);  // emits sliderPressed, as a mouse press on the handle does
+        QVERIFY(w.controller()->interacting());
+        for (int p = slider->value() + 1; p < slider->value() + 40; ++p)
+            slider->setValue(p);
+        slider->setSliderDown(false);
+        QVERIFY(!w.controller()->interacting());
+        QVERIFY(w.controller()->scenario().model.dModel > 768);
+        QCOMPARE(undo->count(), 1);
+        undo->undo();
+        // Heads and d_ff were adjusted along the way; undo brings all of it back.
+        QCOMPARE(w.controller()->scenario(), Scenario{});
+
+        // A drag that returns to where it began leaves no step.
+        undo->clear();
+        const int start = slider->value();
+        slider->setSliderDown(true);
+        slider->setValue(start + 5);
+        slider->setValue(start);
+        slider->setSliderDown(false);
+        QCOMPARE(undo->count(), 0);
+        QCOMPARE(w.controller()->scenario(), Scenario{});
+    }
+
+    void twoDragsAreTwoSteps()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        QSlider *slider = w.controls()->slider(Main::Layers)->slider();
+        for (int drag = 0; drag < 2; ++drag) {
+            slider->setSliderDown(true);
+            slider->setValue(slider->value() + 3);
+            slider->setValue(slider->value() + 3);
+            slider->setSliderDown(false);
+        }
+        QCOMPARE(w.controller()->scenario().model.layers, 24);
+        QCOMPARE(w.controller()->undoStack()->count(), 2);
+        w.controller()->undoStack()->undo();
+        QCOMPARE(w.controller()->scenario().model.layers, 18);
+    }
+
+    void standardShortcuts()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        Scenario s;
+        s.microBatch = 32;
+        w.controller()->propose(s, QStringLiteral("test"));
+        const QKeySequence undoKey = QKeySequence(QKeySequence::Undo);
+        QTest::keySequence(&w, undoKey);
+        QCOMPARE(w.controller()->scenario().microBatch, 8);
+        QTest::keySequence(&w, QKeySequence(QKeySequence::Redo));
+        QCOMPARE(w.controller()->scenario().microBatch, 32);
+        // The menu entries carry the platform's standard keys.
+        bool found = false;
+        for (QAction *a : w.findChildren<QAction *>())
+            found |= a->shortcuts().contains(undoKey);
+        QVERIFY(found);
+    }
+
+private:
+    std::unique_ptr<uitest::Environment> m_env;
+    uitest::ModalGuard m_guard;
+};
+
+QTEST_MAIN(TestUndo)
+#include "tst_ui_undo.moc"
