@@ -98,26 +98,17 @@ QList<Option> scenarioOptions(const Catalog &catalog)
              return std::nullopt;
          }},
         {"gpu", true, [&catalog](Command &c, const QString &v) -> std::optional<Failure> {
-             if (!catalog.findGpu(v)) {
-                 QStringList ids;
-                 for (const GpuSpec &g : catalog.gpus)
-                     ids << g.id;
+             if (!catalog.findGpu(v))
                  return failure(QStringLiteral("gpu"), QStringLiteral("must be one of %1 (got '%2'; see `napkin gpus`)")
-                                                           .arg(ids.join(QStringLiteral(", ")), v));
-             }
+                                                           .arg(catalog.gpuIdList(), v));
              c.scenario.gpuId = v;
              return std::nullopt;
          }},
         {"gpus", true, integerOption("gpus", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.gpus = n; })},
         {"zero", true, integerOption("zero", 0, 3, [](Command &c, L n) { c.scenario.zeroStage = static_cast<int>(n); })},
         {"recipe", true, [](Command &c, const QString &v) -> std::optional<Failure> {
-             if (!findRecipe(v)) {
-                 QStringList ids;
-                 for (const Recipe &r : recipes())
-                     ids << r.id;
-                 return failure(QStringLiteral("recipe"), QStringLiteral("must be one of %1 (got '%2')")
-                                                              .arg(ids.join(QStringLiteral(", ")), v));
-             }
+             if (!findRecipe(v))
+                 return failure(QStringLiteral("recipe"), QStringLiteral("must be one of %1 (got '%2')").arg(recipeIdList(), v));
              c.scenario.recipeId = v;
              return std::nullopt;
          }},
@@ -289,13 +280,9 @@ ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
     }
     if (!preset.isEmpty()) {
         const ModelPreset *p = catalog.findPreset(preset);
-        if (!p) {
-            QStringList ids;
-            for (const ModelPreset &m : catalog.presets)
-                ids << m.id;
+        if (!p)
             return {std::nullopt, QStringLiteral("--preset: must be one of %1 (got '%2'; see `napkin presets`)")
-                                      .arg(ids.join(QStringLiteral(", ")), preset)};
-        }
+                                      .arg(catalog.presetIdList(), preset)};
         c.scenario.presetId = p->id;
         c.scenario.model = p->shape;
         c.scenario.paramsOverride.reset();

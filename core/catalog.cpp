@@ -168,6 +168,22 @@ const ModelPreset *Catalog::findPreset(const QString &id) const
     return nullptr;
 }
 
+QString Catalog::gpuIdList() const
+{
+    QStringList ids;
+    for (const GpuSpec &g : gpus)
+        ids << g.id;
+    return ids.join(QStringLiteral(", "));
+}
+
+QString Catalog::presetIdList() const
+{
+    QStringList ids;
+    for (const ModelPreset &p : presets)
+        ids << p.id;
+    return ids.join(QStringLiteral(", "));
+}
+
 std::optional<Catalog> parseCatalog(const QByteArray &gpusJson, const QByteArray &modelsJson,
                                     QString *error)
 {

@@ -45,6 +45,9 @@ struct Catalog {
 
     const GpuSpec *findGpu(const QString &id) const;
     const ModelPreset *findPreset(const QString &id) const;
+    /// "id1, id2, ..." for error messages that list what is accepted.
+    QString gpuIdList() const;
+    QString presetIdList() const;
 };
 
 /// Parses both catalogs; on failure returns nullopt and a message naming the entry and field.

@@ -1,5 +1,7 @@
 #include "recipe.h"
 
+#include <QStringList>
+
 namespace napkin {
 
 // AdamW update per parameter, counted from Loshchilov & Hutter 2019 Algorithm 2:
@@ -48,6 +50,14 @@ std::optional<Recipe> findRecipe(const QString &id)
         if (r.id == id)
             return r;
     return std::nullopt;
+}
+
+QString recipeIdList()
+{
+    QStringList ids;
+    for (const Recipe &r : recipes())
+        ids << r.id;
+    return ids.join(QStringLiteral(", "));
 }
 
 } // namespace napkin

@@ -24,5 +24,7 @@ struct Recipe {
 /// Every recipe Napkin knows, the source document's `bf16-mixed-adamw` first.
 const QList<Recipe> &recipes();
 std::optional<Recipe> findRecipe(const QString &id);
+/// "id1, id2, ..." for error messages that list what is accepted.
+QString recipeIdList();
 
 } // namespace napkin

@@ -28,21 +28,13 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
     if (auto e = validateScenario(s))
         return refuse(*e);
     const GpuSpec *gpu = catalog.findGpu(s.gpuId);
-    if (!gpu) {
-        QStringList ids;
-        for (const GpuSpec &g : catalog.gpus)
-            ids << g.id;
-        return refuse({QStringLiteral("gpu"), QStringLiteral("must be one of %1 (got \"%2\")")
-                                                  .arg(ids.join(QStringLiteral(", ")), s.gpuId)});
-    }
+    if (!gpu)
+        return refuse({QStringLiteral("gpu"),
+                       QStringLiteral("must be one of %1 (got \"%2\")").arg(catalog.gpuIdList(), s.gpuId)});
     const auto recipe = findRecipe(s.recipeId);
-    if (!recipe) {
-        QStringList ids;
-        for (const Recipe &rc : recipes())
-            ids << rc.id;
-        return refuse({QStringLiteral("recipe"), QStringLiteral("must be one of %1 (got \"%2\")")
-                                                     .arg(ids.join(QStringLiteral(", ")), s.recipeId)});
-    }
+    if (!recipe)
+        return refuse({QStringLiteral("recipe"),
+                       QStringLiteral("must be one of %1 (got \"%2\")").arg(recipeIdList(), s.recipeId)});
     return computeReport(s, *gpu, *recipe);
 }
 
