@@ -2,36 +2,30 @@
 
 namespace napkin::ui {
 
-Banner::Banner(QWidget *parent) : QLabel(parent)
+Banner::Banner(QWidget *parent) : TextStrip(parent)
 {
-    setWordWrap(true);
-    setTextFormat(Qt::PlainText);
-    setMargin(6);
-    setAutoFillBackground(true);
-    QFont f = font();
-    f.setBold(true);
-    setFont(f);
+    setLines(2);
+    setBold(true);
+    setTextAsToolTip(true);
+    showMessage(Level::Good, QString());
 }
 
 void Banner::showMessage(Level level, const QString &text)
 {
-    if (level != m_level || styleSheet().isEmpty()) {
-        m_level = level;
-        // Dark text on pale fills keeps contrast on projectors; red/green are not the only cue.
-        switch (level) {
-        case Level::Good:
-            setStyleSheet(QStringLiteral("QLabel { background: #d9f2d9; color: #114411; border: 1px solid #5a9a5a; }"));
-            break;
-        case Level::Bad:
-            setStyleSheet(QStringLiteral("QLabel { background: #fbdada; color: #661111; border: 1px solid #b04040; }"));
-            break;
-        case Level::Error:
-            setStyleSheet(QStringLiteral("QLabel { background: #fff1c9; color: #553300; border: 1px solid #c08a00; }"));
-            break;
-        }
+    m_level = level;
+    // Dark text on pale fills keeps contrast on projectors; red/green are not the only cue.
+    switch (level) {
+    case Level::Good:
+        setColors(QColor(0x11, 0x44, 0x11), QColor(0xd9, 0xf2, 0xd9), QColor(0x5a, 0x9a, 0x5a));
+        break;
+    case Level::Bad:
+        setColors(QColor(0x66, 0x11, 0x11), QColor(0xfb, 0xda, 0xda), QColor(0xb0, 0x40, 0x40));
+        break;
+    case Level::Error:
+        setColors(QColor(0x55, 0x33, 0x00), QColor(0xff, 0xf1, 0xc9), QColor(0xc0, 0x8a, 0x00));
+        break;
     }
-    if (text != this->text())
-        setText(text);
+    setText(text);
     setVisible(true);
 }
 

@@ -1,11 +1,12 @@
 #pragma once
 
-#include <QLabel>
+#include "textstrip.h"
 
 namespace napkin::ui {
 
-/// A one-line coloured message strip. The words carry the meaning; the colour repeats it.
-class Banner final : public QLabel
+/// A two-line coloured message strip. The words carry the meaning; the colour repeats it.
+/// Its height never changes with the message, so nothing below it moves.
+class Banner final : public TextStrip
 {
     Q_OBJECT
 

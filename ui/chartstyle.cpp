@@ -22,7 +22,22 @@ void styleChart(QChart *chart, const QFont &base)
         axis->setTitleFont(base);
     }
     chart->setBackgroundRoundness(0);
+    chart->setDropShadowEnabled(false);
+    // Never animated: a drag must show each value at once, and switching animations off at the
+    // start of every drag and on again after it cost Qt Charts more than a frame each time.
+    chart->setAnimationOptions(QChart::NoAnimation);
     chart->setMargins(QMargins(4, 4, 4, 4));
+}
+
+void setChartTitle(QChart *chart, const QString &title)
+{
+    if (chart->title() != title)
+        chart->setTitle(title);
+}
+
+bool axisCanStay(double wanted, double currentMax, bool dragging)
+{
+    return dragging && wanted <= currentMax && wanted >= 0.45 * currentMax;
 }
 
 double niceStep(double max, int intervals)

@@ -13,6 +13,15 @@ namespace napkin::ui {
 /// fonts reaches the axes and legends too.
 void styleChart(QChart *chart, const QFont &base);
 
+/// QChart::setTitle relayouts the whole chart even for the same text; this only calls it
+/// when the text changes.
+void setChartTitle(QChart *chart, const QString &title);
+
+/// Whether a value axis showing [0, currentMax] can stay as it is for data reaching `wanted`
+/// while a slider is dragged: redrawing axis labels is the costliest part of an update, so
+/// during a drag the axis only moves when the data leaves it or shrinks below 45% of it.
+bool axisCanStay(double wanted, double currentMax, bool dragging);
+
 /// A round axis step (1, 2, 2.5 or 5 x 10^k) dividing [0, max] into at most `intervals`
 /// parts, so value-axis labels change rarely while a slider moves.
 double niceStep(double max, int intervals = 5);

@@ -1,6 +1,9 @@
 #include "chartview.h"
 
 #include <QChart>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QMouseEvent>
 #include <QWheelEvent>
 
@@ -18,6 +21,38 @@ ChartView::ChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
     // The chart repaints as a whole on every change; skip QGraphicsView's per-item bookkeeping.
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
+    // Chart items move on every update; keeping a BSP index of them up to date cost more than
+    // the rest of an update together, and nothing here looks items up by position.
+    if (scene())
+        scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+}
+
+void ChartView::paintEvent(QPaintEvent *event)
+{
+    cacheTextItems();
+    QChartView::paintEvent(event);
+}
+
+void ChartView::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    // A fixed scene rect spares the scene from growing its items' bounding rect on every
+    // change of every item.
+    scene()->setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
+}
+
+void ChartView::cacheTextItems()
+{
+    // Axis labels and titles are laid-out text, and the time chart's are rotated, which the
+    // raster engine draws as paths; as cached pixmaps they cost a blit per frame. Qt Charts
+    // creates label items as ranges change, so new ones are picked up here.
+    const QList<QGraphicsItem *> items = scene()->items();
+    if (items.size() == m_cachedItemCount)
+        return;
+    m_cachedItemCount = items.size();
+    for (QGraphicsItem *item : items)
+        if (item->type() == QGraphicsTextItem::Type || item->type() == QGraphicsSimpleTextItem::Type)
+            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
 }
 
 QPointF ChartView::chartPosition(const QPointF &viewportPos) const

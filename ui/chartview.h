@@ -29,6 +29,8 @@ signals:
     void wheeled(const QPointF &chartPos, int angleDelta);
 
 protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
@@ -37,7 +39,10 @@ protected:
     void leaveEvent(QEvent *event) override;
 
 private:
+    void cacheTextItems();
+
     QPointF m_lastDragPos;
+    qsizetype m_cachedItemCount = -1;
     bool m_dragging = false;
 };
 

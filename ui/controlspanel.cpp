@@ -163,8 +163,10 @@ void ControlsPanel::edit(Main which, double value)
         what = tr("Set sequence length to %1").arg(n);
         break;
     }
+    const Scenario before = m_controller->scenario();
     m_controller->propose(s, what, static_cast<int>(which));
-    if (!note.isEmpty())
+    // Only a change of heads is news; d_ff following the width is what the checkbox promises.
+    if (s.model.heads != before.model.heads || s.model.kvHeads != before.model.kvHeads)
         emit notice(tr("d_model %1: %2").arg(n).arg(note));
 }
 

@@ -1,6 +1,7 @@
 #include "dashboard.h"
 
 #include "banner.h"
+#include "textstrip.h"
 #include "memorypanel.h"
 #include "rooflinepanel.h"
 #include "timepanel.h"
@@ -27,19 +28,15 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
 Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     : QWidget(parent),
       m_catalog(catalog),
-      m_summary(new QLabel(this)),
+      m_summary(new TextStrip(this)),
       m_error(new Banner(this)),
       m_memory(new MemoryPanel(this)),
       m_time(new TimePanel(catalog, this)),
       m_roofline(new RooflinePanel(catalog, this))
 {
-    QFont f = m_summary->font();
-    f.setBold(true);
-    f.setPointSizeF(f.pointSizeF() * 1.1);
-    m_summary->setFont(f);
-    m_summary->setWordWrap(true);
+    m_summary->setBold(true);
+    m_summary->setTextAsToolTip(true);
     m_summary->setAccessibleName(tr("Scenario summary"));
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setAccessibleName(tr("Scenario problem"));
     m_error->hide();
 
@@ -62,9 +59,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
 
 void Dashboard::setReport(const Report &report)
 {
-    const QString summary = scenarioSummary(report, m_catalog);
-    if (summary != m_summary->text())
-        m_summary->setText(summary);
+    m_summary->setText(scenarioSummary(report, m_catalog));
     m_memory->setReport(report);
     m_time->setReport(report);
     m_roofline->setReport(report);
@@ -98,10 +93,10 @@ ViewOptions Dashboard::viewOptions() const
     return o;
 }
 
-void Dashboard::setAnimated(bool animated)
+void Dashboard::setDragging(bool dragging)
 {
-    m_memory->setAnimated(animated);
-    m_time->setAnimated(animated);
+    m_memory->setDragging(dragging);
+    m_time->setDragging(dragging);
 }
 
 void Dashboard::setExportMode(bool exporting)

@@ -6,11 +6,11 @@
 
 #include <QWidget>
 
-class QLabel;
 
 namespace napkin::ui {
 
 class Banner;
+class TextStrip;
 class MemoryPanel;
 class RooflinePanel;
 class TimePanel;
@@ -29,7 +29,8 @@ public:
     void setError(const QString &message);
     void setViewOptions(const ViewOptions &options);
     ViewOptions viewOptions() const;
-    void setAnimated(bool animated);
+    /// A slider is being dragged: axes hold still where they can (see axisCanStay()).
+    void setDragging(bool dragging);
     /// Hides the interactive bits (toolbars) for a picture.
     void setExportMode(bool exporting);
 
@@ -37,14 +38,14 @@ public:
     TimePanel *timePanel() const { return m_time; }
     RooflinePanel *rooflinePanel() const { return m_roofline; }
     Banner *errorBanner() const { return m_error; }
-    QLabel *summary() const { return m_summary; }
+    TextStrip *summary() const { return m_summary; }
 
 signals:
     void viewOptionsChanged();
 
 private:
     const Catalog &m_catalog;
-    QLabel *m_summary;
+    TextStrip *m_summary;
     Banner *m_error;
     MemoryPanel *m_memory;
     TimePanel *m_time;

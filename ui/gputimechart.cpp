@@ -20,15 +20,7 @@
 
 namespace napkin::ui {
 
-namespace {
-
-struct TimeUnit {
-    double seconds;
-    const char *name;
-};
-
-// The axis unit follows the slowest GPU so the longest bar reads as a small number.
-TimeUnit unitFor(double maxSeconds)
+GpuTimeChart::TimeUnit GpuTimeChart::unitFor(double maxSeconds)
 {
     if (maxSeconds < 2 * 3600)
         return {60, QT_TRANSLATE_NOOP("napkin::ui::GpuTimeChart", "minutes")};
@@ -38,8 +30,6 @@ TimeUnit unitFor(double maxSeconds)
         return {86400, QT_TRANSLATE_NOOP("napkin::ui::GpuTimeChart", "days")};
     return {365 * 86400, QT_TRANSLATE_NOOP("napkin::ui::GpuTimeChart", "years")};
 }
-
-} // namespace
 
 GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     : QWidget(parent),
@@ -52,7 +42,10 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
       m_axisY(new QValueAxis)
 {
     m_view->setAccessibleName(tr("Time on every GPU chart"));
+    m_chart->setObjectName(QStringLiteral("gpuTimeChart"));
+    m_view->scene()->setObjectName(QStringLiteral("gpuTimeScene"));
     m_view->setMinimumSize(260, 200);
+    m_view->setRenderHint(QPainter::Antialiasing, false);  // axis-aligned bars and grid only
     // Catalog ids are short enough to stand under seventeen bars; hover gives the full name.
     QStringList names;
     for (const GpuSpec &g : catalog.gpus) {
@@ -76,7 +69,6 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
     m_chart->legend()->hide();
-    m_chart->setAnimationDuration(150);
     restyle();
 
     auto *layout = new QVBoxLayout(this);
@@ -102,7 +94,11 @@ void GpuTimeChart::setReport(const Report &report)
         if (times[i].gpuId == report.gpu.id)
             chosen = i;
     }
-    const TimeUnit unit = unitFor(maxSeconds);
+    // While dragging the unit and the axis stay unless the bars leave them.
+    const TimeUnit fitted = unitFor(maxSeconds);
+    const bool stay = m_unit.name && axisCanStay(maxSeconds * 1.05 / m_secondsPerUnit, m_axisY->max(), m_dragging);
+    const TimeUnit unit = stay ? m_unit : fitted;
+    m_unit = unit;
     m_secondsPerUnit = unit.seconds;
     for (int i = 0; i < times.size(); ++i) {
         const double v = times[i].seconds / unit.seconds;
@@ -116,15 +112,18 @@ void GpuTimeChart::setReport(const Report &report)
             m_set->selectBar(chosen);
         m_chosen = chosen;
     }
-    const double max = maxSeconds / unit.seconds * 1.05;
-    const double step = niceStep(max, 4);
-    if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
-        m_axisY->setTickInterval(step);
-        m_axisY->setRange(0, max);
+    if (!stay) {
+        // A whole number of round steps, so the labels are round numbers.
+        const double step = niceStep(maxSeconds / unit.seconds * 1.05, 4);
+        const double max = std::ceil(maxSeconds / unit.seconds * 1.05 / step) * step;
+        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
+            m_axisY->setTickInterval(step);
+            m_axisY->setRange(0, max);
+        }
     }
     m_axisY->setTitleText(tr(unit.name));
-    m_chart->setTitle(tr("This run on every GPU (%1 each, %2 MFU)")
-                          .arg(report.scenario.gpus).arg(fmt::percent(report.scenario.mfuFraction, 0)));
+    setChartTitle(m_chart, tr("This run on every GPU (%1 each, %2 MFU)")
+                               .arg(report.scenario.gpus).arg(fmt::percent(report.scenario.mfuFraction, 0)));
 }
 
 void GpuTimeChart::restyle()
@@ -135,9 +134,11 @@ void GpuTimeChart::restyle()
     m_axisX->setLabelsFont(small);
 }
 
-void GpuTimeChart::setAnimated(bool animated)
+void GpuTimeChart::setDragging(bool dragging)
 {
-    m_chart->setAnimationOptions(animated ? QChart::SeriesAnimations : QChart::NoAnimation);
+    m_dragging = dragging;
+    if (!dragging && m_report)
+        setReport(*m_report);  // fit unit and axis to the data again
 }
 
 std::optional<int> GpuTimeChart::barAt(const QPointF &chartPos) const

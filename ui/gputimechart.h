@@ -27,7 +27,8 @@ public:
     explicit GpuTimeChart(const Catalog &catalog, QWidget *parent = nullptr);
 
     void setReport(const Report &report);
-    void setAnimated(bool animated);
+    /// While dragging the unit and axis only change when they must (see axisCanStay()).
+    void setDragging(bool dragging);
 
     /// The catalog index of the bar under a point in chart coordinates.
     std::optional<int> barAt(const QPointF &chartPos) const;
@@ -56,6 +57,15 @@ private:
     QValueAxis *m_axisY;
     std::optional<Report> m_report;
     QList<double> m_seconds;
+    struct TimeUnit {
+        double seconds = 86400;
+        const char *name = nullptr;  // untranslated; shown through tr()
+    };
+    /// The axis unit follows the slowest GPU so the longest bar reads as a small number.
+    static TimeUnit unitFor(double maxSeconds);
+
+    TimeUnit m_unit;
+    bool m_dragging = false;
     double m_secondsPerUnit = 86400;
     int m_chosen = -1;
     QString m_hoverText;

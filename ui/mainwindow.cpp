@@ -18,7 +18,6 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTimer>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -58,7 +57,7 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     connect(m_controller, &ScenarioController::reportChanged, m_dashboard, &Dashboard::setReport);
     connect(m_controller, &ScenarioController::errorChanged, m_dashboard, &Dashboard::setError);
     connect(m_controller, &ScenarioController::interactionChanged, m_dashboard,
-            [this](bool active) { m_dashboard->setAnimated(!active); });
+            &Dashboard::setDragging);
     connect(m_controls, &ControlsPanel::notice, this,
             [this](const QString &text) { statusBar()->showMessage(text, kNoticeMs); });
     connect(m_files, &FileActions::message, this,
@@ -207,17 +206,6 @@ void MainWindow::saveSettings() const
     settings::saveWindowState(saveState());
     settings::saveByteUnit(m_unit);
     settings::saveFontScale(m_fontScale);
-}
-
-void MainWindow::showEvent(QShowEvent *event)
-{
-    QMainWindow::showEvent(event);
-    // Animate discrete changes (a preset, another GPU) only once the first frame is up, so the
-    // window never opens on bars still growing from zero.
-    if (!m_shownOnce) {
-        m_shownOnce = true;
-        QTimer::singleShot(300, this, [this] { m_dashboard->setAnimated(!m_controller->interacting()); });
-    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

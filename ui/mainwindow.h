@@ -42,7 +42,6 @@ public:
     void saveSettings() const;
 
 protected:
-    void showEvent(QShowEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
 
 private:
@@ -61,7 +60,6 @@ private:
     QFont m_baseFont;
     ByteUnit m_unit = ByteUnit::GB;
     double m_fontScale = 1;
-    bool m_shownOnce = false;
 };
 
 } // namespace napkin::ui

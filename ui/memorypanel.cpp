@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
+#include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
@@ -24,10 +25,9 @@ namespace napkin::ui {
 
 namespace {
 
-QString stageLabel(int stage, bool chosen, const QString &total)
+QString stageLabel(int stage, bool chosen)
 {
-    return chosen ? MemoryPanel::tr("<b>▶ ZeRO %1</b><br>%2").arg(stage).arg(total)
-                  : MemoryPanel::tr("ZeRO %1<br>%2").arg(stage).arg(total);
+    return chosen ? MemoryPanel::tr("<b>▶ ZeRO %1</b>").arg(stage) : MemoryPanel::tr("ZeRO %1").arg(stage);
 }
 
 } // namespace
@@ -46,9 +46,13 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_banner->setAccessibleName(tr("Fits in GPU memory"));
     m_banner->setToolTip(tr("Whether the chosen ZeRO stage fits in one GPU's memory"));
     m_view->setAccessibleName(tr("Memory per GPU chart"));
+    m_view->scene()->setObjectName(QStringLiteral("memoryScene"));
     m_view->setToolTip(QString());
     m_view->setMinimumSize(280, 220);
+    // Bars and grid lines are axis-aligned: antialiasing them only costs time. Text keeps its own.
+    m_view->setRenderHint(QPainter::Antialiasing, false);
     m_chart->setTitle(tr("Memory per GPU"));
+    m_chart->setObjectName(QStringLiteral("memoryChart"));
     for (int c = 0; c < kMemoryComponents; ++c) {
         auto *set = new QBarSet(componentName(static_cast<MemoryComponent>(c)));
         set->append(QList<qreal>{0, 0, 0, 0});
@@ -63,8 +67,13 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_capacity->setPen(QPen(palette::capacity(), 2.5, Qt::DashLine));
     m_chart->addSeries(m_series);
     m_chart->addSeries(m_capacity);
-    m_axisX->append({stageLabel(0, false, {}), stageLabel(1, false, {}), stageLabel(2, false, {}),
-                     stageLabel(3, false, {})});
+    m_axisX->append({stageLabel(0, false), stageLabel(1, false), stageLabel(2, false), stageLabel(3, false)});
+    // Totals sit above the bars as plain text items: changing axis labels on every update
+    // would relayout the whole chart.
+    for (auto *&total : m_totals) {
+        total = new QGraphicsSimpleTextItem(m_chart);
+        total->setZValue(10);
+    }
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
     m_series->attachAxis(m_axisX);
@@ -77,8 +86,9 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_chart->legend()->hide();
     m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Memory chart legend"));
-    m_chart->setAnimationDuration(150);
     styleChart(m_chart, font());
+    for (QGraphicsSimpleTextItem *total : m_totals)
+        total->setFont(m_axisX->labelsFont());
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -87,6 +97,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
 
+    connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::placeTotals);
     connect(m_view, &ChartView::hovered, this, &MemoryPanel::showHover);
     connect(m_view, &ChartView::left, this, [this] {
         m_hoverText.clear();
@@ -108,9 +119,11 @@ void MemoryPanel::setByteUnit(ByteUnit unit)
     refresh();
 }
 
-void MemoryPanel::setAnimated(bool animated)
+void MemoryPanel::setDragging(bool dragging)
 {
-    m_chart->setAnimationOptions(animated ? QChart::SeriesAnimations : QChart::NoAnimation);
+    m_dragging = dragging;
+    if (!dragging)
+        refresh();  // fit the axis to the data again
 }
 
 void MemoryPanel::refresh()
@@ -129,7 +142,10 @@ void MemoryPanel::refresh()
                 m_sets[c]->replace(stage, v);
         }
         top = std::max(top, b.total());
-        labels << stageLabel(stage, stage == mem.zeroStage, fmt::bytesIn(b.total(), m_unit, 1));
+        labels << stageLabel(stage, stage == mem.zeroStage);
+        const QString total = fmt::bytesIn(b.total(), m_unit, 1);
+        if (m_totals[stage]->text() != total)
+            m_totals[stage]->setText(total);
     }
     if (labels != m_axisX->categories())
         m_axisX->setCategories(labels);
@@ -144,32 +160,40 @@ void MemoryPanel::refresh()
     }
 
     const double cap = mem.capacity / per;
-    m_capacity->replace(QList<QPointF>{{-0.5, cap}, {3.5, cap}});
+    if (m_capacity->at(0).y() != cap)
+        m_capacity->replace(QList<QPointF>{{-0.5, cap}, {3.5, cap}});
     m_capacity->setName(tr("Capacity %1").arg(fmt::bytesIn(mem.capacity, m_unit, 1)));
     QList<LegendEntry> legend;
     for (int c = 0; c < kMemoryComponents; ++c)
         legend.append({palette::component(c), componentName(static_cast<MemoryComponent>(c))});
     legend.append({palette::capacity(), tr("%1 capacity %2").arg(shortGpuName(m_report->gpu), fmt::bytesIn(mem.capacity, m_unit, 1)),
                    QChar(0x2501)});
-    const QString legendText = legendHtml(legend) + tr(" &nbsp; (▶ chosen stage; others faded)");
+    const QString legendText = legendHtml(legend) + tr(" &nbsp; ▶ chosen stage");
     if (legendText != m_legend->text())
         m_legend->setText(legendText);
-    const double step = niceStep(top * 1.08 / per);
-    const double max = std::ceil(top * 1.08 / per / step) * step;
-    if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
-        m_axisY->setTickInterval(step);
-        m_axisY->setRange(0, max);
+    const double wanted = top * 1.08 / per;
+    if (!axisCanStay(wanted, m_axisY->max(), m_dragging)) {
+        const double step = niceStep(wanted);
+        const double max = std::ceil(wanted / step) * step;
+        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
+            m_axisY->setTickInterval(step);
+            m_axisY->setRange(0, max);
+        }
     }
     m_axisY->setTitleText(tr("%1 per GPU").arg(fmt::unitName(m_unit)));
+    placeTotals();
 
     const MemoryBreakdown &chosen = mem.perGpu;
     const QString used = fmt::bytesIn(chosen.total(), m_unit, 1);
     const QString capText = fmt::bytesIn(mem.capacity, m_unit, 1);
     const QString share = fmt::percent(chosen.total() / mem.capacity, 0);
     QString batch;
-    if (mem.maxMicroBatch)
+    const double state = chosen.total() - chosen.activations;
+    if (state > mem.capacity)
+        batch = tr(" · model state alone exceeds the GPU");
+    else if (mem.maxMicroBatch)
         batch = *mem.maxMicroBatch > 0 ? tr(" · micro-batch fits up to %1").arg(*mem.maxMicroBatch)
-                                       : tr(" · model state alone exceeds the GPU");
+                                       : tr(" · not even one sequence per GPU fits");
     if (mem.fits) {
         m_banner->showMessage(Banner::Level::Good, tr("✔ FITS at ZeRO %1: %2 of %3 (%4)%5")
                                                        .arg(mem.zeroStage).arg(used, capText, share, batch));
@@ -182,6 +206,26 @@ void MemoryPanel::refresh()
             }
         m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT at ZeRO %1: needs %2, GPU has %3 (%4)%5%6")
                                                       .arg(mem.zeroStage).arg(used, capText, share, hint, batch));
+    }
+}
+
+QString MemoryPanel::totalText(int stage) const
+{
+    return m_totals[stage]->text();
+}
+
+void MemoryPanel::placeTotals()
+{
+    const QRectF area = m_chart->plotArea();
+    for (int stage = 0; stage < 4; ++stage) {
+        QGraphicsSimpleTextItem *item = m_totals[stage];
+        double top = 0;
+        for (int c = 0; c < kMemoryComponents; ++c)
+            top += m_sets[c]->at(stage);
+        const QPointF anchor = m_chart->mapToPosition({static_cast<double>(stage), top}, m_series);
+        const QRectF text = item->boundingRect();
+        const double y = std::max(area.top(), anchor.y() - text.height() - 2);
+        item->setPos(anchor.x() - text.width() / 2, y);
     }
 }
 
@@ -214,8 +258,12 @@ void MemoryPanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
 
 void MemoryPanel::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         styleChart(m_chart, font());
+        for (QGraphicsSimpleTextItem *total : m_totals)
+            total->setFont(m_axisX->labelsFont());
+        placeTotals();
+    }
     QWidget::changeEvent(event);
 }
 

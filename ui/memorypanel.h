@@ -9,6 +9,7 @@
 #include <optional>
 
 class QBarCategoryAxis;
+class QGraphicsSimpleTextItem;
 class QLabel;
 class QBarSet;
 class QChart;
@@ -32,7 +33,8 @@ public:
 
     void setReport(const Report &report);
     void setByteUnit(ByteUnit unit);
-    void setAnimated(bool animated);
+    /// While dragging the value axis only moves when it must (see axisCanStay()).
+    void setDragging(bool dragging);
 
     struct Segment {
         int zeroStage = 0;
@@ -50,12 +52,15 @@ public:
     QValueAxis *valueAxis() const { return m_axisY; }
     QBarCategoryAxis *categoryAxis() const { return m_axisX; }
     Banner *fitsBanner() const { return m_banner; }
+    /// The total printed above a stage's bar.
+    QString totalText(int stage) const;
 
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
     void refresh();
+    void placeTotals();
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 
     Banner *m_banner;
@@ -65,11 +70,13 @@ private:
     QStackedBarSeries *m_series;
     QBarSet *m_sets[kMemoryComponents] = {};
     QLineSeries *m_capacity;
+    QGraphicsSimpleTextItem *m_totals[4] = {};
     QBarCategoryAxis *m_axisX;
     QValueAxis *m_axisY;
     std::optional<Report> m_report;
     ByteUnit m_unit = ByteUnit::GB;
     int m_markedStage = -1;
+    bool m_dragging = false;
     QString m_hoverText;
 };
 

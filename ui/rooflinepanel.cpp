@@ -75,6 +75,8 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     bar->addWidget(hint);
 
     m_view->setAccessibleName(tr("Roofline chart"));
+    m_chart->setObjectName(QStringLiteral("rooflineChart"));
+    m_view->scene()->setObjectName(QStringLiteral("rooflineScene"));
     m_view->setMinimumSize(320, 240);
     m_axisX->setBase(10);
     m_axisY->setBase(10);
@@ -114,7 +116,6 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_chart->legend()->hide();
     m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Roofline legend"));
-    m_chart->setAnimationOptions(QChart::NoAnimation);
     styleChart(m_chart, font());
 
     auto *layout = new QVBoxLayout(this);
@@ -166,9 +167,9 @@ void RooflinePanel::setReport(const Report &report)
         m_ops[k]->replace(points[k]);
     m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS);
     m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
-    m_chart->setTitle(tr("Roofline: %1, %2 %3, %4")
-                          .arg(shortGpuName(report.gpu), fmt::flopRate(r.peakFlopsPerS), r.peakDtype,
-                               fmt::bandwidth(r.bandwidthBytesPerS)));
+    setChartTitle(m_chart, tr("Roofline: %1, %2 %3, %4")
+                               .arg(shortGpuName(report.gpu), fmt::flopRate(r.peakFlopsPerS), r.peakDtype,
+                                    fmt::bandwidth(r.bandwidthBytesPerS)));
     m_fitX = LogRange::decadesAround(minX, maxX, 0.25);
     m_fitY = LogRange::decadesAround(minY, r.peakFlopsPerS, 0.25);
     refreshRoofs();

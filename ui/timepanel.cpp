@@ -8,6 +8,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 
+#include "textstrip.h"
+
 #include <cmath>
 
 namespace napkin::ui {
@@ -28,9 +30,8 @@ QString energy(double kwh)
 TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent), m_chart(new GpuTimeChart(catalog, this))
 {
-    const QString names[kFigures] = {tr("Training FLOPs, 6ND"), tr("Training FLOPs, detailed"),
-                                     tr("Wall-clock time"), tr("GPU-hours"), tr("GPU-years"), tr("Cost"),
-                                     tr("Energy")};
+    const QString names[kFigures] = {tr("FLOPs, 6ND"), tr("FLOPs, detailed"), tr("Wall clock"),
+                                     tr("GPU-hours"), tr("GPU-years"), tr("Cost"), tr("Energy")};
     const QString tips[kFigures] = {
         tr("6 x non-embedding parameters x training tokens (Kaplan et al. 2020, Section 2.1)"),
         tr("Every forward matmul x 3 (backward = 2 x forward), attention over s x s (or its causal half)"),
@@ -48,19 +49,17 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     grid->addWidget(title, 0, 0, 1, 3);
     for (int i = 0; i < kFigures; ++i) {
         auto *name = new QLabel(names[i], this);
-        m_values[i] = new QLabel(this);
-        m_notes[i] = new QLabel(this);
-        m_values[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_values[i] = new TextStrip(this);
+        m_notes[i] = new TextStrip(this);
+        m_values[i]->setBold(true);
+        m_values[i]->setWidthHint(QStringLiteral("8.888e+88 "));
+        if (i == static_cast<int>(Figure::WallClock))
+            m_values[i]->setScale(1.35);
         m_values[i]->setAccessibleName(names[i]);
         m_values[i]->setToolTip(tips[i]);
         name->setToolTip(tips[i]);
+        m_notes[i]->setAccessibleName(tr("%1, details").arg(names[i]));
         m_notes[i]->setToolTip(tips[i]);
-        m_notes[i]->setWordWrap(true);
-        QFont f = m_values[i]->font();
-        f.setBold(true);
-        if (i == static_cast<int>(Figure::WallClock))
-            f.setPointSizeF(f.pointSizeF() * 1.35);
-        m_values[i]->setFont(f);
         m_notes[i]->setForegroundRole(QPalette::PlaceholderText);
         grid->addWidget(name, i + 1, 0);
         grid->addWidget(m_values[i], i + 1, 1);
@@ -69,10 +68,15 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     grid->setColumnStretch(2, 1);
     grid->setRowStretch(kFigures + 1, 1);
 
+    // The figures' text changes on every update; with their size hints ignored the split
+    // between figures and chart stays put instead of resizing the chart each time.
+    auto *figures = new QWidget(this);
+    figures->setLayout(grid);
+    figures->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 4, 0, 0);
-    layout->addLayout(grid, 4);
-    layout->addWidget(m_chart, 5);
+    layout->addWidget(figures, 1);
+    layout->addWidget(m_chart, 1);
 }
 
 void TimePanel::setReport(const Report &r)
@@ -92,23 +96,21 @@ void TimePanel::setReport(const Report &r)
                                     fmt::compactCount(r.scenario.tokens)));
     set(Figure::FlopsDetailed, fmt::sci(r.flops.trainingChosenDetailed()),
         (sixNd ? QString() : used + QStringLiteral(" · "))
-            + (r.flops.causal ? tr("matmuls × 3, causal attention (%1)") : tr("matmuls × 3, full s² attention (%1)"))
+            + (r.flops.causal ? tr("attention %1, causal half") : tr("attention %1, full s²"))
                   .arg(fmt::percent(r.flops.attentionShare, 0)));
     set(Figure::WallClock, fmt::duration(r.time.seconds),
-        tr("%1 × %2, %3 MFU of %4 %5")
-            .arg(r.time.gpus).arg(shortGpuName(r.gpu), fmt::percent(r.time.mfuFraction, 0),
-                                  fmt::flopRate(r.time.peakFlopsPerS), r.time.peakDtype));
+        tr("%1 × %2 at %3 MFU").arg(r.time.gpus).arg(shortGpuName(r.gpu), fmt::percent(r.time.mfuFraction, 0)));
     set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
     set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
     set(Figure::Cost, fmt::usd(r.time.costUsd), tr("at %1 per GPU-hour").arg(fmt::usd(r.scenario.pricePerGpuHourUsd)));
     set(Figure::Energy, energy(r.time.energyKwh),
-        tr("%1 × %2 W board power, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
+        tr("%1 × %2 W, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
     m_chart->setReport(r);
 }
 
-void TimePanel::setAnimated(bool animated)
+void TimePanel::setDragging(bool dragging)
 {
-    m_chart->setAnimated(animated);
+    m_chart->setDragging(dragging);
 }
 
 } // namespace napkin::ui

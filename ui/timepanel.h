@@ -5,11 +5,11 @@
 
 #include <QWidget>
 
-class QLabel;
 
 namespace napkin::ui {
 
 class GpuTimeChart;
+class TextStrip;
 
 /// Total FLOPs (6ND and detailed, with the basis used stated), wall-clock time, GPU-hours,
 /// GPU-years, cost and energy, beside the time of the same run on every catalog GPU.
@@ -24,14 +24,14 @@ public:
     explicit TimePanel(const Catalog &catalog, QWidget *parent = nullptr);
 
     void setReport(const Report &report);
-    void setAnimated(bool animated);
+    void setDragging(bool dragging);
 
-    QLabel *figure(Figure f) const { return m_values[static_cast<int>(f)]; }
+    TextStrip *figure(Figure f) const { return m_values[static_cast<int>(f)]; }
     GpuTimeChart *gpuChart() const { return m_chart; }
 
 private:
-    QLabel *m_values[kFigures] = {};
-    QLabel *m_notes[kFigures] = {};
+    TextStrip *m_values[kFigures] = {};
+    TextStrip *m_notes[kFigures] = {};
     GpuTimeChart *m_chart;
 };
 

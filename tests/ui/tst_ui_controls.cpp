@@ -12,6 +12,7 @@
 #include "moreoptions.h"
 #include "scenariocontroller.h"
 #include "shapefix.h"
+#include "textstrip.h"
 #include "timepanel.h"
 
 #include <QAbstractButton>
@@ -97,6 +98,10 @@ private slots:
         for (QLabel *label : w.findChildren<QLabel *>()) {
             QVERIFY2(!label->text().contains(QStringLiteral("nan"), Qt::CaseInsensitive), qPrintable(label->text()));
             QVERIFY2(!label->text().contains(QStringLiteral("inf"), Qt::CaseSensitive), qPrintable(label->text()));
+        }
+        for (TextStrip *strip : w.findChildren<TextStrip *>()) {
+            QVERIFY2(!strip->text().contains(QStringLiteral("nan"), Qt::CaseInsensitive), qPrintable(strip->text()));
+            QVERIFY2(!strip->text().contains(QStringLiteral("inf"), Qt::CaseSensitive), qPrintable(strip->text()));
         }
         // Stepping uses divisors only, and a valid value clears the banner.
         heads->stepBy(1);
