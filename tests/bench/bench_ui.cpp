@@ -1,0 +1,159 @@
+// Measures, on the offscreen platform, what a user feels while dragging a slider: one control
+// change -> scenario recomputed -> all three charts updated -> painted, over many changes
+// (p50, p99, max); and cold start -> the first painted window, both from main() and from
+// exec() of a fresh process (libraries loaded). Prints the figures; it is not a test.
+//
+//   bench_ui [changes=500] [width height]      BENCH_TRACE=1 prints every sample
+
+#include "catalog.h"
+#include "controlspanel.h"
+#include "dashboard.h"
+#include "linkedslider.h"
+#include "mainwindow.h"
+#include "scenariocontroller.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSettings>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+namespace {
+
+double percentile(std::vector<double> v, double p)
+{
+    std::sort(v.begin(), v.end());
+    const auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
+    return v[std::min(i, v.size() - 1)];
+}
+
+void report(const char *what, const std::vector<double> &ms)
+{
+    double sum = 0;
+    for (double x : ms)
+        sum += x;
+    std::printf("%-44s n=%zu  p50 %.2f ms  p99 %.2f ms  max %.2f ms  mean %.2f ms\n", what, ms.size(),
+                percentile(ms, 0.5), percentile(ms, 0.99), *std::max_element(ms.begin(), ms.end()),
+                sum / static_cast<double>(ms.size()));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QElapsedTimer cold;
+    cold.start();
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const bool coldChild = QCoreApplication::arguments().contains(QStringLiteral("--cold-child"));
+    const int changes = argc > 1 ? std::max(10, QString::fromLocal8Bit(argv[1]).toInt()) : 500;
+    const QSize size(argc > 3 ? QString::fromLocal8Bit(argv[2]).toInt() : 1280,
+                     argc > 3 ? QString::fromLocal8Bit(argv[3]).toInt() : 720);
+
+    // Never touch the user's settings.
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir settingsDir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+
+    QString error;
+    const auto catalog = loadBuiltinCatalog(&error);
+    if (!catalog) {
+        std::fprintf(stderr, "bench_ui: %s\n", qPrintable(error));
+        return 1;
+    }
+    const double appMs = static_cast<double>(cold.nsecsElapsed()) / 1e6;
+    MainWindow window(*catalog, Scenario{});
+    window.resize(size);
+    window.show();
+    QApplication::processEvents();
+    window.repaint();
+    const double coldMs = static_cast<double>(cold.nsecsElapsed()) / 1e6;
+    if (coldChild)
+        return 0;
+
+    // Cold start as a user sees it: exec() of a new process until its first frame is painted.
+    std::vector<double> processMs;
+    for (int run = 0; run < 5; ++run) {
+        QElapsedTimer p;
+        p.start();
+        QProcess child;
+        child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--cold-child")});
+        if (!child.waitForFinished(30000) || child.exitCode() != 0) {
+            std::fprintf(stderr, "bench_ui: cold-start child failed\n");
+            return 1;
+        }
+        processMs.push_back(static_cast<double>(p.nsecsElapsed()) / 1e6);
+    }
+
+    // A drag over each slider in turn, back and forth, as a user would: the slider is held
+    // down, so the controller knows a drag is on (axes hold still, undo steps merge).
+    std::vector<double> painted;
+    std::vector<double> computed;
+    std::vector<double> whole;
+    std::vector<double> bySlider[5];
+    std::vector<double> released;
+    painted.reserve(static_cast<std::size_t>(changes));
+    using Main = ControlsPanel::Main;
+    const Main order[] = {Main::Layers, Main::DModel, Main::Tokens, Main::MicroBatch, Main::SeqLen};
+    QElapsedTimer t;
+    constexpr int kDrag = 12;  // changes per drag: six steps out and six back
+    for (int i = 0; i < changes; ++i) {
+        const Main which = order[(i / kDrag) % 5];
+        QSlider *slider = window.controls()->slider(which)->slider();
+        if (i % kDrag == 0)
+            slider->setSliderDown(true);
+        // Sequence length starts at GPT-2's 1024-position limit, so it goes down first.
+        const int out = which == Main::SeqLen ? -1 : 1;
+        const int step = (i % kDrag) < kDrag / 2 ? out : -out;
+        t.start();
+        slider->setValue(slider->value() + step);
+        computed.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        QApplication::sendPostedEvents();  // layout requests the charts posted
+        // Every chart painted now, synchronously, plus the control that moved.
+        window.dashboard()->repaint();
+        window.controls()->slider(which)->repaint();
+        painted.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        bySlider[static_cast<int>(which)].push_back(painted.back());
+        if (qEnvironmentVariableIsSet("BENCH_TRACE"))
+            std::printf("%d %d %.2f %.2f\n", i, static_cast<int>(which), computed.back(), painted.back());
+        window.repaint();  // and the rest of the window too, for an upper bound
+        whole.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        if (i % kDrag == kDrag - 1) {
+            // The release is a frame of its own: the axes refit to the data.
+            t.start();
+            slider->setSliderDown(false);
+            QApplication::sendPostedEvents();
+            window.dashboard()->repaint();
+            released.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        }
+        if (window.controller()->error()) {
+            std::fprintf(stderr, "bench_ui: scenario refused: %s\n", qPrintable(window.controller()->error()->message()));
+            return 1;
+        }
+    }
+
+    std::printf("bench_ui: %dx%d offscreen, Qt %s\n", size.width(), size.height(), qVersion());
+    std::printf("%-44s %.1f ms (QApplication + catalog %.1f ms)\n", "cold start (from main) -> first painted window",
+                coldMs, appMs);
+    std::printf("%-44s median %.1f ms of 5 (to exit, after the first paint)\n", "cold start (exec) -> first painted window",
+                percentile(processMs, 0.5));
+    report("control change -> recomputed, charts updated", computed);
+    report("control change -> all charts updated + painted", painted);
+    report("  ... + every other widget repainted too", whole);
+    report("slider released -> axes refitted + painted", released);
+    const char *names[] = {"  layers", "  d_model", "  tokens", "  micro-batch", "  seq_len"};
+    for (int k = 0; k < 5; ++k)
+        if (!bySlider[k].empty())
+            report(names[k], bySlider[k]);
+    return 0;
+}
