@@ -16,6 +16,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QUndoStack>
@@ -36,17 +37,16 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
       m_dashboard(new Dashboard(catalog, this)),
       m_files(new FileActions(m_controller, m_dashboard, this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)),
+      m_scroll(new QScrollArea(m_splitter)),
       m_baseFont(QApplication::font())
 {
     setWindowTitle(tr("Napkin — transformer training on the back of a napkin"));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("napkin"), QIcon(QStringLiteral(":/napkin/ui/napkin.svg"))));
-    auto *scroll = new QScrollArea(m_splitter);
-    scroll->setWidget(m_controls);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(m_controls->minimumSizeHint().width() + 24);
-    scroll->setAccessibleName(tr("Scenario controls"));
-    m_splitter->addWidget(scroll);
+    m_scroll->setWidget(m_controls);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setAccessibleName(tr("Scenario controls"));
+    m_splitter->addWidget(m_scroll);
     m_splitter->addWidget(m_dashboard);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
@@ -187,6 +187,9 @@ void MainWindow::setFontScale(double scale)
     else
         f.setPixelSize(static_cast<int>(m_baseFont.pixelSize() * m_fontScale));
     m_splitter->setFont(f);
+    // The controls never scroll sideways: their column widens with the text.
+    const int scrollBar = m_scroll->verticalScrollBar()->sizeHint().width();
+    m_scroll->setMinimumWidth(m_controls->minimumSizeHint().width() + scrollBar + 2 * m_scroll->frameWidth());
 }
 
 void MainWindow::restoreSavedGeometry()

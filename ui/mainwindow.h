@@ -7,6 +7,7 @@
 #include <QMainWindow>
 
 class QActionGroup;
+class QScrollArea;
 class QSplitter;
 
 namespace napkin::ui {
@@ -55,6 +56,7 @@ private:
     Dashboard *m_dashboard;
     FileActions *m_files;
     QSplitter *m_splitter;
+    QScrollArea *m_scroll;
     QActionGroup *m_unitGroup = nullptr;
     HelpDialog *m_help = nullptr;
     QFont m_baseFont;

@@ -27,7 +27,8 @@ namespace {
 
 QString stageLabel(int stage, bool chosen)
 {
-    return chosen ? MemoryPanel::tr("<b>▶ ZeRO %1</b>").arg(stage) : MemoryPanel::tr("ZeRO %1").arg(stage);
+    // Short labels fit under narrow bars; the axis title says what the numbers are.
+    return chosen ? MemoryPanel::tr("<b>▶ %1</b>").arg(stage) : QString::number(stage);
 }
 
 } // namespace
@@ -74,6 +75,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
         total = new QGraphicsSimpleTextItem(m_chart);
         total->setZValue(10);
     }
+    m_axisX->setTitleText(tr("ZeRO stage (▶ the chosen one)"));
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
     m_series->attachAxis(m_axisX);
@@ -168,7 +170,7 @@ void MemoryPanel::refresh()
         legend.append({palette::component(c), componentName(static_cast<MemoryComponent>(c))});
     legend.append({palette::capacity(), tr("%1 capacity %2").arg(shortGpuName(m_report->gpu), fmt::bytesIn(mem.capacity, m_unit, 1)),
                    QChar(0x2501)});
-    const QString legendText = legendHtml(legend) + tr(" &nbsp; ▶ chosen stage");
+    const QString legendText = legendHtml(legend);
     if (legendText != m_legend->text())
         m_legend->setText(legendText);
     const double wanted = top * 1.08 / per;

@@ -167,9 +167,7 @@ void RooflinePanel::setReport(const Report &report)
         m_ops[k]->replace(points[k]);
     m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS);
     m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
-    setChartTitle(m_chart, tr("Roofline: %1, %2 %3, %4")
-                               .arg(shortGpuName(report.gpu), fmt::flopRate(r.peakFlopsPerS), r.peakDtype,
-                                    fmt::bandwidth(r.bandwidthBytesPerS)));
+    setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(shortGpuName(report.gpu), r.peakDtype));
     m_fitX = LogRange::decadesAround(minX, maxX, 0.25);
     m_fitY = LogRange::decadesAround(minY, r.peakFlopsPerS, 0.25);
     refreshRoofs();
@@ -182,13 +180,14 @@ void RooflinePanel::refreshRoofs()
         return;
     const RooflineReport &r = m_report->roofline;
     m_roof->replace(roofPoints(r.peakFlopsPerS, r.bandwidthBytesPerS));
-    m_roof->setName(tr("Roof: %1").arg(shortGpuName(m_report->gpu)));
+    m_roof->setName(tr("Roof: %1, %2").arg(fmt::flopRate(r.peakFlopsPerS), fmt::bandwidth(r.bandwidthBytesPerS)));
     const GpuSpec *other = m_overlayId.isEmpty() ? nullptr : m_catalog.findGpu(m_overlayId);
     if (other) {
         QString dtype;
         const double peak = other->peakFor(m_report->memory.recipe.computeDtype, &dtype);
         m_overlay->replace(roofPoints(peak, other->memoryBandwidthBytesPerS));
-        m_overlay->setName(tr("Roof: %1").arg(shortGpuName(*other)));
+        m_overlay->setName(tr("%1: %2, %3").arg(shortGpuName(*other), fmt::flopRate(peak),
+                                                fmt::bandwidth(other->memoryBandwidthBytesPerS)));
         m_fitY.hi = std::max(m_fitY.hi, LogRange::decadesAround(peak, peak, 0.25).hi);
     }
     m_overlay->setVisible(other != nullptr);

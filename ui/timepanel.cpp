@@ -41,11 +41,10 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     auto *grid = new QGridLayout;
     grid->setHorizontalSpacing(10);
     grid->setVerticalSpacing(4);
-    auto *title = new QLabel(tr("Training time and cost"), this);
-    QFont bold = title->font();
-    bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.15);
-    title->setFont(bold);
+    auto *title = new TextStrip(this);
+    title->setText(tr("Training time and cost"));
+    title->setBold(true);
+    title->setScale(1.15);
     grid->addWidget(title, 0, 0, 1, 3);
     for (int i = 0; i < kFigures; ++i) {
         auto *name = new QLabel(names[i], this);
