@@ -110,7 +110,7 @@ private slots:
             w.controller()->propose(edited(), QStringLiteral("test"));
             w.setByteUnit(ByteUnit::GiB);
             w.setFontScale(1.3);
-            w.resize(1111, 777);
+            w.resize(1400, 877);
             w.close();  // closing saves
         }
         const auto saved = settings::lastScenario();
@@ -124,7 +124,7 @@ private slots:
         QCOMPARE(again.controller()->scenario(), edited());
         QCOMPARE(again.byteUnit(), ByteUnit::GiB);
         QCOMPARE(again.fontScale(), 1.3);
-        QCOMPARE(again.size(), QSize(1111, 777));
+        QCOMPARE(again.size(), QSize(1400, 877));
     }
 
     void staleSettingsFallBackToDefaults()
