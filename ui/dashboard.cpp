@@ -1,12 +1,15 @@
 #include "dashboard.h"
 
 #include "banner.h"
+#include "chartview.h"
 #include "textstrip.h"
 #include "memorypanel.h"
 #include "rooflinepanel.h"
 #include "timepanel.h"
 
 #include <QGridLayout>
+
+#include <algorithm>
 #include <QLabel>
 
 namespace napkin::ui {
@@ -44,13 +47,12 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     grid->setContentsMargins(6, 6, 6, 6);
     grid->setSpacing(8);
     grid->addWidget(m_summary, 0, 0, 1, 2);
-    grid->addWidget(m_error, 1, 0, 1, 2);
-    grid->addWidget(m_memory, 2, 0);
-    grid->addWidget(m_roofline, 2, 1);
-    grid->addWidget(m_time, 3, 0, 1, 2);
-    grid->setRowStretch(2, 3);
-    grid->setRowStretch(3, 2);
-    grid->setRowMinimumHeight(3, 240);
+    grid->addWidget(m_memory, 1, 0);
+    grid->addWidget(m_roofline, 1, 1);
+    grid->addWidget(m_time, 2, 0, 1, 2);
+    grid->setRowStretch(1, 3);
+    grid->setRowStretch(2, 2);
+    grid->setRowMinimumHeight(2, 240);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
 
@@ -73,6 +75,24 @@ void Dashboard::setError(const QString &message)
     }
     m_error->showMessage(Banner::Level::Error,
                          tr("⚠ Not recomputed — %1. The charts still show the last valid scenario.").arg(message));
+    placeError();
+    m_error->raise();
+}
+
+void Dashboard::placeError()
+{
+    // The problem banner floats over the top of the charts instead of taking a row: a value
+    // refused in the middle of a drag must not make everything below it jump.
+    const QRect top = m_summary->geometry();
+    const int y = top.bottom() + 4;
+    const int chartsTop = m_memory->mapTo(this, m_memory->view()->geometry().topLeft()).y() - 2;
+    m_error->setGeometry(top.left(), y, top.width(), std::max(m_error->sizeHint().height(), chartsTop - y));
+}
+
+void Dashboard::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    placeError();
 }
 
 void Dashboard::setViewOptions(const ViewOptions &options)

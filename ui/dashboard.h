@@ -43,7 +43,12 @@ public:
 signals:
     void viewOptionsChanged();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void placeError();
+
     const Catalog &m_catalog;
     TextStrip *m_summary;
     Banner *m_error;

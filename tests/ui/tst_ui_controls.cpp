@@ -7,6 +7,7 @@
 #include "dashboard.h"
 #include "divisorspinbox.h"
 #include "guitestfixture.h"
+#include "helpdialog.h"
 #include "linkedslider.h"
 #include "mainwindow.h"
 #include "moreoptions.h"
@@ -16,6 +17,7 @@
 #include "timepanel.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
 #include <QComboBox>
@@ -163,6 +165,28 @@ private slots:
         QVERIFY2(w.minimumSizeHint().width() <= 1280 && w.minimumSizeHint().height() <= 720,
                  qPrintable(QStringLiteral("%1x%2").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
         QCOMPARE(w.size(), QSize(1280, 720));
+    }
+
+    void helpListsFormulasAndSources()
+    {
+        const QString html = HelpDialog::html();
+        for (const char *source : {"Kaplan et al. 2020", "Narayanan et al. 2021", "Korthikanti et al. 2022",
+                                   "Rajbhandari et al. 2019", "Dao et al. 2022", "Williams, Waterman and Patterson 2009"})
+            QVERIFY2(html.contains(QLatin1String(source)), source);
+        // Opening it leaves the window usable: it is not modal.
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAction *help = nullptr;
+        for (QAction *a : w.findChildren<QAction *>())
+            if (a->shortcuts().contains(QKeySequence(QKeySequence::HelpContents)))
+                help = a;
+        QVERIFY(help);
+        help->trigger();
+        auto *dialog = w.findChild<HelpDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        QVERIFY(!QApplication::activeModalWidget());
+        dialog->close();
     }
 
     void biggerText()

@@ -8,7 +8,9 @@
 #include "guitestfixture.h"
 #include "mainwindow.h"
 
+#include <QClipboard>
 #include <QDir>
+#include <QGuiApplication>
 #include <QFile>
 #include <QImage>
 #include <QSet>
@@ -107,6 +109,19 @@ private slots:
         QVERIFY2(w.fileActions()->exportChart(ChartKind::Dashboard, path, QSize(640, 400), 2, &error), qPrintable(error));
         const QImage image(path);
         QCOMPARE(image.size(), QSize(1280, 800));
+        QVERIFY(inkOf(image).share > 0.03);
+    }
+
+    void copyPutsTheChartOnTheClipboard()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QGuiApplication::clipboard()->clear();
+        w.fileActions()->copyChart(ChartKind::Roofline);
+        const QImage image = QGuiApplication::clipboard()->image();
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), w.fileActions()->onScreenSize(ChartKind::Roofline) * 2);  // 2x for slides
         QVERIFY(inkOf(image).share > 0.03);
     }
 
