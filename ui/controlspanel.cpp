@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace napkin::ui {
 
@@ -118,7 +119,11 @@ LinkedSlider *ControlsPanel::addSlider(Main which, const QString &label, const Q
         m_dragBase = m_controller->scenario();
         m_controller->beginInteraction();
     });
-    connect(s, &LinkedSlider::dragFinished, m_controller, &ScenarioController::endInteraction);
+    connect(s, &LinkedSlider::dragFinished, this, [this] {
+        m_controller->endInteraction();
+        if (!m_pendingNotice.isEmpty())
+            emit notice(std::exchange(m_pendingNotice, QString()));
+    });
     return s;
 }
 
@@ -166,8 +171,14 @@ void ControlsPanel::edit(Main which, double value)
     const Scenario before = m_controller->scenario();
     m_controller->propose(s, what, static_cast<int>(which));
     // Only a change of heads is news; d_ff following the width is what the checkbox promises.
-    if (s.model.heads != before.model.heads || s.model.kvHeads != before.model.kvHeads)
-        emit notice(tr("d_model %1: %2").arg(n).arg(note));
+    // During a drag the news waits for the release: one message, relative to where it began.
+    if (s.model.heads != before.model.heads || s.model.kvHeads != before.model.kvHeads) {
+        const QString text = tr("d_model %1: %2").arg(n).arg(note);
+        if (m_controller->interacting())
+            m_pendingNotice = text;
+        else
+            emit notice(text);
+    }
 }
 
 void ControlsPanel::sync(const Scenario &s)

@@ -52,6 +52,7 @@ private:
     QLabel *m_paramsNote;
     QPushButton *m_clearParams;
     Scenario m_dragBase;  // the scenario when the current drag began
+    QString m_pendingNotice;
 };
 
 } // namespace napkin::ui

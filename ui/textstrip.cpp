@@ -10,7 +10,8 @@ namespace napkin::ui {
 TextStrip::TextStrip(QWidget *parent) : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    setAttribute(Qt::WA_OpaquePaintEvent, false);
+    // Keep the shaped glyphs between paints; by default QTextLayout drops them after layout.
+    m_layout.setCacheEnabled(true);
 }
 
 void TextStrip::setText(const QString &text)
