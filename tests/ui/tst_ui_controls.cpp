@@ -167,6 +167,38 @@ private slots:
         QCOMPARE(w.size(), QSize(1280, 720));
     }
 
+    void tokensAcceptWhatPeopleType_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<double>("tokens");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("suffix T") << QStringLiteral("1.5T") << 1.5e12 << QStringLiteral("1.5T");
+        QTest::newRow("exponent") << QStringLiteral("3e11") << 3e11 << QStringLiteral("300B");
+        QTest::newRow("grouped") << QStringLiteral("2,000,000,000") << 2e9 << QStringLiteral("2B");
+    }
+
+    void tokensAcceptWhatPeopleType()
+    {
+        QFETCH(QString, typed);
+        QFETCH(double, tokens);
+        QFETCH(QString, shown);
+        Scenario start;
+        start.tokens = 1e9;
+        MainWindow w(m_env->catalog(), start);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        NumberSpinBox *box = w.controls()->slider(Main::Tokens)->spinBox();
+        box->setFocus();
+        box->selectAll();
+        QTest::keyClicks(box, typed);
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(w.controller()->scenario().tokens, tokens);
+        QCOMPARE(box->text(), shown);
+        // The arrows double and halve on a log scale.
+        QTest::keyClick(box, Qt::Key_Up);
+        QCOMPARE(w.controller()->scenario().tokens, 2 * tokens);
+    }
+
     void helpListsFormulasAndSources()
     {
         const QString html = HelpDialog::html();
