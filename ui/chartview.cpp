@@ -4,6 +4,8 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QContextMenuEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QWheelEvent>
 
@@ -102,6 +104,17 @@ void ChartView::wheelEvent(QWheelEvent *event)
 {
     emit wheeled(chartPosition(event->position()), event->angleDelta().y());
     event->accept();
+}
+
+void ChartView::contextMenuEvent(QContextMenuEvent *event)
+{
+    event->accept();
+}
+
+void ChartView::keyPressEvent(QKeyEvent *event)
+{
+    // Keys go to the window (shortcuts), never to chart items.
+    QAbstractScrollArea::keyPressEvent(event);
 }
 
 void ChartView::leaveEvent(QEvent *event)
