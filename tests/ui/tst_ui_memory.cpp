@@ -137,6 +137,10 @@ private slots:
             QVERIFY2(uitest::nearlyEqual(chartState, state), qPrintable(QString::number(chartState)));
         QCOMPARE(memory->fitsBanner()->level() == Banner::Level::Good, fits);
         QCOMPARE(chartTotal(memory, stage) <= memory->capacityLine()->points()[0].y(), fits);
+        // And on screen: the banner is painted green when it fits, red when it does not.
+        const QImage banner = memory->fitsBanner()->grab().toImage();
+        const QColor fill = banner.pixelColor(3, banner.height() / 2);
+        QCOMPARE(fill.green() > fill.red(), fits);
         // The chosen bar is drawn solid, the others faded, and its label carries the marker.
         for (int s = 0; s < 4; ++s)
             QCOMPARE(memory->barSet(MemoryComponent::Params)->isBarSelected(s), s != stage);
