@@ -59,6 +59,7 @@ bool parseGpu(const QJsonObject &o, int index, GpuSpec *g, QString *error)
         return false;
     where = QStringLiteral("gpus.json \"%1\"").arg(g->id);
     if (!readString(o, QStringLiteral("name"), where, &g->name, error)
+        || !readString(o, QStringLiteral("short_name"), where, &g->shortName, error)
         || !readString(o, QStringLiteral("vendor"), where, &g->vendor, error)
         || !readString(o, QStringLiteral("source"), where, &g->source, error)
         || !readPositive(o, QStringLiteral("memory_bandwidth_bytes_per_s"), where,

@@ -16,6 +16,7 @@ namespace napkin {
 struct GpuSpec {
     QString id;
     QString name;
+    QString shortName;  ///< fits under a chart bar: "H100 SXM", "TPU v5e"
     QString vendor;
     QMap<QString, double> peakFlopsPerS;  ///< dtype ("fp32", "tf32", "bf16", "fp16", "fp8") -> FLOP/s
     double memoryBandwidthBytesPerS = 0;

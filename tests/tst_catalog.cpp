@@ -75,7 +75,7 @@ private slots:
     {
         QTest::addColumn<QByteArray>("gpus");
         QTest::addColumn<QString>("message");
-        const QByteArray good = R"({"id":"x","name":"X","vendor":"V","source":"s","memory_bandwidth_bytes_per_s":1e12,"memory_bytes":1e10,"tdp_watts":100,"peak_flops_per_s":{"bf16":1e14}})";
+        const QByteArray good = R"({"id":"x","name":"X","short_name":"X","vendor":"V","source":"s","memory_bandwidth_bytes_per_s":1e12,"memory_bytes":1e10,"tdp_watts":100,"peak_flops_per_s":{"bf16":1e14}})";
         QTest::newRow("not JSON") << QByteArray("{gpus: [") << QStringLiteral("gpus.json:");
         QTest::newRow("empty list") << QByteArray(R"({"gpus":[]})") << QStringLiteral("non-empty array");
         QTest::newRow("negative bandwidth") << QByteArray(R"({"gpus":[)" + QByteArray(good).replace("1e12", "-1") + "]}")
