@@ -28,12 +28,6 @@ int refuse(const QString &message)
     return 2;
 }
 
-bool displayAvailable()
-{
-    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY")
-           || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
-}
-
 int printReport(const Command &c, const Catalog &catalog)
 {
     ValidationError e;
@@ -56,6 +50,17 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &
         print(stderr, QStringLiteral("napkin: Qt: ") + message + QLatin1Char('\n'));
 }
 
+/// Needs a QApplication. Writes the four PNGs and lists them on stdout.
+int writePngs(const Command &c, const Catalog &catalog)
+{
+    QString error;
+    if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error))
+        return refuse(QStringLiteral("--out: ") + error);
+    for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png"})
+        print(stdout, QDir(c.outDir).filePath(QLatin1String(name)) + QLatin1Char('\n'));
+    return 0;
+}
+
 int exportPngs(int &argc, char **argv, const Command &c, const Catalog &catalog)
 {
     // Rendering needs a GUI application object but never a screen.
@@ -63,12 +68,18 @@ int exportPngs(int &argc, char **argv, const Command &c, const Catalog &catalog)
     if (qEnvironmentVariableIsEmpty("NAPKIN_DEBUG"))
         qInstallMessageHandler(quietQtMessages);
     QApplication app(argc, argv);
-    QString error;
-    if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error))
-        return refuse(QStringLiteral("--out: ") + error);
-    for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png"})
-        print(stdout, QDir(c.outDir).filePath(QLatin1String(name)) + QLatin1Char('\n'));
-    return 0;
+    return writePngs(c, catalog);
+}
+
+/// The window's stand-in where no display can be opened: the charts as PNGs and the report.
+int headlessFallback(const Command &c, const Catalog &catalog, const QString &why)
+{
+    Command fallback = c;
+    fallback.outDir = QStringLiteral("napkin-charts");
+    print(stderr, QStringLiteral("napkin: %1, so no window: writing the charts to ./napkin-charts/ and printing "
+                                 "the report instead\n").arg(why));
+    const int status = writePngs(fallback, catalog);
+    return status != 0 ? status : printReport(fallback, catalog);
 }
 
 } // namespace
@@ -114,15 +125,20 @@ int main(int argc, char **argv)
         break;
     }
 
-    if (!displayAvailable()) {
-        Command fallback = c;
-        fallback.outDir = QStringLiteral("napkin-charts");
-        print(stderr, QStringLiteral("napkin: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window: "
-                                     "writing the charts to ./napkin-charts/ and printing the report instead\n"));
-        const int status = exportPngs(argc, argv, fallback, *catalog);
-        return status != 0 ? status : printReport(fallback, *catalog);
+    // Where the user has not chosen a platform, try the display and fall back to offscreen
+    // rendering, so a missing or unreachable display gives PNGs and a report, not an abort.
+    const bool platformChosen = !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+    const bool displayNamed = !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+    if (!platformChosen) {
+        qputenv("QT_QPA_PLATFORM", qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ? "xcb;offscreen" : "wayland;xcb;offscreen");
+        if (qEnvironmentVariableIsEmpty("NAPKIN_DEBUG"))
+            qInstallMessageHandler(quietQtMessages);
     }
     QApplication app(argc, argv);
+    if (!platformChosen && QGuiApplication::platformName() == QLatin1String("offscreen"))
+        return headlessFallback(c, *catalog, displayNamed ? QStringLiteral("the display cannot be opened")
+                                                          : QStringLiteral("no display (DISPLAY and WAYLAND_DISPLAY are unset)"));
+    qInstallMessageHandler(nullptr);
     QApplication::setApplicationName(QStringLiteral("Napkin"));
     QApplication::setOrganizationName(QStringLiteral("Napkin"));
     QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
