@@ -1,5 +1,6 @@
 #include "gputimechart.h"
 
+#include "barlabels.h"
 #include "chartstyle.h"
 #include "chartview.h"
 #include "gputimes.h"
@@ -46,10 +47,10 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_view->scene()->setObjectName(QStringLiteral("gpuTimeScene"));
     m_view->setMinimumSize(260, 200);
     m_view->setRenderHint(QPainter::Antialiasing, false);  // axis-aligned bars and grid only
-    // Catalog ids are short enough to stand under seventeen bars; hover gives the full name.
+    // Short names stand under seventeen bars; hover gives the full name and the catalog id.
     QStringList names;
     for (const GpuSpec &g : catalog.gpus) {
-        names.append(g.id);
+        names.append(g.shortName);
         m_set->append(0);
     }
     m_set->setColor(palette::neutral());
@@ -59,7 +60,6 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_series->setBarWidth(0.75);
     m_chart->addSeries(m_series);
     m_axisX->append(names);
-    m_axisX->setLabelsAngle(-90);
     m_axisX->setGridLineVisible(false);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
@@ -69,6 +69,7 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
     m_chart->legend()->hide();
+    m_labels = new BarLabels(m_chart, m_series, m_axisX, names);
     restyle();
 
     auto *layout = new QVBoxLayout(this);
@@ -132,6 +133,7 @@ void GpuTimeChart::restyle()
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     m_axisX->setLabelsFont(small);
+    m_labels->restyle();
 }
 
 void GpuTimeChart::setDragging(bool dragging)
@@ -160,8 +162,8 @@ void GpuTimeChart::showHover(const QPointF &chartPos, const QPoint &globalPos)
         const GpuSpec &g = m_catalog.gpus[*index];
         QString dtype;
         const double peak = g.peakFor(m_report->memory.recipe.computeDtype, &dtype);
-        m_hoverText = tr("%1: %2\n%3 GPUs × %4 (%5) × %6 MFU\n= training FLOPs %7 ÷ (GPUs × peak × MFU)")
-                          .arg(g.name, fmt::duration(m_seconds[*index])).arg(m_report->scenario.gpus)
+        m_hoverText = tr("%1 (%2): %3\n%4 GPUs × %5 (%6) × %7 MFU\n= training FLOPs %8 ÷ (GPUs × peak × MFU)")
+                          .arg(g.name, g.id, fmt::duration(m_seconds[*index])).arg(m_report->scenario.gpus)
                           .arg(fmt::flopRate(peak), dtype, fmt::percent(m_report->scenario.mfuFraction, 0),
                                fmt::sci(m_report->time.trainingFlops));
     }

@@ -15,10 +15,12 @@ class QValueAxis;
 
 namespace napkin::ui {
 
+class BarLabels;
 class ChartView;
 
 /// Puts the choice in context: the run's wall-clock time on every GPU in the catalog (same
-/// count, MFU and FLOPs), one bar each labelled with the catalog id, the chosen GPU highlighted.
+/// count, MFU and FLOPs), one bar each labelled with the GPU's short name, the chosen one
+/// highlighted.
 class GpuTimeChart final : public QWidget
 {
     Q_OBJECT
@@ -40,6 +42,7 @@ public:
     ChartView *view() const { return m_view; }
     QBarSet *barSet() const { return m_set; }
     QValueAxis *valueAxis() const { return m_axisY; }
+    BarLabels *barLabels() const { return m_labels; }
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -55,6 +58,7 @@ private:
     QBarSet *m_set;
     QBarCategoryAxis *m_axisX;
     QValueAxis *m_axisY;
+    BarLabels *m_labels = nullptr;
     std::optional<Report> m_report;
     QList<double> m_seconds;
     struct TimeUnit {

@@ -3,9 +3,12 @@
 // and screen readers, and the window fits 1280x720.
 
 #include "banner.h"
+#include "barlabels.h"
+#include "chartview.h"
 #include "controlspanel.h"
 #include "dashboard.h"
 #include "divisorspinbox.h"
+#include "gputimechart.h"
 #include "guitestfixture.h"
 #include "helpdialog.h"
 #include "linkedslider.h"
@@ -20,11 +23,16 @@
 #include <QAction>
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
+#include <QBarSet>
+#include <QChart>
 #include <QComboBox>
+#include <QGraphicsLayout>
 #include <QLabel>
+#include <QPainterPath>
 #include <QStatusBar>
 #include <QTest>
 
+#include <cmath>
 #include <memory>
 
 using namespace napkin;
@@ -165,6 +173,74 @@ private slots:
         QVERIFY2(w.minimumSizeHint().width() <= 1280 && w.minimumSizeHint().height() <= 720,
                  qPrintable(QStringLiteral("%1x%2").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
         QCOMPARE(w.size(), QSize(1280, 720));
+    }
+
+    void gpuChartLabelsFit_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<int>("maxAngle");
+        QTest::newRow("1280x720") << QSize(1280, 720) << 1.0 << 45;
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << 1.0 << 45;
+        QTest::newRow("1280x720, bigger text") << QSize(1280, 720) << 1.5 << 90;
+    }
+
+    // Every GPU's short name stands whole under its own bar, inside the chart, apart from its
+    // neighbours; hovering a bar names the GPU in full with its catalog id.
+    void gpuChartLabelsFit()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, fontScale);
+        QFETCH(int, maxAngle);
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.resize(size);
+        w.setFontScale(fontScale);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        GpuTimeChart *chart = w.dashboard()->timePanel()->gpuChart();
+        const BarLabels *labels = chart->barLabels();
+        QStringList shortNames;
+        for (const GpuSpec &g : m_env->catalog().gpus)
+            shortNames << g.shortName;
+        QCOMPARE(labels->texts(), shortNames);
+        QVERIFY2(labels->angle() <= maxAngle, qPrintable(QString::number(labels->angle())));
+
+        const QRectF inside = chart->chart()->layout()->contentsRect();
+        const QList<QPolygonF> shapes = labels->labelShapes();
+        QCOMPARE(shapes.size(), shortNames.size());
+        for (int i = 0; i < shapes.size(); ++i) {
+            const QRectF box = shapes[i].boundingRect();
+            QVERIFY2(inside.contains(box), qPrintable(shortNames[i]));
+            // The label's top end is under its own bar.
+            double top = box.bottom();
+            double x = 0;
+            int n = 0;
+            for (const QPointF &p : shapes[i])
+                top = std::min(top, p.y());
+            for (const QPointF &p : shapes[i])
+                if (p.y() < top + 0.5) {
+                    x += p.x();
+                    ++n;
+                }
+            const QPointF bar = chart->chart()->mapToPosition(QPointF(i, 0), chart->chart()->series().first());
+            const double pitch = chart->chart()->plotArea().width() / shapes.size();
+            QVERIFY2(std::fabs(x / n - bar.x()) < pitch / 2, qPrintable(shortNames[i]));
+            if (i > 0) {
+                QPainterPath a, b;
+                a.addPolygon(shapes[i - 1]);
+                b.addPolygon(shapes[i]);
+                QVERIFY2(!a.intersects(b), qPrintable(shortNames[i - 1] + QStringLiteral(" / ") + shortNames[i]));
+            }
+        }
+
+        const int a100 = uitest::gpuIndex(m_env->catalog(), QStringLiteral("a100-40gb-sxm"));
+        const QPointF barTop = chart->chart()->mapToPosition(QPointF(a100, chart->barSet()->at(a100) / 2),
+                                                             chart->chart()->series().first());
+        ChartView *view = chart->view();
+        QTest::mouseMove(view->viewport(), view->mapFromScene(chart->chart()->mapToScene(barTop)));
+        QTRY_VERIFY(!chart->hoverText().isEmpty());
+        QVERIFY2(chart->hoverText().startsWith(QStringLiteral("NVIDIA A100 SXM4 40GB (a100-40gb-sxm): ")),
+                 qPrintable(chart->hoverText()));
     }
 
     void tokensAcceptWhatPeopleType_data()

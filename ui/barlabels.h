@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QPolygonF>
+#include <QStringList>
+
+class QAbstractAxis;
+class QAbstractBarSeries;
+class QChart;
+class QGraphicsSimpleTextItem;
+
+namespace napkin::ui {
+
+/// Labels under the bars of a bar chart, drawn in place of its category axis' own: horizontal
+/// when the widest fits between two bars, else tilted 45° or upright, each ending under its own
+/// bar, never elided. Qt Charts centres a tilted label on its tick, so that its end points at
+/// the next bar, and elides labels wider than a bar; these are placed by hand, with room for
+/// them kept in the chart's bottom margin.
+class BarLabels final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// Hides `axis`' labels and draws `texts` (one per bar) in its font and colour.
+    BarLabels(QChart *chart, QAbstractBarSeries *series, QAbstractAxis *axis, const QStringList &texts);
+
+    /// Takes the axis' label font and colour again (after a font change).
+    void restyle();
+    /// 0 (horizontal), 45 or 90 degrees, picked from the room between bars.
+    int angle() const { return m_angle; }
+    QStringList texts() const { return m_texts; }
+    /// The outline of each label as drawn, in chart coordinates.
+    QList<QPolygonF> labelShapes() const;
+
+private:
+    void place();
+
+    QChart *m_chart;
+    QAbstractBarSeries *m_series;
+    QAbstractAxis *m_axis;
+    QStringList m_texts;
+    QList<QGraphicsSimpleTextItem *> m_items;
+    int m_angle = 0;
+};
+
+} // namespace napkin::ui
