@@ -59,6 +59,20 @@ QString legendHtml(const QList<LegendEntry> &entries)
     return parts.join(QStringLiteral(" &nbsp; "));
 }
 
+OpMarker opMarker(int kind)
+{
+    using S = QScatterSeries;
+    static const OpMarker markers[] = {
+        {S::MarkerShapeCircle, 10, false, QChar(0x25CF)},            // matmul ●
+        {S::MarkerShapeTriangle, 10, false, QChar(0x25B2)},          // attention ▲
+        {S::MarkerShapeRotatedRectangle, 9, false, QChar(0x25C6)},   // normalization ◆
+        {S::MarkerShapeRectangle, 15, true, QChar(0x25A1)},          // elementwise □
+        {S::MarkerShapePentagon, 17, true, QChar(0x2B20)},           // loss ⬠
+        {S::MarkerShapeStar, 14, false, QChar(0x2605)},              // optimizer ★
+    };
+    return markers[kind % 6];
+}
+
 namespace palette {
 
 // Colour-blind-safe set (Okabe & Ito 2008), in a fixed order so a colour always means one thing.

@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QFont>
 #include <QList>
+#include <QScatterSeries>
 #include <QString>
 
 class QChart;
@@ -35,6 +36,18 @@ struct LegendEntry {
     QChar glyph = QChar(0x25A0);  ///< ■ for bars and markers; ━ (0x2501) for lines
 };
 QString legendHtml(const QList<LegendEntry> &entries);
+
+/// How one op kind is drawn on the roofline. Each kind has its own shape as well as colour,
+/// and kinds that land on the same point as another (normalization with elementwise ops,
+/// the loss with softmax) are hollow and larger, so the filled marker drawn over them stays
+/// visible inside.
+struct OpMarker {
+    QScatterSeries::MarkerShape shape = QScatterSeries::MarkerShapeCircle;
+    double size = 10;
+    bool hollow = false;
+    QChar glyph;  ///< the same shape in the legend
+};
+OpMarker opMarker(int kind);  ///< napkin::OpKind order
 
 namespace palette {
 QColor component(int index);   ///< params, grads, optimizer, activations

@@ -32,10 +32,22 @@ constexpr double kRoofMaxIntensity = 1e9;
 constexpr double kHoverRadiusPx = 9;
 constexpr double kWheelZoomPerNotch = 0.85;
 
+constexpr double kUnit = RooflinePanel::kFlopsPerAxisUnit;
+
+// Qt Charts takes a log axis' first decade as ceil(ln(min) / ln(10)), which for a fitted
+// minimum of 0.1 is ceil(-0.99999999999999978) = 0: the bottom label goes missing. A range a
+// hair wider keeps it.
+LogRange withBottomLabel(LogRange r)
+{
+    r.lo *= 1 - 1e-9;
+    return r;
+}
+
 QList<QPointF> roofPoints(double peak, double bandwidth)
 {
     const double ridge = peak / bandwidth;
-    return {{kRoofMinIntensity, bandwidth * kRoofMinIntensity}, {ridge, peak}, {kRoofMaxIntensity, peak}};
+    return {{kRoofMinIntensity, bandwidth * kRoofMinIntensity / kUnit}, {ridge, peak / kUnit},
+            {kRoofMaxIntensity, peak / kUnit}};
 }
 } // namespace
 
@@ -81,9 +93,9 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_axisX->setBase(10);
     m_axisY->setBase(10);
     m_axisX->setLabelFormat(QStringLiteral("%g"));
-    m_axisY->setLabelFormat(QStringLiteral("%.0e"));
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
     m_axisX->setTitleText(tr("Arithmetic intensity (FLOPs per byte moved)"));
-    m_axisY->setTitleText(tr("Attainable FLOP/s"));
+    m_axisY->setTitleText(tr("Attainable TFLOP/s"));
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
 
@@ -100,13 +112,24 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_roof->append(roofPoints(1, 1));
     add(m_roof);
     for (int k = 0; k < kOpKinds; ++k) {
+        const OpMarker marker = opMarker(k);
         m_ops[k] = new QScatterSeries;
         m_ops[k]->setName(opKindTitle(static_cast<OpKind>(k)));
-        m_ops[k]->setColor(palette::opKind(k));
-        m_ops[k]->setBorderColor(Qt::white);
-        m_ops[k]->setMarkerSize(10);
-        add(m_ops[k]);
+        m_ops[k]->setMarkerShape(marker.shape);
+        m_ops[k]->setMarkerSize(marker.size);
+        if (marker.hollow) {
+            m_ops[k]->setColor(Qt::transparent);
+            m_ops[k]->setPen(QPen(palette::opKind(k), 2));
+        } else {
+            m_ops[k]->setColor(palette::opKind(k));
+            m_ops[k]->setBorderColor(Qt::white);
+        }
     }
+    // Hollow markers first, so that a filled one on the same point is drawn inside them.
+    for (bool hollow : {true, false})
+        for (int k = 0; k < kOpKinds; ++k)
+            if (opMarker(k).hollow == hollow)
+                add(m_ops[k]);
     m_ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_ridge->setMarkerSize(13);
     m_ridge->setColor(palette::capacity());
@@ -157,7 +180,7 @@ void RooflinePanel::setReport(const Report &report)
     for (int i = 0; i < r.ops.size(); ++i) {
         const RooflineOp &op = r.ops[i];
         const int k = static_cast<int>(op.kind);
-        points[k].append({op.intensity, op.attainableFlopsPerS});
+        points[k].append({op.intensity, op.attainableFlopsPerS / kUnit});
         m_pointOps[k].append(i);
         minX = std::min(minX, op.intensity);
         maxX = std::max(maxX, op.intensity);
@@ -165,7 +188,7 @@ void RooflinePanel::setReport(const Report &report)
     }
     for (int k = 0; k < kOpKinds; ++k)
         m_ops[k]->replace(points[k]);
-    m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS);
+    m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS / kUnit);
     m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
     setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(shortGpuName(report.gpu), r.peakDtype));
     m_fitX = LogRange::decadesAround(minX, maxX, 0.25);
@@ -201,8 +224,8 @@ void RooflinePanel::refreshLegend()
     if (m_overlay->isVisible())
         entries.append({m_overlay->pen().color(), m_overlay->name(), QChar(0x254D)});
     entries.append({m_ridge->color(), m_ridge->name()});
-    for (QScatterSeries *s : m_ops)
-        entries.append({s->color(), s->name(), QChar(0x25CF)});
+    for (int k = 0; k < kOpKinds; ++k)
+        entries.append({palette::opKind(k), m_ops[k]->name(), opMarker(k).glyph});
     const QString text = legendHtml(entries);
     if (text != m_legend->text())
         m_legend->setText(text);
@@ -233,19 +256,24 @@ void RooflinePanel::resetView()
 
 void RooflinePanel::applyRanges()
 {
-    const LogRange x = m_userX.value_or(m_fitX);
-    const LogRange y = m_userY.value_or(m_fitY);
+    const LogRange x = m_userX.value_or(withBottomLabel(m_fitX));
+    const LogRange y = m_userY.value_or(withBottomLabel(m_fitY));
     if (m_axisX->min() != x.lo || m_axisX->max() != x.hi)
         m_axisX->setRange(x.lo, x.hi);
-    if (m_axisY->min() != y.lo || m_axisY->max() != y.hi)
-        m_axisY->setRange(y.lo, y.hi);
+    if (m_axisY->min() != y.lo / kUnit || m_axisY->max() != y.hi / kUnit)
+        m_axisY->setRange(y.lo / kUnit, y.hi / kUnit);
+}
+
+LogRange RooflinePanel::visibleY() const
+{
+    return {m_axisY->min() * kUnit, m_axisY->max() * kUnit};
 }
 
 void RooflinePanel::zoom(const QPointF &chartPos, double factor)
 {
     const QPointF anchor = m_chart->mapToValue(chartPos, m_roof);
     m_userX = LogRange{m_axisX->min(), m_axisX->max()}.zoomed(anchor.x(), factor);
-    m_userY = LogRange{m_axisY->min(), m_axisY->max()}.zoomed(anchor.y(), factor);
+    m_userY = visibleY().zoomed(anchor.y() * kUnit, factor);
     applyRanges();
     emit viewChanged();
 }
@@ -257,7 +285,7 @@ void RooflinePanel::pan(const QPointF &pixelDelta)
         return;
     // Dragging right shows smaller intensities; dragging down shows larger FLOP/s.
     m_userX = LogRange{m_axisX->min(), m_axisX->max()}.panned(-pixelDelta.x() / area.width());
-    m_userY = LogRange{m_axisY->min(), m_axisY->max()}.panned(pixelDelta.y() / area.height());
+    m_userY = visibleY().panned(pixelDelta.y() / area.height());
     applyRanges();
     emit viewChanged();
 }
@@ -265,7 +293,7 @@ void RooflinePanel::pan(const QPointF &pixelDelta)
 QPointF RooflinePanel::opPosition(int opIndex) const
 {
     const RooflineOp &op = m_report->roofline.ops[opIndex];
-    return m_chart->mapToPosition({op.intensity, op.attainableFlopsPerS}, m_ops[static_cast<int>(op.kind)]);
+    return m_chart->mapToPosition({op.intensity, op.attainableFlopsPerS / kUnit}, m_ops[static_cast<int>(op.kind)]);
 }
 
 std::optional<int> RooflinePanel::opAt(const QPointF &chartPos) const

@@ -23,7 +23,7 @@ namespace napkin::ui {
 class ChartView;
 
 /// Log-log roofline of the chosen GPU (compute roof, bandwidth slope, ridge point) with every
-/// op of a training step placed at its intensity and attainable FLOP/s, coloured by kind.
+/// op of a training step placed at its intensity and attainable FLOP/s, marked by kind.
 /// Wheel zooms, drag pans, Reset fits the data again; a second GPU's roof can be overlaid.
 class RooflinePanel final : public QWidget
 {
@@ -31,6 +31,9 @@ class RooflinePanel final : public QWidget
 
 public:
     static constexpr int kOpKinds = 6;
+    /// The y axis and the series on it are in TFLOP/s: a log axis labels its decades through
+    /// printf, and "%g" of TFLOP/s reads 0.1, 1, 10, 100, 1000 where FLOP/s read 1e+14.
+    static constexpr double kFlopsPerAxisUnit = 1e12;
 
     explicit RooflinePanel(const Catalog &catalog, QWidget *parent = nullptr);
 
@@ -40,7 +43,7 @@ public:
 
     void setOverlayGpu(const QString &gpuId);
     QString overlayGpu() const { return m_overlayId; }
-    /// The visible ranges; nullopt while the view follows the data.
+    /// The visible ranges (intensity, FLOP/s); nullopt while the view follows the data.
     std::optional<LogRange> xRange() const { return m_userX; }
     std::optional<LogRange> yRange() const { return m_userY; }
     void setRanges(const std::optional<LogRange> &x, const std::optional<LogRange> &y);
@@ -73,6 +76,7 @@ private:
     void refreshRoofs();
     void refreshLegend();
     void applyRanges();
+    LogRange visibleY() const;  ///< in FLOP/s
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 
     const Catalog &m_catalog;

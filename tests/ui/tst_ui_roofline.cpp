@@ -2,6 +2,7 @@
 // op table drawn where the core puts it, hover text matching that table, wheel zoom, drag pan,
 // reset, and the overlay of a second GPU.
 
+#include "chartstyle.h"
 #include "chartview.h"
 #include "dashboard.h"
 #include "guitestfixture.h"
@@ -11,9 +12,11 @@
 #include "scenariocontroller.h"
 
 #include <QChart>
+#include <QGraphicsTextItem>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QSet>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -58,13 +61,14 @@ private slots:
         s.gpuId = gpu;
         MainWindow w(m_env->catalog(), s);
         const RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        constexpr double unit = RooflinePanel::kFlopsPerAxisUnit;
         QCOMPARE(roof->ridge()->count(), 1);
         QVERIFY(uitest::nearlyEqual(roof->ridge()->at(0).x(), peak / bandwidth));
-        QVERIFY(uitest::nearlyEqual(roof->ridge()->at(0).y(), peak));
+        QVERIFY(uitest::nearlyEqual(roof->ridge()->at(0).y() * unit, peak));
         const QList<QPointF> line = roof->roof()->points();
         QCOMPARE(line.size(), 3);
-        QVERIFY(uitest::nearlyEqual(line[0].y() / line[0].x(), bandwidth));  // the slope is the bandwidth
-        QVERIFY(uitest::nearlyEqual(line[2].y(), peak));                       // the flat roof is the peak
+        QVERIFY(uitest::nearlyEqual(line[0].y() * unit / line[0].x(), bandwidth));  // the slope is the bandwidth
+        QVERIFY(uitest::nearlyEqual(line[2].y() * unit, peak));                       // the flat roof is the peak
     }
 
     void everyOpIsWhereTheCorePutsIt()
@@ -76,7 +80,7 @@ private slots:
             QList<QPointF> want;
             for (const RooflineOp &op : r.roofline.ops)
                 if (static_cast<int>(op.kind) == k)
-                    want.append({op.intensity, op.attainableFlopsPerS});
+                    want.append({op.intensity, op.attainableFlopsPerS / RooflinePanel::kFlopsPerAxisUnit});
             QCOMPARE(roof->opSeries(static_cast<OpKind>(k))->points(), want);
         }
     }
@@ -118,6 +122,81 @@ private slots:
         QTest::mouseMove(view->viewport(), at);
         QTRY_VERIFY(!roof->hoverText().isEmpty());
         QCOMPARE(roof->hoverText(), opTooltip(r.roofline.ops[*roof->opAt(roof->opPosition(qkv))], r.roofline));
+    }
+
+    void coincidentOpsStayVisible_data()
+    {
+        QTest::addColumn<QString>("preset");
+        // GPT-2: LayerNorm and GELU share a point, as do softmax and the loss; Llama: RMSNorm
+        // and SwiGLU's backward, softmax and the loss.
+        QTest::newRow("gpt2-small") << QStringLiteral("gpt2-small");
+        QTest::newRow("llama2-7b") << QStringLiteral("llama2-7b");
+    }
+
+    // Every kind has a shape of its own, and where ops of two kinds fall on one point both
+    // colours are on screen there.
+    void coincidentOpsStayVisible()
+    {
+        QFETCH(QString, preset);
+        Scenario s;
+        s.presetId = preset;
+        s.model = m_env->catalog().findPreset(preset)->shape;
+        s.seqLen = std::min<std::int64_t>(s.seqLen, s.model.maxPositions);
+        MainWindow w(m_env->catalog(), s);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        QSet<int> shapes;
+        for (int k = 0; k < RooflinePanel::kOpKinds; ++k)
+            shapes.insert(roof->opSeries(static_cast<OpKind>(k))->markerShape());
+        QCOMPARE(shapes.size(), RooflinePanel::kOpKinds);
+
+        const QImage image = roof->view()->grab().toImage();
+        const auto near = [](QRgb a, const QColor &b) {
+            return std::abs(qRed(a) - b.red()) + std::abs(qGreen(a) - b.green()) + std::abs(qBlue(a) - b.blue()) < 60;
+        };
+        const auto shows = [&](const QPoint &at, const QColor &c) {
+            for (int dy = -9; dy <= 9; ++dy)
+                for (int dx = -9; dx <= 9; ++dx)
+                    if (image.rect().contains(at + QPoint(dx, dy)) && near(image.pixel(at + QPoint(dx, dy)), c))
+                        return true;
+            return false;
+        };
+        const Report r = m_env->report(s);
+        const auto pixel = [&](int op) {
+            return roof->view()->mapFromScene(roof->chart()->mapToScene(roof->opPosition(op)));
+        };
+        int pairs = 0;
+        for (int i = 0; i < r.roofline.ops.size(); ++i)
+            for (int j = 0; j < r.roofline.ops.size(); ++j) {
+                const RooflineOp &a = r.roofline.ops[i];
+                const RooflineOp &b = r.roofline.ops[j];
+                if (a.kind >= b.kind || (pixel(i) - pixel(j)).manhattanLength() > 3)
+                    continue;
+                ++pairs;
+                for (const RooflineOp *op : {&a, &b})
+                    QVERIFY2(shows(pixel(i), palette::opKind(static_cast<int>(op->kind))),
+                             qPrintable(opLabel(*op) + QStringLiteral(" hidden at ") + opLabel(op == &a ? b : a)));
+            }
+        QVERIFY(pairs >= 2);
+    }
+
+    void axisLabelsReadAsTflops()
+    {
+        MainWindow w(m_env->catalog(), Scenario{});
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList shown;
+        for (QGraphicsItem *item : w.dashboard()->rooflinePanel()->view()->scene()->items())
+            if (auto *text = dynamic_cast<QGraphicsTextItem *>(item); text && text->isVisible())
+                shown << text->toPlainText();
+        // H100's 989.5 TFLOP/s roof sits between the 100 and 1000 labels, none in e-notation.
+        QVERIFY2(shown.contains(QStringLiteral("100")) && shown.contains(QStringLiteral("1000")), qPrintable(shown.join(u'|')));
+        QVERIFY2(shown.contains(QStringLiteral("Attainable TFLOP/s")), qPrintable(shown.join(u'|')));
+        for (const QString &t : shown)
+            QVERIFY2(!t.contains(QStringLiteral("e+")), qPrintable(t));
     }
 
     void pointsSlideWithBatch()
@@ -188,7 +267,7 @@ private slots:
         roof->setOverlayGpu(QStringLiteral("a100-80gb-sxm"));
         QVERIFY(roof->overlayRoof()->isVisible());
         // A100 SXM: 312 TFLOPS dense bf16 (NVIDIA A100 datasheet).
-        QCOMPARE(roof->overlayRoof()->points().last().y(), 312e12);
+        QVERIFY(uitest::nearlyEqual(roof->overlayRoof()->points().last().y() * RooflinePanel::kFlopsPerAxisUnit, 312e12));
         QCOMPARE(w.dashboard()->viewOptions().overlayGpuId, QStringLiteral("a100-80gb-sxm"));
         roof->setOverlayGpu(QString());
         QVERIFY(!roof->overlayRoof()->isVisible());

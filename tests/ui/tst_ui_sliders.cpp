@@ -47,7 +47,7 @@ Readout expected(const Report &r)
     Readout e{r.memory.byZeroStage[0].params / 1e9, r.memory.byZeroStage[0].activations / 1e9, r.time.seconds, {}};
     for (const RooflineOp &op : r.roofline.ops)
         if (op.kind == OpKind::Matmul)
-            e.matmuls.append({op.intensity, op.attainableFlopsPerS});
+            e.matmuls.append({op.intensity, op.attainableFlopsPerS / RooflinePanel::kFlopsPerAxisUnit});
     return e;
 }
 
