@@ -78,7 +78,7 @@ void GpuChooser::refreshTexts()
         QString dtype;
         const double peak = g.peakFor(m_dtype, &dtype);
         m_combo->setItemText(i, tr("%1 — %2 %3 · %4 · %5")
-                                    .arg(shortGpuName(g), fmt::flopRate(peak), dtype,
+                                    .arg(nameWithoutVendor(g), fmt::flopRate(peak), dtype,
                                          fmt::bandwidth(g.memoryBandwidthBytesPerS),
                                          fmt::bytes(g.memoryBytes, m_unit)));
         m_combo->setItemData(i, tr("%1\nSource: %2\n%3").arg(g.name, g.source, g.notes), Qt::ToolTipRole);

@@ -168,7 +168,7 @@ void MemoryPanel::refresh()
     QList<LegendEntry> legend;
     for (int c = 0; c < kMemoryComponents; ++c)
         legend.append({palette::component(c), componentName(static_cast<MemoryComponent>(c))});
-    legend.append({palette::capacity(), tr("%1 capacity %2").arg(shortGpuName(m_report->gpu), fmt::bytesIn(mem.capacity, m_unit, 1)),
+    legend.append({palette::capacity(), tr("%1 capacity %2").arg(nameWithoutVendor(m_report->gpu), fmt::bytesIn(mem.capacity, m_unit, 1)),
                    QChar(0x2501)});
     const QString legendText = legendHtml(legend);
     if (legendText != m_legend->text())

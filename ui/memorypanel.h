@@ -1,6 +1,6 @@
 #pragma once
 
-#include "memoryformula.h"
+#include "explain.h"
 #include "report.h"
 #include "units.h"
 

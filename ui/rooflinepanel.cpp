@@ -3,7 +3,7 @@
 #include "chartstyle.h"
 #include "chartview.h"
 #include "gputimes.h"
-#include "rooflinetext.h"
+#include "explain.h"
 #include "units.h"
 
 #include <QChart>
@@ -72,7 +72,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_overlayBox->setAccessibleName(tr("Compare with GPU"));
     m_overlayBox->addItem(tr("No comparison"), QString());
     for (const GpuSpec &g : catalog.gpus)
-        m_overlayBox->addItem(shortGpuName(g), g.id);
+        m_overlayBox->addItem(nameWithoutVendor(g), g.id);
     auto *hint = new QLabel(tr("wheel: zoom · drag: pan · hover: details"), m_toolbar);
     hint->setForegroundRole(QPalette::PlaceholderText);
     hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -190,7 +190,7 @@ void RooflinePanel::setReport(const Report &report)
         m_ops[k]->replace(points[k]);
     m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS / kUnit);
     m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
-    setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(shortGpuName(report.gpu), r.peakDtype));
+    setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(nameWithoutVendor(report.gpu), r.peakDtype));
     m_fitX = LogRange::decadesAround(minX, maxX, 0.25);
     m_fitY = LogRange::decadesAround(minY, r.peakFlopsPerS, 0.25);
     refreshRoofs();
@@ -209,7 +209,7 @@ void RooflinePanel::refreshRoofs()
         QString dtype;
         const double peak = other->peakFor(m_report->memory.recipe.computeDtype, &dtype);
         m_overlay->replace(roofPoints(peak, other->memoryBandwidthBytesPerS));
-        m_overlay->setName(tr("%1: %2, %3").arg(shortGpuName(*other), fmt::flopRate(peak),
+        m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(peak),
                                                 fmt::bandwidth(other->memoryBandwidthBytesPerS)));
         m_fitY.hi = std::max(m_fitY.hi, LogRange::decadesAround(peak, peak, 0.25).hi);
     }

@@ -98,7 +98,7 @@ void TimePanel::setReport(const Report &r)
             + (r.flops.causal ? tr("attention %1, causal half") : tr("attention %1, full s²"))
                   .arg(fmt::percent(r.flops.attentionShare, 0)));
     set(Figure::WallClock, fmt::duration(r.time.seconds),
-        tr("%1 × %2 at %3 MFU").arg(r.time.gpus).arg(shortGpuName(r.gpu), fmt::percent(r.time.mfuFraction, 0)));
+        tr("%1 × %2 at %3 MFU").arg(r.time.gpus).arg(nameWithoutVendor(r.gpu), fmt::percent(r.time.mfuFraction, 0)));
     set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
     set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
     set(Figure::Cost, fmt::usd(r.time.costUsd), tr("at %1 per GPU-hour").arg(fmt::usd(r.scenario.pricePerGpuHourUsd)));

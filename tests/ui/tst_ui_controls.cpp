@@ -15,7 +15,6 @@
 #include "mainwindow.h"
 #include "moreoptions.h"
 #include "scenariocontroller.h"
-#include "shapefix.h"
 #include "textstrip.h"
 #include "timepanel.h"
 
@@ -51,26 +50,6 @@ private slots:
     }
 
     void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
-    void nearestDivisor_data()
-    {
-        QTest::addColumn<int>("n");
-        QTest::addColumn<int>("target");
-        QTest::addColumn<int>("want");
-        QTest::newRow("already divides") << 768 << 12 << 12;
-        QTest::newRow("1000, 12 -> 10") << 1000 << 12 << 10;
-        QTest::newRow("tie goes up: 832 = 2^6 x 13, 12 -> 13") << 832 << 12 << 13;
-        QTest::newRow("prime width") << 769 << 12 << 1;
-        QTest::newRow("target above n") << 64 << 100 << 64;
-    }
-
-    void nearestDivisor()
-    {
-        QFETCH(int, n);
-        QFETCH(int, target);
-        QFETCH(int, want);
-        QCOMPARE(ui::nearestDivisor(n, target, 1024), want);
-    }
 
     void widthKeepsHeadsValid()
     {

@@ -8,7 +8,7 @@
 #include "guitestfixture.h"
 #include "mainwindow.h"
 #include "rooflinepanel.h"
-#include "rooflinetext.h"
+#include "explain.h"
 #include "scenariocontroller.h"
 
 #include <QChart>

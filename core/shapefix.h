@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace napkin::ui {
+namespace napkin {
 
 /// The divisor of `n` nearest to `target` (ties go to the larger), at most `limit`.
 std::int64_t nearestDivisor(std::int64_t n, std::int64_t target, std::int64_t limit);
@@ -24,4 +24,4 @@ ModelShape followHeads(const ModelShape &m, std::int64_t heads, QString *note);
 /// table is shortened to it. `note` says what was adjusted.
 Scenario applyPreset(const Scenario &s, const ModelPreset &preset, QString *note);
 
-} // namespace napkin::ui
+} // namespace napkin

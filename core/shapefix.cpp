@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cmath>
 
-namespace napkin::ui {
+namespace napkin {
 
 namespace {
 QString tr(const char *text)
 {
-    return QCoreApplication::translate("napkin::ui::ShapeFix", text);
+    return QCoreApplication::translate("napkin::ShapeFix", text);
 }
 } // namespace
 
@@ -87,4 +87,4 @@ Scenario applyPreset(const Scenario &s, const ModelPreset &preset, QString *note
     return out;
 }
 
-} // namespace napkin::ui
+} // namespace napkin

@@ -2,7 +2,7 @@
 
 #include "trainingtime.h"
 
-namespace napkin::ui {
+namespace napkin {
 
 QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog)
 {
@@ -11,12 +11,12 @@ QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog)
     for (const GpuSpec &gpu : catalog.gpus) {
         // FLOPs do not depend on the GPU, so only the time step is repeated.
         const TimeReport t = computeTime(report.scenario, report.flops, report.memory.recipe, gpu);
-        out.append({gpu.id, shortGpuName(gpu), t.seconds});
+        out.append({gpu.id, gpu.shortName, t.seconds});
     }
     return out;
 }
 
-QString shortGpuName(const GpuSpec &gpu)
+QString nameWithoutVendor(const GpuSpec &gpu)
 {
     QString name = gpu.name;
     if (!gpu.vendor.isEmpty() && name.startsWith(gpu.vendor + QLatin1Char(' ')))
@@ -24,4 +24,4 @@ QString shortGpuName(const GpuSpec &gpu)
     return name;
 }
 
-} // namespace napkin::ui
+} // namespace napkin

@@ -1,16 +1,16 @@
-#include "memoryformula.h"
+#include "explain.h"
 
 #include <QCoreApplication>
 
 #include <cmath>
 
-namespace napkin::ui {
+namespace napkin {
 
 namespace {
 
 QString tr(const char *text)
 {
-    return QCoreApplication::translate("napkin::ui::MemoryFormula", text);
+    return QCoreApplication::translate("napkin::Explain", text);
 }
 
 QString num(double v)
@@ -115,4 +115,34 @@ QString memorySegmentText(const Report &r, int zeroStage, MemoryComponent c, Byt
         .arg(fmt::bytesIn(bytes, unit), num(bytes), formula);
 }
 
-} // namespace napkin::ui
+QString opLabel(const RooflineOp &op)
+{
+    return QStringLiteral("%1 (%2)").arg(op.name, phaseName(op.phase));
+}
+
+QString opKindTitle(OpKind kind)
+{
+    QString name = opKindName(kind);
+    if (!name.isEmpty())
+        name[0] = name[0].toUpper();
+    return name;
+}
+
+QString opTooltip(const RooflineOp &op, const RooflineReport &r)
+{
+    const QString bound = op.computeBound
+                              ? tr("compute-bound (intensity ≥ ridge %1 FLOPs/byte)").arg(fmt::number(r.ridgeIntensity))
+                              : tr("memory-bound (intensity < ridge %1 FLOPs/byte)").arg(fmt::number(r.ridgeIntensity));
+    return tr("%1 — %2\n"
+              "FLOPs: %3\n"
+              "Bytes: %4 (%5)\n"
+              "Intensity: %6 FLOPs/byte\n"
+              "Attainable: %7\n"
+              "Bound: %8\n"
+              "Runs %9× per micro-batch step, %10 each")
+        .arg(opLabel(op), opKindName(op.kind), fmt::sci(op.flops), fmt::sci(op.bytes), fmt::bytes(op.bytes),
+             fmt::number(op.intensity), fmt::flopRate(op.attainableFlopsPerS), bound, fmt::number(op.count))
+        .arg(fmt::duration(op.seconds));
+}
+
+} // namespace napkin

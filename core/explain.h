@@ -1,0 +1,35 @@
+#pragma once
+
+#include "memory.h"
+#include "report.h"
+#include "roofline.h"
+#include "units.h"
+
+#include <QString>
+
+// What hovering a chart explains, as text for people: the numbers of one memory segment or
+// one roofline op with the formula and source behind them.
+namespace napkin {
+
+/// The stacked components of the memory chart, bottom to top.
+enum class MemoryComponent { Params, Grads, Optimizer, Activations };
+constexpr int kMemoryComponents = 4;
+
+QString componentName(MemoryComponent c);
+double componentBytes(const MemoryBreakdown &m, MemoryComponent c);
+
+/// What hovering one segment shows: its bytes and the formula that made them, with this
+/// scenario's numbers substituted, and the source of the formula.
+QString memorySegmentText(const Report &r, int zeroStage, MemoryComponent c, ByteUnit unit);
+
+/// "QKV projection (backward)": an op's name with its phase, unique within a step.
+QString opLabel(const RooflineOp &op);
+
+/// What hovering an op shows: name, FLOPs, bytes, intensity, attainable FLOP/s and what
+/// bounds it, all from the core's op table.
+QString opTooltip(const RooflineOp &op, const RooflineReport &roofline);
+
+/// A display name for an op kind ("Matmul", "Normalization").
+QString opKindTitle(OpKind kind);
+
+} // namespace napkin
