@@ -108,6 +108,12 @@ QString duration(double s)
     return number(s / (365 * 86400)) + QStringLiteral(" years");
 }
 
+QString energyKwh(double kwh)
+{
+    static const char *const units[] = {"kWh", "MWh", "GWh", "TWh"};
+    return scaled(kwh, units, 4, 1000, QString());
+}
+
 QString usd(double v)
 {
     return QLatin1Char('$') + (std::fabs(v) >= 100 ? grouped(v, 0) : grouped(v, 2));

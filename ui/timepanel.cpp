@@ -14,19 +14,6 @@
 
 namespace napkin::ui {
 
-namespace {
-
-QString energy(double kwh)
-{
-    if (kwh >= 1e6)
-        return fmt::number(kwh / 1e6) + QStringLiteral(" GWh");
-    if (kwh >= 1e3)
-        return fmt::number(kwh / 1e3) + QStringLiteral(" MWh");
-    return fmt::number(kwh) + QStringLiteral(" kWh");
-}
-
-} // namespace
-
 TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent), m_chart(new GpuTimeChart(catalog, this))
 {
@@ -102,7 +89,7 @@ void TimePanel::setReport(const Report &r)
     set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
     set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
     set(Figure::Cost, fmt::usd(r.time.costUsd), tr("at %1 per GPU-hour").arg(fmt::usd(r.scenario.pricePerGpuHourUsd)));
-    set(Figure::Energy, energy(r.time.energyKwh),
+    set(Figure::Energy, fmt::energyKwh(r.time.energyKwh),
         tr("%1 × %2 W, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
     m_chart->setReport(r);
 }
