@@ -4,6 +4,7 @@
 #include <QDialog>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTest>
 #include <QWidget>
 
 #include <cmath>
@@ -49,6 +50,25 @@ void ModalGuard::check()
         dialog->reject();
     else
         modal->close();
+}
+
+void GuiTestCase::initTestCase()
+{
+    m_env = std::make_unique<Environment>();
+    QVERIFY(m_env->isValid());
+}
+
+void GuiTestCase::cleanup()
+{
+    const QStringList seen = m_guard.seen();
+    m_guard.clear();
+    QVERIFY2(seen.isEmpty(), qPrintable(QStringLiteral("modal dialog appeared: ") + seen.join(QStringLiteral(", "))));
+}
+
+bool showAndWait(QWidget &window)
+{
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
 }
 
 int gpuIndex(const Catalog &catalog, const QString &id)

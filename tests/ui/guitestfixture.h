@@ -8,7 +8,9 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include <optional>
+#include <memory>
+
+class QWidget;
 
 namespace napkin::uitest {
 
@@ -49,6 +51,29 @@ private:
     QStringList m_seen;
 };
 
+/// What every GUI test case derives from, in place of QObject: initTestCase() makes the
+/// Environment, and cleanup() fails a test during which a modal dialog appeared. A test case
+/// that needs more set-up declares its own initTestCase() and calls this one first.
+class GuiTestCase : public QObject
+{
+    Q_OBJECT
+
+protected:
+    const Environment &env() const { return *m_env; }
+    ModalGuard &modalGuard() { return m_guard; }
+
+protected slots:
+    void initTestCase();
+    void cleanup();
+
+private:
+    std::unique_ptr<Environment> m_env;
+    ModalGuard m_guard;
+};
+
+/// Shows a window and waits until it is exposed: QVERIFY(uitest::showAndWait(w)).
+[[nodiscard]] bool showAndWait(QWidget &window);
+
 /// Position of a GPU in the catalog (-1 if absent).
 int gpuIndex(const Catalog &catalog, const QString &id);
 
@@ -56,12 +81,3 @@ int gpuIndex(const Catalog &catalog, const QString &id);
 bool nearlyEqual(double a, double b, double relative = 1e-9);
 
 } // namespace napkin::uitest
-
-/// For cleanup(): fails the current test if a modal dialog appeared during it.
-#define NAPKIN_VERIFY_NO_MODAL(guard)                                                              \
-    do {                                                                                           \
-        const QStringList seenModal = (guard).seen();                                             \
-        (guard).clear();                                                                           \
-        QVERIFY2(seenModal.isEmpty(),                                                              \
-                 qPrintable(QStringLiteral("modal dialog appeared: ") + seenModal.join(QStringLiteral(", ")))); \
-    } while (false)

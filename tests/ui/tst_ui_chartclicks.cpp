@@ -13,24 +13,14 @@
 #include <QChart>
 #include <QTest>
 
-#include <memory>
-
 using namespace napkin;
 using namespace napkin::ui;
 
-class TestChartClicks final : public QObject
+class TestChartClicks final : public uitest::GuiTestCase
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        m_env = std::make_unique<uitest::Environment>();
-        QVERIFY(m_env->isValid());
-    }
-
-    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
     void clickEverywhere_data()
     {
         QTest::addColumn<bool>("overlay");
@@ -44,9 +34,8 @@ private slots:
     {
         QFETCH(bool, overlay);
         QFETCH(bool, invalid);
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
         if (overlay)
             w.dashboard()->rooflinePanel()->setOverlayGpu(QStringLiteral("b200"));
         if (invalid) {
@@ -85,10 +74,6 @@ private slots:
         // Clicks are not edits: the scenario is untouched.
         QCOMPARE(w.controller()->scenario(), before);
     }
-
-private:
-    std::unique_ptr<uitest::Environment> m_env;
-    uitest::ModalGuard m_guard;
 };
 
 QTEST_MAIN(TestChartClicks)

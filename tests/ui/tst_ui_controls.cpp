@@ -32,30 +32,20 @@
 #include <QTest>
 
 #include <cmath>
-#include <memory>
 
 using namespace napkin;
 using namespace napkin::ui;
 using Main = ControlsPanel::Main;
 
-class TestControls final : public QObject
+class TestControls final : public uitest::GuiTestCase
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        m_env = std::make_unique<uitest::Environment>();
-        QVERIFY(m_env->isValid());
-    }
-
-    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
     void widthKeepsHeadsValid()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
         w.controls()->slider(Main::DModel)->spinBox()->setValue(1000);
         const Scenario &s = w.controller()->scenario();
         QCOMPARE(s.model.dModel, 1000);
@@ -70,9 +60,8 @@ private slots:
 
     void refusedValueShowsBannerNotNaN()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
         const QString wallClock = w.dashboard()->timePanel()->figure(TimePanel::Figure::WallClock)->text();
         DivisorSpinBox *heads = w.controls()->moreOptions()->headsBox();
         heads->setValue(7);  // typed, not stepped: 7 does not divide 768
@@ -101,7 +90,7 @@ private slots:
 
     void presetFillsEveryField()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         QComboBox *preset = w.controls()->moreOptions()->presetBox();
         const int index = preset->findData(QStringLiteral("llama2-70b"));
         QVERIFY(index >= 0);
@@ -123,7 +112,7 @@ private slots:
 
     void everyControlIsDescribed()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         int checked = 0;
         const auto check = [&](QWidget *c) {
             if (qobject_cast<QAbstractButton *>(c->parentWidget()) || c->inherits("QLineEdit") || c->inherits("QScrollBar"))
@@ -145,10 +134,9 @@ private slots:
 
     void fitsSmallScreens()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(uitest::showAndWait(w));
         QVERIFY2(w.minimumSizeHint().width() <= 1280 && w.minimumSizeHint().height() <= 720,
                  qPrintable(QStringLiteral("%1x%2").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
         QCOMPARE(w.size(), QSize(1280, 720));
@@ -171,15 +159,14 @@ private slots:
         QFETCH(QSize, size);
         QFETCH(double, fontScale);
         QFETCH(int, maxAngle);
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         w.resize(size);
         w.setFontScale(fontScale);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(uitest::showAndWait(w));
         GpuTimeChart *chart = w.dashboard()->timePanel()->gpuChart();
         const BarLabels *labels = chart->barLabels();
         QStringList shortNames;
-        for (const GpuSpec &g : m_env->catalog().gpus)
+        for (const GpuSpec &g : env().catalog().gpus)
             shortNames << g.shortName;
         QCOMPARE(labels->texts(), shortNames);
         QVERIFY2(labels->angle() <= maxAngle, qPrintable(QString::number(labels->angle())));
@@ -212,7 +199,7 @@ private slots:
             }
         }
 
-        const int a100 = uitest::gpuIndex(m_env->catalog(), QStringLiteral("a100-40gb-sxm"));
+        const int a100 = uitest::gpuIndex(env().catalog(), QStringLiteral("a100-40gb-sxm"));
         const QPointF barTop = chart->chart()->mapToPosition(QPointF(a100, chart->barSet()->at(a100) / 2),
                                                              chart->chart()->series().first());
         ChartView *view = chart->view();
@@ -239,9 +226,8 @@ private slots:
         QFETCH(QString, shown);
         Scenario start;
         start.tokens = 1e9;
-        MainWindow w(m_env->catalog(), start);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), start);
+        QVERIFY(uitest::showAndWait(w));
         NumberSpinBox *box = w.controls()->slider(Main::Tokens)->spinBox();
         box->setFocus();
         box->selectAll();
@@ -261,9 +247,8 @@ private slots:
                                    "Rajbhandari et al. 2019", "Dao et al. 2022", "Williams, Waterman and Patterson 2009"})
             QVERIFY2(html.contains(QLatin1String(source)), source);
         // Opening it leaves the window usable: it is not modal.
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
         QAction *help = nullptr;
         for (QAction *a : w.findChildren<QAction *>())
             if (a->shortcuts().contains(QKeySequence(QKeySequence::HelpContents)))
@@ -278,17 +263,13 @@ private slots:
 
     void biggerText()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         const qreal before = w.dashboard()->font().pointSizeF();
         w.setFontScale(1.5);
         QVERIFY(w.dashboard()->font().pointSizeF() > before * 1.4);
         w.setFontScale(1);
         QCOMPARE(w.dashboard()->font().pointSizeF(), before);
     }
-
-private:
-    std::unique_ptr<uitest::Environment> m_env;
-    uitest::ModalGuard m_guard;
 };
 
 QTEST_MAIN(TestControls)

@@ -17,8 +17,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <memory>
-
 using namespace napkin;
 using namespace napkin::ui;
 
@@ -48,19 +46,11 @@ Ink inkOf(const QImage &image)
 
 } // namespace
 
-class TestExport final : public QObject
+class TestExport final : public uitest::GuiTestCase
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        m_env = std::make_unique<uitest::Environment>();
-        QVERIFY(m_env->isValid());
-    }
-
-    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
     void exportChartsWritesFourImages_data()
     {
         QTest::addColumn<QSize>("size");
@@ -74,7 +64,7 @@ private slots:
         QTemporaryDir tmp;
         const QString dir = tmp.filePath(QStringLiteral("out/charts"));  // created by exportCharts
         QString error;
-        QVERIFY2(exportCharts(m_env->catalog(), Scenario{}, dir, size, &error), qPrintable(error));
+        QVERIFY2(exportCharts(env().catalog(), Scenario{}, dir, size, &error), qPrintable(error));
         for (const QString &name : {QStringLiteral("memory.png"), QStringLiteral("time.png"),
                                     QStringLiteral("roofline.png"), QStringLiteral("dashboard.png")}) {
             QImage image(QDir(dir).filePath(name));
@@ -91,18 +81,17 @@ private slots:
     {
         QTemporaryDir tmp;
         QString error;
-        QVERIFY2(exportCharts(m_env->catalog(), Scenario{}, tmp.path(), QSize(700, 450), &error), qPrintable(error));
+        QVERIFY2(exportCharts(env().catalog(), Scenario{}, tmp.path(), QSize(700, 450), &error), qPrintable(error));
         const QImage written(tmp.filePath(QStringLiteral("roofline.png")));
-        const QImage rendered = renderChart(ChartKind::Roofline, m_env->report(Scenario{}), m_env->catalog(),
+        const QImage rendered = renderChart(ChartKind::Roofline, env().report(Scenario{}), env().catalog(),
                                             ViewOptions{}, QSize(700, 450));
         QCOMPARE(written.convertToFormat(QImage::Format_ARGB32), rendered.convertToFormat(QImage::Format_ARGB32));
     }
 
     void guiExportAtTwiceTheSize()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
         QTemporaryDir tmp;
         const QString path = tmp.filePath(QStringLiteral("dashboard.png"));
         QString error;
@@ -114,9 +103,8 @@ private slots:
 
     void copyPutsTheChartOnTheClipboard()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
         QGuiApplication::clipboard()->clear();
         w.fileActions()->copyChart(ChartKind::Roofline);
         const QImage image = QGuiApplication::clipboard()->image();
@@ -136,13 +124,13 @@ private slots:
         }
         QString error;
         const QString dir = blocker + QStringLiteral("/charts");
-        QVERIFY(!exportCharts(m_env->catalog(), Scenario{}, dir, QSize(400, 300), &error));
+        QVERIFY(!exportCharts(env().catalog(), Scenario{}, dir, QSize(400, 300), &error));
         QVERIFY2(error.contains(QStringLiteral("blocker")), qPrintable(error));
 
         // A directory where memory.png should go: the writer itself fails.
         QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("out/memory.png")));
         error.clear();
-        QVERIFY(!exportCharts(m_env->catalog(), Scenario{}, tmp.filePath(QStringLiteral("out")), QSize(400, 300), &error));
+        QVERIFY(!exportCharts(env().catalog(), Scenario{}, tmp.filePath(QStringLiteral("out")), QSize(400, 300), &error));
         QVERIFY2(error.contains(QStringLiteral("memory.png")), qPrintable(error));
         QVERIFY2(error.startsWith(QStringLiteral("cannot write")), qPrintable(error));
         QCOMPARE(QDir(tmp.filePath(QStringLiteral("out"))).entryList(QDir::Files), QStringList());
@@ -154,14 +142,10 @@ private slots:
         s.model.heads = 7;
         QTemporaryDir tmp;
         QString error;
-        QVERIFY(!exportCharts(m_env->catalog(), s, tmp.path(), QSize(400, 300), &error));
+        QVERIFY(!exportCharts(env().catalog(), s, tmp.path(), QSize(400, 300), &error));
         QVERIFY2(error.startsWith(QStringLiteral("heads")), qPrintable(error));
         QVERIFY(QDir(tmp.path()).entryList(QDir::Files).isEmpty());
     }
-
-private:
-    std::unique_ptr<uitest::Environment> m_env;
-    uitest::ModalGuard m_guard;
 };
 
 QTEST_MAIN(TestExport)

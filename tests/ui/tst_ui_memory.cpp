@@ -21,8 +21,6 @@
 #include <QTest>
 #include <QValueAxis>
 
-#include <memory>
-
 using namespace napkin;
 using namespace napkin::ui;
 
@@ -60,28 +58,19 @@ Scenario llama2_7b(const Catalog &catalog)
 
 } // namespace
 
-class TestMemoryChart final : public QObject
+class TestMemoryChart final : public uitest::GuiTestCase
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        m_env = std::make_unique<uitest::Environment>();
-        QVERIFY(m_env->isValid());
-    }
-
-    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
     void capacityFollowsGpuChooser()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
         const MemoryPanel *memory = w.dashboard()->memoryPanel();
         QComboBox *combo = w.controls()->gpuChooser()->comboBox();
-        for (int i = 0; i < m_env->catalog().gpus.size(); ++i) {
-            const GpuSpec &gpu = m_env->catalog().gpus[i];
+        for (int i = 0; i < env().catalog().gpus.size(); ++i) {
+            const GpuSpec &gpu = env().catalog().gpus[i];
             chooseInCombo(combo, i);
             QCOMPARE(w.controller()->scenario().gpuId, gpu.id);
             const QList<QPointF> line = memory->capacityLine()->points();
@@ -90,7 +79,7 @@ private slots:
             QCOMPARE(line[1].y(), gpu.memoryBytes / 1e9);
             // The capacity line must be inside the visible range.
             QVERIFY(memory->valueAxis()->max() >= gpu.memoryBytes / 1e9);
-            const Report r = m_env->report(w.controller()->scenario());
+            const Report r = env().report(w.controller()->scenario());
             QCOMPARE(memory->fitsBanner()->level() == Banner::Level::Good, r.memory.fits);
             QVERIFY(memory->fitsBanner()->text().contains(r.memory.fits ? QStringLiteral("FITS")
                                                                        : QStringLiteral("DOES NOT FIT")));
@@ -119,11 +108,10 @@ private slots:
         QFETCH(int, stage);
         QFETCH(bool, flash);
         QFETCH(bool, fits);
-        Scenario start = llama2_7b(m_env->catalog());
+        Scenario start = llama2_7b(env().catalog());
         start.flashAttention = flash;
-        MainWindow w(m_env->catalog(), start);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), start);
+        QVERIFY(uitest::showAndWait(w));
         chooseInCombo(w.controls()->moreOptions()->zeroBox(), stage);
         QCOMPARE(w.controller()->scenario().zeroStage, stage);
 
@@ -149,7 +137,7 @@ private slots:
 
     void gibShowsBinaryUnits()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         const MemoryPanel *memory = w.dashboard()->memoryPanel();
         // H100 SXM5: 80 GB HBM3 (NVIDIA H100 datasheet), which the catalog takes as 80 GiB.
         QCOMPARE(memory->capacityLine()->points()[0].y(), 85899345920.0 / 1e9);
@@ -162,11 +150,10 @@ private slots:
 
     void hoverShowsBytesAndFormula()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
         MemoryPanel *memory = w.dashboard()->memoryPanel();
-        const Report r = m_env->report(Scenario{});
+        const Report r = env().report(Scenario{});
         // Middle of the activations segment of ZeRO 0 (it sits on top of the model state).
         const double below = (r.memory.byZeroStage[0].total() - r.memory.byZeroStage[0].activations) / 1e9;
         const double middle = below + r.memory.byZeroStage[0].activations / 2e9;
@@ -182,10 +169,6 @@ private slots:
         // Far outside any bar there is nothing to show.
         QVERIFY(!memory->segmentAt(memory->chart()->mapToPosition({0.5, middle}, bars)));
     }
-
-private:
-    std::unique_ptr<uitest::Environment> m_env;
-    uitest::ModalGuard m_guard;
 };
 
 QTEST_MAIN(TestMemoryChart)

@@ -19,8 +19,6 @@
 #include <QTimer>
 #include <QUndoStack>
 
-#include <memory>
-
 using namespace napkin;
 using namespace napkin::ui;
 
@@ -41,19 +39,11 @@ Scenario edited()
 
 } // namespace
 
-class TestPersistence final : public QObject
+class TestPersistence final : public uitest::GuiTestCase
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        m_env = std::make_unique<uitest::Environment>();
-        QVERIFY(m_env->isValid());
-    }
-
-    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
     void settingsAreIsolated()
     {
         // The fixture must have pointed QSettings away from the user's configuration.
@@ -65,7 +55,7 @@ private slots:
     {
         QTemporaryDir tmp;
         const QString path = tmp.filePath(QStringLiteral("run.json"));
-        MainWindow a(m_env->catalog(), edited());
+        MainWindow a(env().catalog(), edited());
         QString error;
         QVERIFY2(a.fileActions()->saveScenario(path, &error), qPrintable(error));
         // The file is the core's scenario JSON, readable without any window.
@@ -74,7 +64,7 @@ private slots:
         QVERIFY2(fromFile, qPrintable(e.message()));
         QCOMPARE(*fromFile, edited());
 
-        MainWindow b(m_env->catalog(), Scenario{});
+        MainWindow b(env().catalog(), Scenario{});
         QVERIFY2(b.fileActions()->openScenario(path, &error), qPrintable(error));
         QCOMPARE(b.controller()->scenario(), edited());
         QCOMPARE(b.controls()->slider(ControlsPanel::Main::Layers)->value(), 30.0);
@@ -91,7 +81,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(R"({"layers": 0})");
         f.close();
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         QString error;
         QVERIFY(!w.fileActions()->openScenario(path, &error));
         QVERIFY2(error.startsWith(QStringLiteral("layers")), qPrintable(error));
@@ -104,9 +94,8 @@ private slots:
     {
         QVERIFY(!settings::lastScenario());  // fresh temporary settings
         {
-            MainWindow w(m_env->catalog(), Scenario{});
-            w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            MainWindow w(env().catalog(), Scenario{});
+            QVERIFY(uitest::showAndWait(w));
             w.controller()->propose(edited(), QStringLiteral("test"));
             w.setByteUnit(ByteUnit::GiB);
             w.setFontScale(1.3);
@@ -119,7 +108,7 @@ private slots:
         QCOMPARE(settings::byteUnit(), ByteUnit::GiB);
         QCOMPARE(settings::fontScale(), 1.3);
 
-        MainWindow again(m_env->catalog(), *saved);
+        MainWindow again(env().catalog(), *saved);
         again.restoreSavedGeometry();
         QCOMPARE(again.controller()->scenario(), edited());
         QCOMPARE(again.byteUnit(), ByteUnit::GiB);
@@ -138,14 +127,10 @@ private slots:
     {
         // The guard is what keeps every other test from hanging on a dialog; prove it works.
         QTimer::singleShot(0, this, [] { QMessageBox::information(nullptr, QStringLiteral("probe"), QStringLiteral("probe")); });
-        QTRY_VERIFY_WITH_TIMEOUT(!m_guard.seen().isEmpty(), 5000);
-        QVERIFY(m_guard.seen().first().contains(QStringLiteral("probe")));
-        m_guard.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(!modalGuard().seen().isEmpty(), 5000);
+        QVERIFY(modalGuard().seen().first().contains(QStringLiteral("probe")));
+        modalGuard().clear();
     }
-
-private:
-    std::unique_ptr<uitest::Environment> m_env;
-    uitest::ModalGuard m_guard;
 };
 
 QTEST_MAIN(TestPersistence)

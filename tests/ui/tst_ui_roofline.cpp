@@ -20,24 +20,14 @@
 #include <QTest>
 #include <QWheelEvent>
 
-#include <memory>
-
 using namespace napkin;
 using namespace napkin::ui;
 
-class TestRoofline final : public QObject
+class TestRoofline final : public uitest::GuiTestCase
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        m_env = std::make_unique<uitest::Environment>();
-        QVERIFY(m_env->isValid());
-    }
-
-    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
     void roofAndRidge_data()
     {
         QTest::addColumn<QString>("gpu");
@@ -59,7 +49,7 @@ private slots:
         QFETCH(double, bandwidth);
         Scenario s;
         s.gpuId = gpu;
-        MainWindow w(m_env->catalog(), s);
+        MainWindow w(env().catalog(), s);
         const RooflinePanel *roof = w.dashboard()->rooflinePanel();
         constexpr double unit = RooflinePanel::kFlopsPerAxisUnit;
         QCOMPARE(roof->ridge()->count(), 1);
@@ -73,8 +63,8 @@ private slots:
 
     void everyOpIsWhereTheCorePutsIt()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
-        const Report r = m_env->report(Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
+        const Report r = env().report(Scenario{});
         const RooflinePanel *roof = w.dashboard()->rooflinePanel();
         for (int k = 0; k < RooflinePanel::kOpKinds; ++k) {
             QList<QPointF> want;
@@ -87,12 +77,11 @@ private slots:
 
     void hoverMatchesCoreOpTable()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(uitest::showAndWait(w));
         RooflinePanel *roof = w.dashboard()->rooflinePanel();
-        const Report r = m_env->report(Scenario{});
+        const Report r = env().report(Scenario{});
         QCOMPARE(r.roofline.ops.size(), w.controller()->report()->roofline.ops.size());
         for (int i = 0; i < r.roofline.ops.size(); ++i) {
             const RooflineOp &want = r.roofline.ops[i];
@@ -140,12 +129,11 @@ private slots:
         QFETCH(QString, preset);
         Scenario s;
         s.presetId = preset;
-        s.model = m_env->catalog().findPreset(preset)->shape;
+        s.model = env().catalog().findPreset(preset)->shape;
         s.seqLen = std::min<std::int64_t>(s.seqLen, s.model.maxPositions);
-        MainWindow w(m_env->catalog(), s);
+        MainWindow w(env().catalog(), s);
         w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(uitest::showAndWait(w));
         RooflinePanel *roof = w.dashboard()->rooflinePanel();
         QSet<int> shapes;
         for (int k = 0; k < RooflinePanel::kOpKinds; ++k)
@@ -163,7 +151,7 @@ private slots:
                         return true;
             return false;
         };
-        const Report r = m_env->report(s);
+        const Report r = env().report(s);
         const auto pixel = [&](int op) {
             return roof->view()->mapFromScene(roof->chart()->mapToScene(roof->opPosition(op)));
         };
@@ -184,10 +172,9 @@ private slots:
 
     void axisLabelsReadAsTflops()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(uitest::showAndWait(w));
         QStringList shown;
         for (QGraphicsItem *item : w.dashboard()->rooflinePanel()->view()->scene()->items())
             if (auto *text = dynamic_cast<QGraphicsTextItem *>(item); text && text->isVisible())
@@ -202,7 +189,7 @@ private slots:
     void pointsSlideWithBatch()
     {
         Scenario s;
-        MainWindow w(m_env->catalog(), s);
+        MainWindow w(env().catalog(), s);
         const RooflinePanel *roof = w.dashboard()->rooflinePanel();
         const QList<QPointF> before = roof->opSeries(OpKind::Matmul)->points();
         s.microBatch = 1;
@@ -216,10 +203,9 @@ private slots:
 
     void wheelZoomDragPanReset()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(uitest::showAndWait(w));
         RooflinePanel *roof = w.dashboard()->rooflinePanel();
         ChartView *view = roof->view();
         const double x0 = roof->xAxis()->min();
@@ -261,7 +247,7 @@ private slots:
 
     void overlayOfASecondGpu()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         RooflinePanel *roof = w.dashboard()->rooflinePanel();
         QVERIFY(!roof->overlayRoof()->isVisible());
         roof->setOverlayGpu(QStringLiteral("a100-80gb-sxm"));
@@ -272,10 +258,6 @@ private slots:
         roof->setOverlayGpu(QString());
         QVERIFY(!roof->overlayRoof()->isVisible());
     }
-
-private:
-    std::unique_ptr<uitest::Environment> m_env;
-    uitest::ModalGuard m_guard;
 };
 
 QTEST_MAIN(TestRoofline)

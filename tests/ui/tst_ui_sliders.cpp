@@ -17,8 +17,6 @@
 #include <QSlider>
 #include <QTest>
 
-#include <memory>
-
 using namespace napkin;
 using namespace napkin::ui;
 using Main = ControlsPanel::Main;
@@ -83,19 +81,11 @@ Scenario afterOneStepLeft(Main which)
 
 } // namespace
 
-class TestSliders final : public QObject
+class TestSliders final : public uitest::GuiTestCase
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        m_env = std::make_unique<uitest::Environment>();
-        QVERIFY(m_env->isValid());
-    }
-
-    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
     void sliderChangesTheRightSeries_data()
     {
         QTest::addColumn<int>("slider");
@@ -123,13 +113,12 @@ private slots:
         QFETCH(bool, roofline);
         const auto which = static_cast<Main>(slider);
 
-        MainWindow w(m_env->catalog(), Scenario{});
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const int h100 = uitest::gpuIndex(m_env->catalog(), QStringLiteral("h100-sxm"));
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
+        const int h100 = uitest::gpuIndex(env().catalog(), QStringLiteral("h100-sxm"));
         QVERIFY(h100 >= 0);
         const Readout before = read(w, h100);
-        QVERIFY(nearlyEqualReadout(before, expected(m_env->report(Scenario{}))));
+        QVERIFY(nearlyEqualReadout(before, expected(env().report(Scenario{}))));
 
         QSlider *s = w.controls()->slider(which)->slider();
         s->setFocus();
@@ -139,7 +128,7 @@ private slots:
         QCOMPARE(w.controller()->scenario(), want);
         QVERIFY(!w.controller()->error());
         const Readout after = read(w, h100);
-        const Readout core = expected(m_env->report(want));
+        const Readout core = expected(env().report(want));
         QVERIFY2(nearlyEqualReadout(after, core), "series differ from the core's report");
 
         QCOMPARE(!uitest::nearlyEqual(after.params, before.params), params);
@@ -150,7 +139,7 @@ private slots:
 
     void spinBoxFollowsSlider()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         LinkedSlider *layers = w.controls()->slider(Main::Layers);
         layers->slider()->setValue(layers->positionFor(30));
         QCOMPARE(layers->spinBox()->value(), 30.0);
@@ -173,9 +162,6 @@ private:
         return uitest::nearlyEqual(a.params, b.params) && uitest::nearlyEqual(a.activations, b.activations)
                && uitest::nearlyEqual(a.seconds, b.seconds, 1e-6);
     }
-
-    std::unique_ptr<uitest::Environment> m_env;
-    uitest::ModalGuard m_guard;
 };
 
 QTEST_MAIN(TestSliders)

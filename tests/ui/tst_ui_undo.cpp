@@ -12,28 +12,18 @@
 #include <QTest>
 #include <QUndoStack>
 
-#include <memory>
-
 using namespace napkin;
 using namespace napkin::ui;
 using Main = ControlsPanel::Main;
 
-class TestUndo final : public QObject
+class TestUndo final : public uitest::GuiTestCase
 {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        m_env = std::make_unique<uitest::Environment>();
-        QVERIFY(m_env->isValid());
-    }
-
-    void cleanup() { NAPKIN_VERIFY_NO_MODAL(m_guard); }
-
     void undoRestoresPreviousScenario()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         QUndoStack *undo = w.controller()->undoStack();
         NumberSpinBox *layers = w.controls()->slider(Main::Layers)->spinBox();
         layers->setFocus();
@@ -53,7 +43,7 @@ private slots:
 
     void oneDragIsOneStep()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         QUndoStack *undo = w.controller()->undoStack();
         QSlider *slider = w.controls()->slider(Main::DModel)->slider();
         slider->setSliderDown(true);  // emits sliderPressed, as a mouse press on the handle does
@@ -81,7 +71,7 @@ private slots:
 
     void twoDragsAreTwoSteps()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         QSlider *slider = w.controls()->slider(Main::Layers)->slider();
         for (int drag = 0; drag < 2; ++drag) {
             slider->setSliderDown(true);
@@ -97,7 +87,7 @@ private slots:
 
     void standardShortcuts()
     {
-        MainWindow w(m_env->catalog(), Scenario{});
+        MainWindow w(env().catalog(), Scenario{});
         w.show();
         QVERIFY(QTest::qWaitForWindowActive(&w));
         Scenario s;
@@ -114,10 +104,6 @@ private slots:
             found |= a->shortcuts().contains(undoKey);
         QVERIFY(found);
     }
-
-private:
-    std::unique_ptr<uitest::Environment> m_env;
-    uitest::ModalGuard m_guard;
 };
 
 QTEST_MAIN(TestUndo)
