@@ -2,8 +2,9 @@
 
 #include "chartstyle.h"
 #include "chartview.h"
-#include "gputimes.h"
 #include "explain.h"
+#include "gputimes.h"
+#include "logzoom.h"
 #include "units.h"
 
 #include <QChart>
@@ -20,8 +21,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace napkin::ui {
 
@@ -30,18 +29,7 @@ namespace {
 constexpr double kRoofMinIntensity = 1e-6;
 constexpr double kRoofMaxIntensity = 1e9;
 constexpr double kHoverRadiusPx = 9;
-constexpr double kWheelZoomPerNotch = 0.85;
-
 constexpr double kUnit = RooflinePanel::kFlopsPerAxisUnit;
-
-// Qt Charts takes a log axis' first decade as ceil(ln(min) / ln(10)), which for a fitted
-// minimum of 0.1 is ceil(-0.99999999999999978) = 0: the bottom label goes missing. A range a
-// hair wider keeps it.
-LogRange withBottomLabel(LogRange r)
-{
-    r.lo *= 1 - 1e-9;
-    return r;
-}
 
 QList<QPointF> roofPoints(double peak, double bandwidth)
 {
@@ -136,6 +124,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_ridge->setBorderColor(Qt::black);
     m_ridge->append(1, 1);
     add(m_ridge);
+    m_zoom = new LogZoom(m_view, m_roof, m_axisX, m_axisY, kUnit);
     m_chart->legend()->hide();
     m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Roofline legend"));
@@ -156,10 +145,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
         m_hoverText.clear();
         QToolTip::hideText();
     });
-    connect(m_view, &ChartView::wheeled, this, [this](const QPointF &pos, int delta) {
-        zoom(pos, std::pow(kWheelZoomPerNotch, delta / 120.0));
-    });
-    connect(m_view, &ChartView::dragged, this, &RooflinePanel::pan);
+    connect(m_zoom, &LogZoom::changed, this, &RooflinePanel::viewChanged);
 }
 
 void RooflinePanel::setToolbarVisible(bool visible)
@@ -194,7 +180,6 @@ void RooflinePanel::setReport(const Report &report)
     m_fitX = LogRange::decadesAround(minX, maxX, 0.25);
     m_fitY = LogRange::decadesAround(minY, r.peakFlopsPerS, 0.25);
     refreshRoofs();
-    applyRanges();
 }
 
 void RooflinePanel::refreshRoofs()
@@ -205,15 +190,17 @@ void RooflinePanel::refreshRoofs()
     m_roof->replace(roofPoints(r.peakFlopsPerS, r.bandwidthBytesPerS));
     m_roof->setName(tr("Roof: %1, %2").arg(fmt::flopRate(r.peakFlopsPerS), fmt::bandwidth(r.bandwidthBytesPerS)));
     const GpuSpec *other = m_overlayId.isEmpty() ? nullptr : m_catalog.findGpu(m_overlayId);
+    LogRange fitY = m_fitY;  // a second roof above the first raises the top
     if (other) {
         QString dtype;
         const double peak = other->peakFor(m_report->memory.recipe.computeDtype, &dtype);
         m_overlay->replace(roofPoints(peak, other->memoryBandwidthBytesPerS));
         m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(peak),
                                                 fmt::bandwidth(other->memoryBandwidthBytesPerS)));
-        m_fitY.hi = std::max(m_fitY.hi, LogRange::decadesAround(peak, peak, 0.25).hi);
+        fitY.hi = std::max(fitY.hi, LogRange::decadesAround(peak, peak, 0.25).hi);
     }
     m_overlay->setVisible(other != nullptr);
+    m_zoom->setFit(m_fitX, fitY);
     refreshLegend();
 }
 
@@ -237,57 +224,27 @@ void RooflinePanel::setOverlayGpu(const QString &gpuId)
     const int index = m_overlayBox->findData(gpuId);
     m_overlayBox->setCurrentIndex(std::max(0, index));
     refreshRoofs();
-    applyRanges();
     emit viewChanged();
 }
 
 void RooflinePanel::setRanges(const std::optional<LogRange> &x, const std::optional<LogRange> &y)
 {
-    m_userX = x;
-    m_userY = y;
-    applyRanges();
+    m_zoom->setUserRanges(x, y);
 }
 
 void RooflinePanel::resetView()
 {
-    setRanges(std::nullopt, std::nullopt);
-    emit viewChanged();
+    m_zoom->reset();
 }
 
-void RooflinePanel::applyRanges()
+std::optional<LogRange> RooflinePanel::xRange() const
 {
-    const LogRange x = m_userX.value_or(withBottomLabel(m_fitX));
-    const LogRange y = m_userY.value_or(withBottomLabel(m_fitY));
-    if (m_axisX->min() != x.lo || m_axisX->max() != x.hi)
-        m_axisX->setRange(x.lo, x.hi);
-    if (m_axisY->min() != y.lo / kUnit || m_axisY->max() != y.hi / kUnit)
-        m_axisY->setRange(y.lo / kUnit, y.hi / kUnit);
+    return m_zoom->userX();
 }
 
-LogRange RooflinePanel::visibleY() const
+std::optional<LogRange> RooflinePanel::yRange() const
 {
-    return {m_axisY->min() * kUnit, m_axisY->max() * kUnit};
-}
-
-void RooflinePanel::zoom(const QPointF &chartPos, double factor)
-{
-    const QPointF anchor = m_chart->mapToValue(chartPos, m_roof);
-    m_userX = LogRange{m_axisX->min(), m_axisX->max()}.zoomed(anchor.x(), factor);
-    m_userY = visibleY().zoomed(anchor.y() * kUnit, factor);
-    applyRanges();
-    emit viewChanged();
-}
-
-void RooflinePanel::pan(const QPointF &pixelDelta)
-{
-    const QRectF area = m_chart->plotArea();
-    if (area.width() <= 0 || area.height() <= 0)
-        return;
-    // Dragging right shows smaller intensities; dragging down shows larger FLOP/s.
-    m_userX = LogRange{m_axisX->min(), m_axisX->max()}.panned(-pixelDelta.x() / area.width());
-    m_userY = visibleY().panned(pixelDelta.y() / area.height());
-    applyRanges();
-    emit viewChanged();
+    return m_zoom->userY();
 }
 
 QPointF RooflinePanel::opPosition(int opIndex) const

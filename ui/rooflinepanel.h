@@ -21,10 +21,12 @@ class QScatterSeries;
 namespace napkin::ui {
 
 class ChartView;
+class LogZoom;
 
 /// Log-log roofline of the chosen GPU (compute roof, bandwidth slope, ridge point) with every
 /// op of a training step placed at its intensity and attainable FLOP/s, marked by kind.
-/// Wheel zooms, drag pans, Reset fits the data again; a second GPU's roof can be overlaid.
+/// Wheel zooms, drag pans (LogZoom), Reset fits the data again; a second GPU's roof can be
+/// overlaid.
 class RooflinePanel final : public QWidget
 {
     Q_OBJECT
@@ -44,12 +46,10 @@ public:
     void setOverlayGpu(const QString &gpuId);
     QString overlayGpu() const { return m_overlayId; }
     /// The visible ranges (intensity, FLOP/s); nullopt while the view follows the data.
-    std::optional<LogRange> xRange() const { return m_userX; }
-    std::optional<LogRange> yRange() const { return m_userY; }
+    std::optional<LogRange> xRange() const;
+    std::optional<LogRange> yRange() const;
     void setRanges(const std::optional<LogRange> &x, const std::optional<LogRange> &y);
     void resetView();
-    void zoom(const QPointF &chartPos, double factor);
-    void pan(const QPointF &pixelDelta);
 
     /// Index into the report's op table of the op nearest a point (within a few pixels).
     std::optional<int> opAt(const QPointF &chartPos) const;
@@ -75,8 +75,6 @@ protected:
 private:
     void refreshRoofs();
     void refreshLegend();
-    void applyRanges();
-    LogRange visibleY() const;  ///< in FLOP/s
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 
     const Catalog &m_catalog;
@@ -94,10 +92,9 @@ private:
     QScatterSeries *m_ops[kOpKinds] = {};
     QList<int> m_pointOps[kOpKinds];  // series point -> index in the op table
     std::optional<Report> m_report;
-    std::optional<LogRange> m_userX;
-    std::optional<LogRange> m_userY;
-    LogRange m_fitX;
-    LogRange m_fitY;
+    LogZoom *m_zoom = nullptr;
+    LogRange m_fitX;  ///< intensity, fitted to the ops and the ridge
+    LogRange m_fitY;  ///< FLOP/s, fitted to the ops and the roof
     QString m_overlayId;
     QString m_hoverText;
 };

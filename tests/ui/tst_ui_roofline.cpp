@@ -5,10 +5,10 @@
 #include "chartstyle.h"
 #include "chartview.h"
 #include "dashboard.h"
+#include "explain.h"
 #include "guitestfixture.h"
 #include "mainwindow.h"
 #include "rooflinepanel.h"
-#include "explain.h"
 #include "scenariocontroller.h"
 
 #include <QChart>
