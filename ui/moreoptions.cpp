@@ -1,10 +1,10 @@
 #include "moreoptions.h"
 
-#include "divisorspinbox.h"
+#include "modelshapeoptions.h"
 #include "numberspinbox.h"
+#include "optionform.h"
 #include "recipe.h"
 #include "scenariocontroller.h"
-#include "shapefix.h"
 #include "validation.h"
 
 #include <QCheckBox>
@@ -12,7 +12,6 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QLabel>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
@@ -20,33 +19,12 @@
 
 namespace napkin::ui {
 
-namespace {
-
-template <typename W>
-W *described(W *w, const QString &name, const QString &tip)
-{
-    w->setAccessibleName(name);
-    w->setAccessibleDescription(tip);
-    w->setToolTip(tip);
-    return w;
-}
-
-NumberSpinBox *integerBox(std::int64_t max, double factor, QWidget *parent)
-{
-    auto *box = new NumberSpinBox(NumberSpinBox::Display::Integer, parent);
-    box->setRange(1, static_cast<double>(max));
-    box->setStepFactor(factor);
-    return box;
-}
-
-} // namespace
-
 MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
-    : QWidget(parent), m_controller(controller)
+    : QWidget(parent), m_controller(controller), m_shape(new ModelShapeOptions(controller, this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(buildModelGroup());
+    layout->addWidget(m_shape);
     layout->addWidget(buildMemoryGroup());
     layout->addWidget(buildComputeGroup());
     // Long entries (recipe names) would otherwise set the width of the whole panel.
@@ -54,91 +32,24 @@ MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(12);
     }
+    connect(m_shape, &ModelShapeOptions::notice, this, &MoreOptions::notice);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MoreOptions::sync);
     sync(m_controller->scenario());
 }
 
 bool MoreOptions::keepsFfRatio() const
 {
-    return m_keepRatio->isChecked();
+    return m_shape->keepsFfRatio();
 }
 
-QWidget *MoreOptions::buildModelGroup()
+QComboBox *MoreOptions::presetBox() const
 {
-    auto *box = new QGroupBox(tr("Model shape"), this);
-    auto *form = new QFormLayout(box);
-    m_preset = described(new QComboBox(box), tr("Model preset"),
-                         tr("Fills every shape field (family, layers, width, heads, kv heads, d_ff, vocabulary) "
-                            "from a published model configuration"));
-    for (const ModelPreset &p : m_controller->catalog().presets)
-        m_preset->addItem(p.name, p.id);
-    m_presetState = new QLabel(box);
-    m_presetState->setAccessibleName(tr("Preset state"));
-    m_family = described(new QComboBox(box), tr("Model family"),
-                         tr("GPT-2: LayerNorm, GELU MLP, learned positions, biases. "
-                            "Llama: RMSNorm, SwiGLU MLP (three matrices), no biases."));
-    m_family->addItem(tr("GPT-2"), static_cast<int>(Arch::Gpt2));
-    m_family->addItem(tr("Llama"), static_cast<int>(Arch::Llama));
-    m_heads = described(new DivisorSpinBox(box), tr("Attention heads"),
-                        tr("Attention heads; must divide d_model. The arrows step through the divisors."));
-    m_heads->setRange(1, static_cast<int>(limits::maxHeads));
-    m_kvHeads = described(new DivisorSpinBox(box), tr("Key/value heads"),
-                          tr("Key/value heads (grouped-query attention); must divide the heads. "
-                             "Equal to heads is ordinary multi-head attention."));
-    m_kvHeads->setRange(1, static_cast<int>(limits::maxHeads));
-    m_dFf = described(integerBox(limits::maxDFf, 0, box), tr("MLP width (d_ff)"),
-                      tr("Hidden width of the MLP block (d_ff); usually 4 x d_model for GPT-2"));
-    m_dFf->setSingleStep(64);
-    m_vocab = described(integerBox(limits::maxVocab, 0, box), tr("Vocabulary size"),
-                        tr("Vocabulary size: sets the embedding and LM-head parameters and the logits memory"));
-    m_vocab->setSingleStep(256);
-    m_tied = described(new QCheckBox(tr("Tied embeddings"), box), tr("Tied embeddings"),
-                       tr("Share the token embedding with the LM head (GPT-2 does, Llama does not)"));
-    m_keepRatio = described(new QCheckBox(tr("d_ff follows width"), box), tr("d_ff follows width"),
-                            tr("When width changes, scale d_ff to keep its ratio to d_model"));
-    m_keepRatio->setChecked(true);
-    form->addRow(tr("Preset"), m_preset);
-    form->addRow(QString(), m_presetState);
-    form->addRow(tr("Family"), m_family);
-    form->addRow(tr("Heads"), m_heads);
-    form->addRow(tr("KV heads"), m_kvHeads);
-    form->addRow(tr("d_ff"), m_dFf);
-    form->addRow(tr("Vocabulary"), m_vocab);
-    form->addRow(m_tied);
-    form->addRow(m_keepRatio);
+    return m_shape->presetBox();
+}
 
-    connect(m_preset, &QComboBox::activated, this, [this](int index) {
-        const ModelPreset *p = m_controller->catalog().findPreset(m_preset->itemData(index).toString());
-        if (!p)
-            return;
-        QString note;
-        const Scenario s = applyPreset(m_controller->scenario(), *p, &note);
-        m_controller->propose(s, tr("Use preset %1").arg(p->name));
-        if (!note.isEmpty())
-            emit notice(note);
-    });
-    connect(m_family, &QComboBox::activated, this, [this](int index) {
-        change(tr("Change family"), [&](Scenario &s) { s.model.arch = static_cast<Arch>(m_family->itemData(index).toInt()); });
-    });
-    connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
-        QString note;
-        change(tr("Set heads to %1").arg(v), [&](Scenario &s) { s.model = followHeads(s.model, v, &note); });
-        if (!note.isEmpty())
-            emit notice(note);
-    });
-    connect(m_kvHeads, &QSpinBox::valueChanged, this, [this](int v) {
-        change(tr("Set kv heads to %1").arg(v), [&](Scenario &s) { s.model.kvHeads = v; });
-    });
-    connect(m_dFf, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        change(tr("Set d_ff"), [&](Scenario &s) { s.model.dFf = static_cast<std::int64_t>(v); });
-    });
-    connect(m_vocab, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        change(tr("Set vocabulary"), [&](Scenario &s) { s.model.vocab = static_cast<std::int64_t>(v); });
-    });
-    connect(m_tied, &QCheckBox::toggled, this, [this](bool on) {
-        change(tr("Tie embeddings"), [&](Scenario &s) { s.model.tied = on; });
-    });
-    return box;
+DivisorSpinBox *MoreOptions::headsBox() const
+{
+    return m_shape->headsBox();
 }
 
 QWidget *MoreOptions::buildMemoryGroup()
@@ -188,32 +99,34 @@ QWidget *MoreOptions::buildMemoryGroup()
     form->addRow(m_dropout);
 
     connect(m_gpus, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        change(tr("Set GPUs to %1").arg(v), [&](Scenario &s) { s.gpus = static_cast<std::int64_t>(v); });
+        proposeChange(m_controller, tr("Set GPUs to %1").arg(v),
+                      [&](Scenario &s) { s.gpus = static_cast<std::int64_t>(v); });
     });
     connect(m_zero, &QComboBox::activated, this, [this](int stage) {
-        change(tr("Set ZeRO stage %1").arg(stage), [&](Scenario &s) { s.zeroStage = stage; });
+        proposeChange(m_controller, tr("Set ZeRO stage %1").arg(stage), [&](Scenario &s) { s.zeroStage = stage; });
     });
     connect(m_recipe, &QComboBox::activated, this, [this](int index) {
-        change(tr("Change recipe"), [&](Scenario &s) { s.recipeId = m_recipe->itemData(index).toString(); });
+        proposeChange(m_controller, tr("Change recipe"),
+                      [&](Scenario &s) { s.recipeId = m_recipe->itemData(index).toString(); });
     });
     connect(m_recompute, &QComboBox::activated, this, [this](int index) {
-        change(tr("Change recompute"), [&](Scenario &s) {
+        proposeChange(m_controller, tr("Change recompute"), [&](Scenario &s) {
             s.recompute = static_cast<Recompute>(m_recompute->itemData(index).toInt());
         });
     });
     connect(m_flash, &QCheckBox::toggled, this, [this](bool on) {
-        change(tr("Toggle FlashAttention"), [&](Scenario &s) { s.flashAttention = on; });
+        proposeChange(m_controller, tr("Toggle FlashAttention"), [&](Scenario &s) { s.flashAttention = on; });
     });
     connect(m_activations, &QCheckBox::toggled, this, [this](bool on) {
-        change(tr("Toggle activations"), [&](Scenario &s) { s.includeActivations = on; });
+        proposeChange(m_controller, tr("Toggle activations"), [&](Scenario &s) { s.includeActivations = on; });
     });
     connect(m_activationModel, &QComboBox::activated, this, [this](int index) {
-        change(tr("Change activation model"), [&](Scenario &s) {
+        proposeChange(m_controller, tr("Change activation model"), [&](Scenario &s) {
             s.activationModel = static_cast<ActivationModel>(m_activationModel->itemData(index).toInt());
         });
     });
     connect(m_dropout, &QCheckBox::toggled, this, [this](bool on) {
-        change(tr("Toggle dropout"), [&](Scenario &s) { s.dropout = on; });
+        proposeChange(m_controller, tr("Toggle dropout"), [&](Scenario &s) { s.dropout = on; });
     });
     return box;
 }
@@ -248,52 +161,30 @@ QWidget *MoreOptions::buildComputeGroup()
     form->addRow(tr("Price / GPU-hour"), m_price);
 
     connect(m_basis, &QComboBox::activated, this, [this](int index) {
-        change(tr("Change FLOPs basis"), [&](Scenario &s) {
+        proposeChange(m_controller, tr("Change FLOPs basis"), [&](Scenario &s) {
             s.flopsBasis = static_cast<FlopsBasis>(m_basis->itemData(index).toInt());
         });
     });
     connect(m_causal, &QCheckBox::toggled, this, [this](bool on) {
-        change(tr("Toggle causal halving"), [&](Scenario &s) { s.causalHalving = on; });
+        proposeChange(m_controller, tr("Toggle causal halving"), [&](Scenario &s) { s.causalHalving = on; });
     });
     connect(m_mfu, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        change(tr("Set MFU"), [&](Scenario &s) { s.mfuFraction = v / 100; });
+        proposeChange(m_controller, tr("Set MFU"), [&](Scenario &s) { s.mfuFraction = v / 100; });
     });
     connect(m_price, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        change(tr("Set price"), [&](Scenario &s) { s.pricePerGpuHourUsd = v; });
+        proposeChange(m_controller, tr("Set price"), [&](Scenario &s) { s.pricePerGpuHourUsd = v; });
     });
     return box;
 }
 
-void MoreOptions::change(const QString &what, const std::function<void(Scenario &)> &apply)
-{
-    Scenario s = m_controller->scenario();
-    apply(s);
-    m_controller->propose(s, what);
-}
-
 void MoreOptions::sync(const Scenario &s)
 {
-    const QList<QObject *> all = {m_preset, m_family, m_heads, m_kvHeads, m_dFf, m_vocab, m_tied, m_gpus,
-                                  m_zero, m_recipe, m_recompute, m_flash, m_activations, m_activationModel,
-                                  m_dropout, m_basis, m_causal,
-                                  m_mfu, m_price};
+    const QList<QObject *> all = {m_gpus, m_zero, m_recipe, m_recompute, m_flash, m_activations,
+                                  m_activationModel, m_dropout, m_basis, m_causal, m_mfu, m_price};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(all.size());
     for (QObject *o : all)
         blockers.emplace_back(o);
-    m_preset->setCurrentIndex(m_preset->findData(s.presetId));
-    const ModelPreset *preset = m_controller->catalog().findPreset(s.presetId);
-    const bool modified = !preset || preset->shape != s.model;
-    m_presetState->setText(modified ? tr("(shape edited since the preset)") : QString());
-    m_presetState->setVisible(modified);
-    m_family->setCurrentIndex(m_family->findData(static_cast<int>(s.model.arch)));
-    m_heads->setDividend(s.model.dModel);
-    m_heads->setValue(static_cast<int>(s.model.heads));
-    m_kvHeads->setDividend(s.model.heads);
-    m_kvHeads->setValue(static_cast<int>(s.model.kvHeads));
-    m_dFf->setValue(static_cast<double>(s.model.dFf));
-    m_vocab->setValue(static_cast<double>(s.model.vocab));
-    m_tied->setChecked(s.model.tied);
     m_gpus->setValue(static_cast<double>(s.gpus));
     m_zero->setCurrentIndex(s.zeroStage);
     m_recipe->setCurrentIndex(m_recipe->findData(s.recipeId));

@@ -4,21 +4,19 @@
 
 #include <QWidget>
 
-#include <functional>
-
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
-class QLabel;
 
 namespace napkin::ui {
 
 class DivisorSpinBox;
+class ModelShapeOptions;
 class NumberSpinBox;
 class ScenarioController;
 
 /// Everything in the scenario besides the main five and the GPU model, in three groups:
-/// model shape, parallelism and memory, compute and cost.
+/// model shape (ModelShapeOptions), parallelism and memory, compute and cost.
 class MoreOptions final : public QWidget
 {
     Q_OBJECT
@@ -28,31 +26,21 @@ public:
 
     /// Whether changing width also scales d_ff (a view preference, not part of the scenario).
     bool keepsFfRatio() const;
-    QComboBox *presetBox() const { return m_preset; }
+    QComboBox *presetBox() const;
     QComboBox *zeroBox() const { return m_zero; }
-    DivisorSpinBox *headsBox() const { return m_heads; }
+    DivisorSpinBox *headsBox() const;
     NumberSpinBox *gpusBox() const { return m_gpus; }
 
 signals:
     void notice(const QString &message);
 
 private:
-    QWidget *buildModelGroup();
     QWidget *buildMemoryGroup();
     QWidget *buildComputeGroup();
-    void change(const QString &what, const std::function<void(Scenario &)> &apply);
     void sync(const Scenario &s);
 
     ScenarioController *m_controller;
-    QComboBox *m_preset = nullptr;
-    QLabel *m_presetState = nullptr;
-    QComboBox *m_family = nullptr;
-    DivisorSpinBox *m_heads = nullptr;
-    DivisorSpinBox *m_kvHeads = nullptr;
-    NumberSpinBox *m_dFf = nullptr;
-    NumberSpinBox *m_vocab = nullptr;
-    QCheckBox *m_tied = nullptr;
-    QCheckBox *m_keepRatio = nullptr;
+    ModelShapeOptions *m_shape;
     NumberSpinBox *m_gpus = nullptr;
     QComboBox *m_zero = nullptr;
     QComboBox *m_recipe = nullptr;

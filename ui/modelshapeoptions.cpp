@@ -1,0 +1,127 @@
+#include "modelshapeoptions.h"
+
+#include "divisorspinbox.h"
+#include "optionform.h"
+#include "shapefix.h"
+#include "validation.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+
+#include <vector>
+
+namespace napkin::ui {
+
+ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *parent)
+    : QGroupBox(tr("Model shape"), parent), m_controller(controller)
+{
+    auto *form = new QFormLayout(this);
+    m_preset = described(new QComboBox(this), tr("Model preset"),
+                         tr("Fills every shape field (family, layers, width, heads, kv heads, d_ff, vocabulary) "
+                            "from a published model configuration"));
+    for (const ModelPreset &p : m_controller->catalog().presets)
+        m_preset->addItem(p.name, p.id);
+    m_presetState = new QLabel(this);
+    m_presetState->setAccessibleName(tr("Preset state"));
+    m_family = described(new QComboBox(this), tr("Model family"),
+                         tr("GPT-2: LayerNorm, GELU MLP, learned positions, biases. "
+                            "Llama: RMSNorm, SwiGLU MLP (three matrices), no biases."));
+    m_family->addItem(tr("GPT-2"), static_cast<int>(Arch::Gpt2));
+    m_family->addItem(tr("Llama"), static_cast<int>(Arch::Llama));
+    m_heads = described(new DivisorSpinBox(this), tr("Attention heads"),
+                        tr("Attention heads; must divide d_model. The arrows step through the divisors."));
+    m_heads->setRange(1, static_cast<int>(limits::maxHeads));
+    m_kvHeads = described(new DivisorSpinBox(this), tr("Key/value heads"),
+                          tr("Key/value heads (grouped-query attention); must divide the heads. "
+                             "Equal to heads is ordinary multi-head attention."));
+    m_kvHeads->setRange(1, static_cast<int>(limits::maxHeads));
+    m_dFf = described(integerBox(limits::maxDFf, 0, this), tr("MLP width (d_ff)"),
+                      tr("Hidden width of the MLP block (d_ff); usually 4 x d_model for GPT-2"));
+    m_dFf->setSingleStep(64);
+    m_vocab = described(integerBox(limits::maxVocab, 0, this), tr("Vocabulary size"),
+                        tr("Vocabulary size: sets the embedding and LM-head parameters and the logits memory"));
+    m_vocab->setSingleStep(256);
+    m_tied = described(new QCheckBox(tr("Tied embeddings"), this), tr("Tied embeddings"),
+                       tr("Share the token embedding with the LM head (GPT-2 does, Llama does not)"));
+    m_keepRatio = described(new QCheckBox(tr("d_ff follows width"), this), tr("d_ff follows width"),
+                            tr("When width changes, scale d_ff to keep its ratio to d_model"));
+    m_keepRatio->setChecked(true);
+    form->addRow(tr("Preset"), m_preset);
+    form->addRow(QString(), m_presetState);
+    form->addRow(tr("Family"), m_family);
+    form->addRow(tr("Heads"), m_heads);
+    form->addRow(tr("KV heads"), m_kvHeads);
+    form->addRow(tr("d_ff"), m_dFf);
+    form->addRow(tr("Vocabulary"), m_vocab);
+    form->addRow(m_tied);
+    form->addRow(m_keepRatio);
+
+    connect(m_preset, &QComboBox::activated, this, [this](int index) {
+        const ModelPreset *p = m_controller->catalog().findPreset(m_preset->itemData(index).toString());
+        if (!p)
+            return;
+        QString note;
+        const Scenario s = applyPreset(m_controller->scenario(), *p, &note);
+        m_controller->propose(s, tr("Use preset %1").arg(p->name));
+        if (!note.isEmpty())
+            emit notice(note);
+    });
+    connect(m_family, &QComboBox::activated, this, [this](int index) {
+        proposeChange(m_controller, tr("Change family"),
+                      [&](Scenario &s) { s.model.arch = static_cast<Arch>(m_family->itemData(index).toInt()); });
+    });
+    connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
+        QString note;
+        proposeChange(m_controller, tr("Set heads to %1").arg(v),
+                      [&](Scenario &s) { s.model = followHeads(s.model, v, &note); });
+        if (!note.isEmpty())
+            emit notice(note);
+    });
+    connect(m_kvHeads, &QSpinBox::valueChanged, this, [this](int v) {
+        proposeChange(m_controller, tr("Set kv heads to %1").arg(v), [&](Scenario &s) { s.model.kvHeads = v; });
+    });
+    connect(m_dFf, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        proposeChange(m_controller, tr("Set d_ff"), [&](Scenario &s) { s.model.dFf = static_cast<std::int64_t>(v); });
+    });
+    connect(m_vocab, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        proposeChange(m_controller, tr("Set vocabulary"),
+                      [&](Scenario &s) { s.model.vocab = static_cast<std::int64_t>(v); });
+    });
+    connect(m_tied, &QCheckBox::toggled, this, [this](bool on) {
+        proposeChange(m_controller, tr("Tie embeddings"), [&](Scenario &s) { s.model.tied = on; });
+    });
+    connect(m_controller, &ScenarioController::scenarioChanged, this, &ModelShapeOptions::sync);
+    sync(m_controller->scenario());
+}
+
+bool ModelShapeOptions::keepsFfRatio() const
+{
+    return m_keepRatio->isChecked();
+}
+
+void ModelShapeOptions::sync(const Scenario &s)
+{
+    const QList<QObject *> all = {m_preset, m_family, m_heads, m_kvHeads, m_dFf, m_vocab, m_tied};
+    std::vector<QSignalBlocker> blockers;
+    blockers.reserve(all.size());
+    for (QObject *o : all)
+        blockers.emplace_back(o);
+    m_preset->setCurrentIndex(m_preset->findData(s.presetId));
+    const ModelPreset *preset = m_controller->catalog().findPreset(s.presetId);
+    const bool modified = !preset || preset->shape != s.model;
+    m_presetState->setText(modified ? tr("(shape edited since the preset)") : QString());
+    m_presetState->setVisible(modified);
+    m_family->setCurrentIndex(m_family->findData(static_cast<int>(s.model.arch)));
+    m_heads->setDividend(s.model.dModel);
+    m_heads->setValue(static_cast<int>(s.model.heads));
+    m_kvHeads->setDividend(s.model.heads);
+    m_kvHeads->setValue(static_cast<int>(s.model.kvHeads));
+    m_dFf->setValue(static_cast<double>(s.model.dFf));
+    m_vocab->setValue(static_cast<double>(s.model.vocab));
+    m_tied->setChecked(s.model.tied);
+}
+
+} // namespace napkin::ui

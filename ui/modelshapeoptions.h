@@ -1,0 +1,50 @@
+#pragma once
+
+#include "scenario.h"
+
+#include <QGroupBox>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace napkin::ui {
+
+class DivisorSpinBox;
+class NumberSpinBox;
+class ScenarioController;
+
+/// The "Model shape" group of the options: preset, family, heads, kv heads, d_ff, vocabulary,
+/// tied embeddings. Heads keep dividing the width and kv heads the heads (core/shapefix).
+class ModelShapeOptions final : public QGroupBox
+{
+    Q_OBJECT
+
+public:
+    explicit ModelShapeOptions(ScenarioController *controller, QWidget *parent = nullptr);
+
+    /// Whether changing width also scales d_ff (a view preference, not part of the scenario).
+    bool keepsFfRatio() const;
+    QComboBox *presetBox() const { return m_preset; }
+    DivisorSpinBox *headsBox() const { return m_heads; }
+
+signals:
+    /// What an edit changed besides the field itself ("kv heads 8 → 4 ...").
+    void notice(const QString &message);
+
+private:
+    void sync(const Scenario &s);
+
+    ScenarioController *m_controller;
+    QComboBox *m_preset;
+    QLabel *m_presetState;
+    QComboBox *m_family;
+    DivisorSpinBox *m_heads;
+    DivisorSpinBox *m_kvHeads;
+    NumberSpinBox *m_dFf;
+    NumberSpinBox *m_vocab;
+    QCheckBox *m_tied;
+    QCheckBox *m_keepRatio;
+};
+
+} // namespace napkin::ui
