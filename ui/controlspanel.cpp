@@ -80,7 +80,8 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     connect(m_gpu, &GpuChooser::gpuChosen, this, [this](const QString &id) {
         Scenario s = m_controller->scenario();
         s.gpuId = id;
-        m_controller->propose(s, tr("Choose GPU %1").arg(id));
+        const GpuSpec *gpu = m_controller->catalog().findGpu(id);
+        m_controller->propose(s, tr("Choose GPU %1").arg(gpu ? gpu->shortName : id));
     });
     connect(m_moreToggle, &QToolButton::toggled, this, [this](bool on) {
         m_more->setVisible(on);

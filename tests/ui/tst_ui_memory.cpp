@@ -19,6 +19,7 @@
 #include <QLineSeries>
 #include <QStackedBarSeries>
 #include <QTest>
+#include <QUndoStack>
 #include <QValueAxis>
 
 using namespace napkin;
@@ -73,6 +74,8 @@ private slots:
             const GpuSpec &gpu = env().catalog().gpus[i];
             chooseInCombo(combo, i);
             QCOMPARE(w.controller()->scenario().gpuId, gpu.id);
+            // Edit > Undo names the GPU as people know it, not by its catalog id.
+            QCOMPARE(w.controller()->undoStack()->undoText(), QStringLiteral("Choose GPU %1").arg(gpu.shortName));
             const QList<QPointF> line = memory->capacityLine()->points();
             QCOMPARE(line.size(), 2);
             QCOMPARE(line[0].y(), gpu.memoryBytes / 1e9);
