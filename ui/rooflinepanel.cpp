@@ -10,6 +10,8 @@
 #include <QChart>
 #include <QComboBox>
 #include <QEvent>
+#include <QFontMetricsF>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -104,10 +106,8 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
         m_ops[k] = new QScatterSeries;
         m_ops[k]->setName(opKindTitle(static_cast<OpKind>(k)));
         m_ops[k]->setMarkerShape(marker.shape);
-        m_ops[k]->setMarkerSize(marker.size);
         if (marker.hollow) {
             m_ops[k]->setColor(Qt::transparent);
-            m_ops[k]->setPen(QPen(palette::opKind(k), 2));
         } else {
             m_ops[k]->setColor(palette::opKind(k));
             m_ops[k]->setBorderColor(Qt::white);
@@ -119,7 +119,6 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
             if (opMarker(k).hollow == hollow)
                 add(m_ops[k]);
     m_ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    m_ridge->setMarkerSize(13);
     m_ridge->setColor(palette::capacity());
     m_ridge->setBorderColor(Qt::black);
     m_ridge->append(1, 1);
@@ -128,7 +127,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_chart->legend()->hide();
     m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Roofline legend"));
-    styleChart(m_chart, font());
+    restyle();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -286,8 +285,23 @@ void RooflinePanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
 void RooflinePanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::FontChange)
-        styleChart(m_chart, font());
+        restyle();
     QWidget::changeEvent(event);
+}
+
+void RooflinePanel::restyle()
+{
+    styleChart(m_chart, font());
+    // Markers grow with the text (View > Bigger text, large exports) so that they keep their
+    // weight beside the labels.
+    const double scale = std::max(1.0, QFontMetricsF(font()).height() / QFontMetricsF(QGuiApplication::font()).height());
+    for (int k = 0; k < kOpKinds; ++k) {
+        const OpMarker marker = opMarker(k);
+        m_ops[k]->setMarkerSize(marker.size * scale);
+        if (marker.hollow)
+            m_ops[k]->setPen(QPen(palette::opKind(k), 2 * scale));
+    }
+    m_ridge->setMarkerSize(13 * scale);
 }
 
 } // namespace napkin::ui

@@ -73,6 +73,7 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    void restyle();
     void refreshRoofs();
     void refreshLegend();
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
