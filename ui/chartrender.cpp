@@ -40,6 +40,7 @@ QWidget *buildChart(ChartKind kind, const Report &report, const Catalog &catalog
     }
     case ChartKind::Time: {
         auto *w = new TimePanel(catalog, parent);
+        w->setFiguresAbove(true);
         w->setReport(report);
         return w;
     }

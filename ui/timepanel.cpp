@@ -15,7 +15,8 @@
 namespace napkin::ui {
 
 TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
-    : QWidget(parent), m_chart(new GpuTimeChart(catalog, this))
+    : QWidget(parent), m_figures(new QWidget(this)), m_chart(new GpuTimeChart(catalog, this)),
+      m_layout(new QHBoxLayout(this))
 {
     const QString names[kFigures] = {tr("FLOPs, 6ND"), tr("FLOPs, detailed"), tr("Wall clock"),
                                      tr("GPU-hours"), tr("GPU-years"), tr("Cost"), tr("Energy")};
@@ -56,13 +57,18 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
 
     // The figures' text changes on every update; with their size hints ignored the split
     // between figures and chart stays put instead of resizing the chart each time.
-    auto *figures = new QWidget(this);
-    figures->setLayout(grid);
-    figures->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(6, 4, 0, 0);
-    layout->addWidget(figures, 1);
-    layout->addWidget(m_chart, 1);
+    m_figures->setLayout(grid);
+    m_figures->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_layout->setContentsMargins(6, 4, 0, 0);
+    m_layout->addWidget(m_figures, 1);
+    m_layout->addWidget(m_chart, 1);
+}
+
+void TimePanel::setFiguresAbove(bool above)
+{
+    m_layout->setDirection(above ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    m_layout->setStretchFactor(m_figures, above ? 0 : 1);
+    m_figures->setSizePolicy(QSizePolicy::Ignored, above ? QSizePolicy::Maximum : QSizePolicy::Preferred);
 }
 
 void TimePanel::setReport(const Report &r)

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QBoxLayout;
 
 namespace napkin::ui {
 
@@ -25,14 +26,20 @@ public:
 
     void setReport(const Report &report);
     void setDragging(bool dragging);
+    /// Figures above the chart instead of beside it, each at full width: for the panel on its
+    /// own (the exported time chart), where half the width elides the longer notes.
+    void setFiguresAbove(bool above);
 
     TextStrip *figure(Figure f) const { return m_values[static_cast<int>(f)]; }
+    TextStrip *note(Figure f) const { return m_notes[static_cast<int>(f)]; }
     GpuTimeChart *gpuChart() const { return m_chart; }
 
 private:
     TextStrip *m_values[kFigures] = {};
     TextStrip *m_notes[kFigures] = {};
+    QWidget *m_figures;
     GpuTimeChart *m_chart;
+    QBoxLayout *m_layout;
 };
 
 } // namespace napkin::ui

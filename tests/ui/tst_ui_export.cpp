@@ -7,11 +7,14 @@
 #include "gui.h"
 #include "guitestfixture.h"
 #include "mainwindow.h"
+#include "textstrip.h"
+#include "timepanel.h"
 
 #include <QClipboard>
 #include <QDir>
 #include <QGuiApplication>
 #include <QFile>
+#include <QFontMetrics>
 #include <QImage>
 #include <QSet>
 #include <QTemporaryDir>
@@ -86,6 +89,32 @@ private slots:
         const QImage rendered = renderChart(ChartKind::Roofline, env().report(Scenario{}), env().catalog(),
                                             ViewOptions{}, QSize(700, 450));
         QCOMPARE(written.convertToFormat(QImage::Format_ARGB32), rendered.convertToFormat(QImage::Format_ARGB32));
+    }
+
+    void timeNotesAreWholeWithFiguresAbove_data()
+    {
+        QTest::addColumn<bool>("above");
+        QTest::addColumn<bool>("whole");
+        // At the exported time chart's design size, half the width elides the longer notes.
+        QTest::newRow("beside the chart") << false << false;
+        QTest::newRow("above the chart") << true << true;
+    }
+
+    void timeNotesAreWholeWithFiguresAbove()
+    {
+        QFETCH(bool, above);
+        QFETCH(bool, whole);
+        TimePanel panel(env().catalog());
+        panel.setFiguresAbove(above);
+        panel.setReport(env().report(Scenario{}));
+        panel.resize(800, 500);
+        QVERIFY(uitest::showAndWait(panel));
+        bool allWhole = true;
+        for (int f = 0; f < TimePanel::kFigures; ++f) {
+            const TextStrip *note = panel.note(static_cast<TimePanel::Figure>(f));
+            allWhole &= QFontMetrics(note->font()).horizontalAdvance(note->text()) < note->width();
+        }
+        QCOMPARE(allWhole, whole);
     }
 
     void guiExportAtTwiceTheSize()
