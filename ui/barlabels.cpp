@@ -4,8 +4,9 @@
 #include <QAbstractBarSeries>
 #include <QChart>
 #include <QFontMetricsF>
+#include <QGraphicsItem>
 #include <QGraphicsLayout>
-#include <QGraphicsSimpleTextItem>
+#include <QPainter>
 #include <QTransform>
 
 #include <algorithm>
@@ -19,47 +20,96 @@ constexpr double kGapPx = 5;
 constexpr int kChartMarginPx = 4;
 } // namespace
 
+/// All labels in one graphics item: one cached pixmap to draw per frame instead of one per label.
+class BarLabels::Item final : public QGraphicsItem
+{
+public:
+    explicit Item(QGraphicsItem *parent) : QGraphicsItem(parent)
+    {
+        setZValue(10);
+        setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+    }
+
+    QStringList texts;
+    QList<QRectF> boxes;           ///< each text's own box, at the origin
+    QList<QTransform> placements;  ///< box -> chart coordinates
+    QFont font;
+    QColor color;
+
+    QPolygonF shape(int i) const { return placements[i].map(QPolygonF(boxes[i])); }
+
+    void changed()
+    {
+        prepareGeometryChange();
+        m_bounds = QRectF();
+        for (int i = 0; i < texts.size(); ++i)
+            m_bounds |= shape(i).boundingRect();
+        update();
+    }
+
+    QRectF boundingRect() const override { return m_bounds; }
+
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *) override
+    {
+        painter->setFont(font);
+        painter->setPen(color);
+        for (int i = 0; i < texts.size(); ++i) {
+            painter->save();
+            painter->setTransform(placements[i], true);
+            painter->drawText(boxes[i], Qt::AlignLeft | Qt::AlignTop, texts[i]);
+            painter->restore();
+        }
+    }
+
+private:
+    QRectF m_bounds;
+};
+
 BarLabels::BarLabels(QChart *chart, QAbstractBarSeries *series, QAbstractAxis *axis, const QStringList &texts)
-    : QObject(chart), m_chart(chart), m_series(series), m_axis(axis), m_texts(texts)
+    : QObject(chart), m_chart(chart), m_series(series), m_axis(axis), m_item(new Item(chart))
 {
     m_axis->setLabelsVisible(false);
-    for (const QString &text : texts) {
-        auto *item = new QGraphicsSimpleTextItem(text, chart);
-        item->setZValue(10);
-        m_items.append(item);
-    }
+    m_item->texts = texts;
     restyle();
     connect(m_chart, &QChart::plotAreaChanged, this, &BarLabels::place);
 }
 
+QStringList BarLabels::texts() const
+{
+    return m_item->texts;
+}
+
 void BarLabels::restyle()
 {
-    for (QGraphicsSimpleTextItem *item : m_items) {
-        item->setFont(m_axis->labelsFont());
-        item->setBrush(m_axis->labelsBrush());
-    }
+    m_item->font = m_axis->labelsFont();
+    m_item->color = m_axis->labelsBrush().color();
+    const QFontMetricsF metrics(m_item->font);
+    m_item->boxes.clear();
+    for (const QString &text : m_item->texts)
+        m_item->boxes.append(QRectF(0, 0, metrics.horizontalAdvance(text), metrics.height()));
     place();
 }
 
 QList<QPolygonF> BarLabels::labelShapes() const
 {
     QList<QPolygonF> shapes;
-    for (const QGraphicsSimpleTextItem *item : m_items)
-        shapes.append(item->mapToParent(item->boundingRect()));
+    for (int i = 0; i < m_item->texts.size(); ++i)
+        shapes.append(m_item->shape(i));
     return shapes;
 }
 
 void BarLabels::place()
 {
     const QRectF area = m_chart->plotArea();
-    if (m_items.isEmpty() || area.width() <= 0)
+    const QList<QRectF> &boxes = m_item->boxes;
+    if (boxes.isEmpty() || area.width() <= 0)
         return;
-    const QFontMetricsF metrics(m_axis->labelsFont());
+    const QFontMetricsF metrics(m_item->font);
     double widest = 0;
-    for (const QGraphicsSimpleTextItem *item : m_items)
-        widest = std::max(widest, item->boundingRect().width());
+    for (const QRectF &box : boxes)
+        widest = std::max(widest, box.width());
     const double height = metrics.height();
-    const double pitch = area.width() / static_cast<double>(m_items.size());
+    const double pitch = area.width() / static_cast<double>(boxes.size());
     // Tilted lines of text stand pitch x sin 45° apart; upright ones a whole pitch.
     const int angle = widest + metrics.averageCharWidth() <= pitch ? 0
                       : height * 1.1 <= pitch * std::sqrt(0.5) ? 45
@@ -69,18 +119,22 @@ void BarLabels::place()
     QTransform rotation;
     rotation.rotate(-angle);
     double below = 0;  // how far the lowest label reaches under the axis
-    for (int i = 0; i < m_items.size(); ++i) {
-        QGraphicsSimpleTextItem *item = m_items[i];
-        const QRectF box = item->boundingRect();
+    m_item->placements.clear();
+    for (int i = 0; i < boxes.size(); ++i) {
+        const QRectF &box = boxes[i];
         const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
         // Horizontal labels hang centred under their bar; tilted and upright ones end there,
         // level with the middle of their line.
         const QPointF local = angle == 0 ? QPointF(box.width() / 2, 0) : QPointF(box.width(), box.height() / 2);
         const QPointF anchor(x, area.bottom() + kGapPx + (angle == 45 ? height * 0.5 : 0));
-        item->setRotation(-angle);
-        item->setPos(anchor - rotation.map(local));
-        below = std::max(below, item->mapRectToParent(box).bottom() - area.bottom());
+        const QPointF origin = anchor - rotation.map(local);
+        QTransform placement;
+        placement.translate(origin.x(), origin.y());
+        placement.rotate(-angle);
+        m_item->placements.append(placement);
+        below = std::max(below, placement.mapRect(box).bottom() - area.bottom());
     }
+    m_item->changed();
     // Under the plot area come the hidden axis' strip, the chart margin, then the layout's
     // contents margin outside the chart background; the labels fill the first two.
     QMargins margins = m_chart->margins();

@@ -8,7 +8,6 @@
 class QAbstractAxis;
 class QAbstractBarSeries;
 class QChart;
-class QGraphicsSimpleTextItem;
 
 namespace napkin::ui {
 
@@ -29,18 +28,18 @@ public:
     void restyle();
     /// 0 (horizontal), 45 or 90 degrees, picked from the room between bars.
     int angle() const { return m_angle; }
-    QStringList texts() const { return m_texts; }
+    QStringList texts() const;
     /// The outline of each label as drawn, in chart coordinates.
     QList<QPolygonF> labelShapes() const;
 
 private:
     void place();
 
+    class Item;
     QChart *m_chart;
     QAbstractBarSeries *m_series;
     QAbstractAxis *m_axis;
-    QStringList m_texts;
-    QList<QGraphicsSimpleTextItem *> m_items;
+    Item *m_item;
     int m_angle = 0;
 };
 
