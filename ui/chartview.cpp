@@ -43,8 +43,19 @@ void ChartView::resizeEvent(QResizeEvent *event)
     scene()->setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
 }
 
+void ChartView::setTextCaching(bool on)
+{
+    m_textCaching = on;
+    m_cachedItemCount = -1;
+    if (!on)
+        for (QGraphicsItem *item : scene()->items())
+            item->setCacheMode(QGraphicsItem::NoCache);
+}
+
 void ChartView::cacheTextItems()
 {
+    if (!m_textCaching)
+        return;
     // Axis labels and titles are laid-out text, and the time chart's are rotated, which the
     // raster engine draws as paths; as cached pixmaps they cost a blit per frame. Qt Charts
     // creates label items as ranges change, so new ones are picked up here.

@@ -18,6 +18,9 @@ public:
 
     /// Chart item coordinates of a viewport position.
     QPointF chartPosition(const QPointF &viewportPos) const;
+    /// Text is cached as pixmaps at screen resolution (see cacheTextItems()); a picture drawn
+    /// at another scale (a 2x export) turns that off, or its text comes out blurred.
+    void setTextCaching(bool on);
 
 signals:
     void hovered(const QPointF &chartPos, const QPoint &globalPos);
@@ -45,6 +48,7 @@ private:
 
     QPointF m_lastDragPos;
     qsizetype m_cachedItemCount = -1;
+    bool m_textCaching = true;
     bool m_dragging = false;
 };
 

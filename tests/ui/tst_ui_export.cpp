@@ -3,8 +3,10 @@
 // fails with a message naming the path and leaves no partial files.
 
 #include "chartrender.h"
+#include "chartview.h"
 #include "fileactions.h"
 #include "gui.h"
+#include "gputimechart.h"
 #include "guitestfixture.h"
 #include "mainwindow.h"
 #include "textstrip.h"
@@ -15,6 +17,8 @@
 #include <QGuiApplication>
 #include <QFile>
 #include <QFontMetrics>
+#include <QGraphicsItem>
+#include <QGraphicsScene>
 #include <QImage>
 #include <QSet>
 #include <QTemporaryDir>
@@ -115,6 +119,27 @@ private slots:
             allWhole &= QFontMetrics(note->font()).horizontalAdvance(note->text()) < note->width();
         }
         QCOMPARE(allWhole, whole);
+    }
+
+    // On screen, chart text is cached as pixmaps at screen resolution; a 2x picture turns
+    // that off so its text is drawn at 2x instead of scaled up blurred.
+    void textCachingOffForOtherScales()
+    {
+        TimePanel panel(env().catalog());
+        panel.setReport(env().report(Scenario{}));
+        panel.resize(800, 500);
+        QVERIFY(uitest::showAndWait(panel));
+        ChartView *view = panel.gpuChart()->view();
+        const auto cached = [view] {
+            view->grab();
+            int n = 0;
+            for (const QGraphicsItem *item : view->scene()->items())
+                n += item->cacheMode() != QGraphicsItem::NoCache;
+            return n;
+        };
+        QVERIFY(cached() > 5);
+        view->setTextCaching(false);
+        QCOMPARE(cached(), 0);
     }
 
     void guiExportAtTwiceTheSize()
