@@ -58,6 +58,20 @@ Apply realOption(const char *name, double lo, double hi, bool loExclusive,
     };
 }
 
+/// An option whose value names one of an enum's values ("none", "selective", ...).
+template <typename Enum>
+Apply enumOption(const char *name, const char *accepted, std::optional<Enum> (*fromName)(const QString &),
+                 void (*set)(Command &, Enum))
+{
+    return [=](Command &c, const QString &v) -> std::optional<Failure> {
+        const auto e = fromName(v);
+        if (!e)
+            return failure(QLatin1String(name), QStringLiteral("must be %1 (got '%2')").arg(QLatin1String(accepted), v));
+        set(c, *e);
+        return std::nullopt;
+    };
+}
+
 Apply flag(std::function<void(Command &)> set)
 {
     return [=](Command &c, const QString &) -> std::optional<Failure> {
@@ -70,13 +84,8 @@ QList<Option> scenarioOptions(const Catalog &catalog)
 {
     using L = std::int64_t;
     return {
-        {"arch", true, [](Command &c, const QString &v) -> std::optional<Failure> {
-             const auto a = archFromName(v);
-             if (!a)
-                 return failure(QStringLiteral("arch"), QStringLiteral("must be gpt2 or llama (got '%1')").arg(v));
-             c.scenario.model.arch = *a;
-             return std::nullopt;
-         }},
+        {"arch", true, enumOption<Arch>("arch", "gpt2 or llama", archFromName,
+                                        [](Command &c, Arch a) { c.scenario.model.arch = a; })},
         {"layers", true, integerOption("layers", 1, limits::maxLayers, [](Command &c, L n) { c.scenario.model.layers = n; })},
         {"d-model", true, integerOption("d-model", 1, limits::maxDModel, [](Command &c, L n) { c.scenario.model.dModel = n; })},
         {"heads", true, integerOption("heads", 1, limits::maxHeads, [](Command &c, L n) { c.scenario.model.heads = n; })},
@@ -112,35 +121,21 @@ QList<Option> scenarioOptions(const Catalog &catalog)
              c.scenario.recipeId = v;
              return std::nullopt;
          }},
-        {"recompute", true, [](Command &c, const QString &v) -> std::optional<Failure> {
-             const auto r = recomputeFromName(v);
-             if (!r)
-                 return failure(QStringLiteral("recompute"), QStringLiteral("must be none, selective or full (got '%1')").arg(v));
-             c.scenario.recompute = *r;
-             return std::nullopt;
-         }},
+        {"recompute", true, enumOption<Recompute>("recompute", "none, selective or full", recomputeFromName,
+                                                  [](Command &c, Recompute r) { c.scenario.recompute = r; })},
         {"flash", false, flag([](Command &c) { c.scenario.flashAttention = true; })},
         {"no-flash", false, flag([](Command &c) { c.scenario.flashAttention = false; })},
         {"no-activations", false, flag([](Command &c) { c.scenario.includeActivations = false; })},
         {"activations", false, flag([](Command &c) { c.scenario.includeActivations = true; })},
-        {"activation-model", true, [](Command &c, const QString &v) -> std::optional<Failure> {
-             const auto m = activationModelFromName(v);
-             if (!m)
-                 return failure(QStringLiteral("activation-model"), QStringLiteral("must be korthikanti or pytorch (got '%1')").arg(v));
-             c.scenario.activationModel = *m;
-             return std::nullopt;
-         }},
+        {"activation-model", true,
+         enumOption<ActivationModel>("activation-model", "korthikanti or pytorch", activationModelFromName,
+                                     [](Command &c, ActivationModel m) { c.scenario.activationModel = m; })},
         {"dropout", false, flag([](Command &c) { c.scenario.dropout = true; })},
         {"no-dropout", false, flag([](Command &c) { c.scenario.dropout = false; })},
         {"causal", false, flag([](Command &c) { c.scenario.causalHalving = true; })},
         {"no-causal", false, flag([](Command &c) { c.scenario.causalHalving = false; })},
-        {"flops-basis", true, [](Command &c, const QString &v) -> std::optional<Failure> {
-             const auto b = flopsBasisFromName(v);
-             if (!b)
-                 return failure(QStringLiteral("flops-basis"), QStringLiteral("must be 6nd or detailed (got '%1')").arg(v));
-             c.scenario.flopsBasis = *b;
-             return std::nullopt;
-         }},
+        {"flops-basis", true, enumOption<FlopsBasis>("flops-basis", "6nd or detailed", flopsBasisFromName,
+                                                     [](Command &c, FlopsBasis b) { c.scenario.flopsBasis = b; })},
         {"mfu", true, realOption("mfu", 0, limits::maxMfu, true, [](Command &c, double x) { c.scenario.mfuFraction = x; })},
         {"price", true, realOption("price", 0, limits::maxPriceUsd, false, [](Command &c, double x) { c.scenario.pricePerGpuHourUsd = x; })},
     };
