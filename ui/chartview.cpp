@@ -54,18 +54,22 @@ void ChartView::setTextCaching(bool on)
 
 void ChartView::cacheTextItems()
 {
-    if (!m_textCaching)
+    // At another device pixel ratio a pixmap in item coordinates would be scaled, blurred.
+    if (!m_textCaching || devicePixelRatioF() != 1)
         return;
     // Axis labels and titles are laid-out text, and the time chart's are rotated, which the
     // raster engine draws as paths; as cached pixmaps they cost a blit per frame. Qt Charts
     // creates label items as ranges change, so new ones are picked up here.
+    // ItemCoordinateCache, not DeviceCoordinateCache: on a real X11 display the device cache
+    // kept the exposed part of each label from before a resize or relayout, so after one the
+    // titles and tick labels were blitted from empty pixmaps until the next font change.
     const QList<QGraphicsItem *> items = scene()->items();
     if (items.size() == m_cachedItemCount)
         return;
     m_cachedItemCount = items.size();
     for (QGraphicsItem *item : items)
         if (item->type() == QGraphicsTextItem::Type || item->type() == QGraphicsSimpleTextItem::Type)
-            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+            item->setCacheMode(QGraphicsItem::ItemCoordinateCache);
 }
 
 QPointF ChartView::chartPosition(const QPointF &viewportPos) const

@@ -18,7 +18,7 @@ public:
 
     /// Chart item coordinates of a viewport position.
     QPointF chartPosition(const QPointF &viewportPos) const;
-    /// Text is cached as pixmaps at screen resolution (see cacheTextItems()); a picture drawn
+    /// Text is cached as pixmaps in item coordinates (see cacheTextItems()); a picture drawn
     /// at another scale (a 2x export) turns that off, or its text comes out blurred.
     void setTextCaching(bool on);
 
