@@ -22,7 +22,7 @@ const QString kFontScale = QStringLiteral("view/fontScale");
 
 } // namespace
 
-std::optional<Scenario> lastScenario()
+std::optional<Scenario> lastScenario(const Catalog &catalog, QStringList *replaced)
 {
     const QByteArray json = store().value(kScenario).toByteArray();
     if (json.isEmpty())
@@ -30,8 +30,8 @@ std::optional<Scenario> lastScenario()
     const QJsonDocument doc = QJsonDocument::fromJson(json);
     if (!doc.isObject())
         return std::nullopt;
-    // A stale or hand-edited entry falls back to the defaults rather than failing start-up.
-    return scenarioFromJson(doc.object(), Scenario{}, nullptr);
+    // A stale or hand-edited entry keeps what is valid rather than failing start-up.
+    return scenarioFromJsonLenient(doc.object(), catalog, replaced);
 }
 
 void saveLastScenario(const Scenario &s)

@@ -1,17 +1,21 @@
 #pragma once
 
+#include "catalog.h"
 #include "scenario.h"
 #include "units.h"
 
 #include <QByteArray>
+#include <QStringList>
 
 #include <optional>
 
 namespace napkin::ui::settings {
 
 /// What the window remembers between runs (QSettings, organisation and application "napkin").
-/// The scenario is stored as the same JSON a scenario file holds.
-std::optional<Scenario> lastScenario();
+/// The scenario is stored as the same JSON a scenario file holds. Fields that are invalid or
+/// name a GPU or recipe no longer in the catalog fall back to their defaults, each described
+/// in `replaced`; nullopt only when nothing readable was saved.
+std::optional<Scenario> lastScenario(const Catalog &catalog, QStringList *replaced = nullptr);
 void saveLastScenario(const Scenario &s);
 
 QByteArray windowGeometry();

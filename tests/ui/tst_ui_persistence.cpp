@@ -19,6 +19,8 @@
 #include <QTimer>
 #include <QUndoStack>
 
+#include <sys/stat.h>
+
 using namespace napkin;
 using namespace napkin::ui;
 
@@ -90,9 +92,25 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("missing.json")), qPrintable(error));
     }
 
+    // File > Open of a FIFO with no writer, or of an endless device, once blocked the window
+    // in open() or read until memory ran out; both are refused by type, at once.
+    void openRefusesFifosAndDevices()
+    {
+        QTemporaryDir tmp;
+        const QString fifo = tmp.filePath(QStringLiteral("pipe.json"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        MainWindow w(env().catalog(), Scenario{});
+        for (const QString &path : {fifo, QStringLiteral("/dev/zero"), QStringLiteral("/dev/urandom")}) {
+            QString error;
+            QVERIFY(!w.fileActions()->openScenario(path, &error));
+            QVERIFY2(error.contains(QStringLiteral("not a regular file")), qPrintable(error));
+        }
+        QCOMPARE(w.controller()->scenario(), Scenario{});
+    }
+
     void settingsRoundTrip()
     {
-        QVERIFY(!settings::lastScenario());  // fresh temporary settings
+        QVERIFY(!settings::lastScenario(env().catalog()));  // fresh temporary settings
         {
             MainWindow w(env().catalog(), Scenario{});
             QVERIFY(uitest::showAndWait(w));
@@ -102,7 +120,7 @@ private slots:
             w.resize(1400, 877);
             w.close();  // closing saves
         }
-        const auto saved = settings::lastScenario();
+        const auto saved = settings::lastScenario(env().catalog());
         QVERIFY(saved);
         QCOMPARE(*saved, edited());
         QCOMPARE(settings::byteUnit(), ByteUnit::GiB);
@@ -116,11 +134,39 @@ private slots:
         QCOMPARE(again.size(), QSize(1400, 877));
     }
 
+    void staleSettingsFallBackToDefaults_data()
+    {
+        QTest::addColumn<QByteArray>("saved");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<QStringList>("replacedFields");
+        QTest::newRow("wrong type") << QByteArray(R"({"gpu": 3, "layers": 24})") << 24 << QStringList{QStringLiteral("gpu")};
+        QTest::newRow("GPU and recipe no longer in the catalog")
+            << QByteArray(R"({"gpu": "h999", "recipe": "fp64-adamw", "layers": 24})") << 24
+            << QStringList{QStringLiteral("gpu \"h999\""), QStringLiteral("recipe \"fp64-adamw\"")};
+        QTest::newRow("unknown key and out-of-range value")
+            << QByteArray(R"({"zero": 9, "colour": "red", "layers": 30})") << 30 << QStringList{QStringLiteral("zero"), QStringLiteral("colour")};
+    }
+
+    // Stale settings: the unknown fields fall back to their defaults, the rest loads, and the
+    // window is told what was replaced (issue: an h999 GPU opened a window with empty charts).
     void staleSettingsFallBackToDefaults()
     {
-        QSettings(QStringLiteral("napkin"), QStringLiteral("napkin")).setValue(QStringLiteral("lastScenario"),
-                                                                             QByteArray(R"({"gpu": 3})"));
-        QVERIFY(!settings::lastScenario());
+        QFETCH(QByteArray, saved);
+        QFETCH(int, layers);
+        QFETCH(QStringList, replacedFields);
+        QSettings(QStringLiteral("napkin"), QStringLiteral("napkin")).setValue(QStringLiteral("lastScenario"), saved);
+        QStringList replaced;
+        const auto s = settings::lastScenario(env().catalog(), &replaced);
+        QVERIFY(s);
+        QCOMPARE(s->model.layers, layers);
+        QVERIFY(env().catalog().findGpu(s->gpuId));
+        QCOMPARE(s->gpuId, Scenario{}.gpuId);
+        QCOMPARE(s->recipeId, Scenario{}.recipeId);
+        QCOMPARE(replaced.size(), replacedFields.size());
+        for (const QString &field : replacedFields)
+            QVERIFY2(replaced.join(QLatin1Char('|')).contains(field), qPrintable(replaced.join(QLatin1Char('|'))));
+        MainWindow w(env().catalog(), *s);
+        QVERIFY(w.controller()->report().has_value());
     }
 
     void modalGuardCatchesDialogs()
