@@ -136,7 +136,7 @@ QList<Option> scenarioOptions(const Catalog &catalog)
         {"no-causal", false, flag([](Command &c) { c.scenario.causalHalving = false; })},
         {"flops-basis", true, enumOption<FlopsBasis>("flops-basis", "6nd or detailed", flopsBasisFromName,
                                                      [](Command &c, FlopsBasis b) { c.scenario.flopsBasis = b; })},
-        {"mfu", true, realOption("mfu", 0, limits::maxMfu, true, [](Command &c, double x) { c.scenario.mfuFraction = x; })},
+        {"mfu", true, realOption("mfu", limits::minMfu, limits::maxMfu, false, [](Command &c, double x) { c.scenario.mfuFraction = x; })},
         {"price", true, realOption("price", 0, limits::maxPriceUsd, false, [](Command &c, double x) { c.scenario.pricePerGpuHourUsd = x; })},
     };
 }
@@ -207,6 +207,7 @@ ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
     const QList<Option> scenarioOpts = scenarioOptions(catalog);
     const QList<Option> outputOpts = outputOptions();
     QString scenarioFile;
+    bool scenarioGiven = false;
     QString preset;
     QList<std::pair<const Option *, QString>> assignments;
     for (int i = first; i < args.size(); ++i) {
@@ -227,18 +228,30 @@ ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
             inlineValue = name.mid(eq + 1);
             name.truncate(eq);
         }
+        // A value is never empty and never another option: `--out --json` must not write
+        // into a folder named "--json", and `--scenario ""` must not be ignored.
+        QString valueProblem;
         const auto takeValue = [&]() -> std::optional<QString> {
-            if (inlineValue)
-                return inlineValue;
-            if (i + 1 < args.size())
-                return args.at(++i);
-            return std::nullopt;
+            std::optional<QString> v = inlineValue;
+            if (!v && i + 1 < args.size()) {
+                if (args.at(i + 1).startsWith(QLatin1String("--"))) {
+                    valueProblem = QStringLiteral("--%1: needs a value, not the option '%2'").arg(name, args.at(i + 1));
+                    return std::nullopt;
+                }
+                v = args.at(++i);
+            }
+            if (!v)
+                valueProblem = QStringLiteral("--%1: needs a value").arg(name);
+            else if (v->trimmed().isEmpty())
+                valueProblem = QStringLiteral("--%1: needs a value (got an empty one)").arg(name);
+            return valueProblem.isEmpty() ? v : std::nullopt;
         };
         if (name == QLatin1String("scenario") || name == QLatin1String("preset")) {
             const auto v = takeValue();
             if (!v)
-                return {std::nullopt, QStringLiteral("--%1: needs a value").arg(name)};
+                return {std::nullopt, valueProblem};
             (name == QLatin1String("scenario") ? scenarioFile : preset) = *v;
+            scenarioGiven |= name == QLatin1String("scenario");
             continue;
         }
         const Option *option = nullptr;
@@ -254,7 +267,7 @@ ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
         if (option->takesValue) {
             const auto v = takeValue();
             if (!v)
-                return {std::nullopt, QStringLiteral("--%1: needs a value").arg(name)};
+                return {std::nullopt, valueProblem};
             value = *v;
         }
         assignments.append({option, value});
@@ -263,7 +276,7 @@ ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
     }
 
     // Pass 2: scenario file, then preset, then the rest in the order given.
-    if (!scenarioFile.isEmpty()) {
+    if (scenarioGiven) {
         ValidationError e;
         const auto s = readScenarioFile(scenarioFile, c.scenario, &e);
         if (!s)
@@ -335,8 +348,9 @@ Run:
   --dropout | --no-dropout           dropout layers present (pytorch activation model)
   --causal | --no-causal             halve the attention matmuls for a causal mask
   --flops-basis 6nd|detailed         which FLOPs figure the time estimate uses
-  --mfu F             model FLOPs utilisation, 0 < F <= 1     --price USD   per GPU-hour
-  --scenario FILE     load a saved scenario (options given too override it)
+  --mfu F             model FLOPs utilisation, 0.001 to 1     --price USD   per GPU-hour
+  --scenario FILE     load a saved scenario (options given too override it); a regular
+                      file of at most 1 MiB
 Output:
   --json              report as JSON           --gib     show GiB (2^30) instead of GB (1e9)
   --size WxH          export size in pixels (default 1600x1000)

@@ -4,6 +4,7 @@
 #include "report.h"
 #include "reportjson.h"
 #include "reporttext.h"
+#include "validation.h"
 
 #include <QApplication>
 #include <QDir>
@@ -22,9 +23,10 @@ void print(FILE *stream, const QString &text)
     std::fflush(stream);
 }
 
+// Every refusal is one line: whatever the user typed is escaped (printable()).
 int refuse(const QString &message)
 {
-    print(stderr, QStringLiteral("napkin: ") + message + QLatin1Char('\n'));
+    print(stderr, QStringLiteral("napkin: ") + printable(message, -1) + QLatin1Char('\n'));
     return 2;
 }
 

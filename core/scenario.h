@@ -57,7 +57,7 @@ struct Scenario {
     bool dropout = false;             ///< dropout layers present (PyTorch activation model only)
     bool causalHalving = false;       ///< count only the lower triangle of the attention matmuls
     FlopsBasis flopsBasis = FlopsBasis::Detailed;
-    double mfuFraction = 0.4;         ///< model FLOPs utilisation, 0 < mfu <= 1
+    double mfuFraction = 0.4;         ///< model FLOPs utilisation, limits::minMfu (1e-3) to 1
     double pricePerGpuHourUsd = 2.0;
 
     bool operator==(const Scenario &) const = default;

@@ -1,9 +1,11 @@
 #include "scenariojson.h"
 
-#include <QFile>
+#include "recipe.h"
+#include "safefile.h"
+
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -25,10 +27,10 @@ bool refuse(ValidationError *error, const QString &field, const QString &problem
 QString describe(const QJsonValue &v)
 {
     if (v.isString())
-        return QLatin1Char('"') + v.toString() + QLatin1Char('"');
+        return QLatin1Char('"') + printable(v.toString()) + QLatin1Char('"');
     if (v.isDouble())
         return QString::number(v.toDouble());
-    return QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+    return printable(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
 }
 
 bool readInt(const QJsonValue &v, const QString &key, std::int64_t lo, std::int64_t hi, std::int64_t *out,
@@ -179,7 +181,7 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
         const auto reader = std::find_if(readers.begin(), readers.end(),
                                          [&](const auto &r) { return r.first == it.key(); });
         if (reader == readers.end()) {
-            refuse(error, it.key(), QStringLiteral("is not a scenario field"));
+            refuse(error, printable(it.key()), QStringLiteral("is not a scenario field"));
             return std::nullopt;
         }
         if (!reader->second(it.value(), it.key()))
@@ -194,20 +196,52 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
     return s;
 }
 
+Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, QStringList *replaced)
+{
+    const Scenario defaults;
+    QJsonObject rest = o;
+    const auto drop = [&](const QString &key, const QString &why) {
+        if (replaced)
+            replaced->append(why);
+        rest.remove(key);
+    };
+    const auto idKnown = [&](const QString &key, auto isKnown, const QString &fallback) {
+        const QJsonValue v = rest.value(key);
+        if (v.isString() && !isKnown(v.toString()))
+            drop(key, QStringLiteral("%1 \"%2\" is not in the catalog: using %3").arg(key, printable(v.toString()), fallback));
+    };
+    idKnown(QStringLiteral("gpu"), [&](const QString &id) { return catalog.findGpu(id) != nullptr; }, defaults.gpuId);
+    idKnown(QStringLiteral("recipe"), [](const QString &id) { return findRecipe(id).has_value(); }, defaults.recipeId);
+    // Each refusal names one field; drop it and try again with the rest (bounded by the key count).
+    for (qsizetype attempts = rest.size() + 1; attempts > 0; --attempts) {
+        ValidationError e;
+        if (auto s = scenarioFromJson(rest, defaults, &e))
+            return *s;
+        if (!rest.contains(e.field))
+            break;
+        drop(e.field, QStringLiteral("%1 %2: using the default").arg(e.field, e.problem));
+    }
+    if (replaced)
+        replaced->append(QStringLiteral("the saved scenario is inconsistent: using the defaults"));
+    return defaults;
+}
+
 std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &base, ValidationError *error)
 {
     const QString field = QStringLiteral("scenario file");
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        refuse(error, field, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    const QString shown = printable(QDir::toNativeSeparators(path));
+    QString why;
+    const auto bytes = readSmallRegularFile(path, kMaxScenarioFileBytes, &why);
+    if (!bytes) {
+        refuse(error, field, printable(why));
         return std::nullopt;
     }
     QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &pe);
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
         refuse(error, field, QStringLiteral("%1 is not a JSON object (%2 at offset %3)")
-                                 .arg(path, pe.error != QJsonParseError::NoError ? pe.errorString()
-                                                                                 : QStringLiteral("top level"))
+                                 .arg(shown, pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                                                  : QStringLiteral("top level"))
                                  .arg(pe.offset));
         return std::nullopt;
     }
@@ -216,19 +250,10 @@ std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &ba
 
 bool writeScenarioFile(const QString &path, const Scenario &s, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(QJsonDocument(scenarioToJson(s)).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    const bool ok = writeFileAtomically(path, QJsonDocument(scenarioToJson(s)).toJson(QJsonDocument::Indented), error);
+    if (!ok && error)
+        *error = printable(*error);
+    return ok;
 }
 
 } // namespace napkin

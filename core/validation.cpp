@@ -9,6 +9,28 @@ QString integerRangeProblem(std::int64_t lo, std::int64_t hi, const QString &got
     return QStringLiteral("must be an integer from %1 to %2 (got %3)").arg(lo).arg(hi).arg(got);
 }
 
+QString printable(const QString &text, qsizetype maxShown)
+{
+    const bool cut = maxShown > 0 && text.size() > maxShown;
+    QString out;
+    for (const QChar c : cut ? text.left(maxShown) : text) {
+        if (c == QLatin1Char('\n'))
+            out += QStringLiteral("\\n");
+        else if (c == QLatin1Char('\r'))
+            out += QStringLiteral("\\r");
+        else if (c == QLatin1Char('\t'))
+            out += QStringLiteral("\\t");
+        else if (c.category() == QChar::Other_Control || c.category() == QChar::Separator_Line
+                 || c.category() == QChar::Separator_Paragraph)
+            out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    if (cut)
+        out += QStringLiteral("…");
+    return out;
+}
+
 namespace {
 
 std::optional<ValidationError> checkInt(const char *field, std::int64_t value, std::int64_t lo,
@@ -68,7 +90,7 @@ std::optional<ValidationError> validateScenario(const Scenario &s)
     if (auto e = checkReal("tokens", s.tokens, limits::minTokens, limits::maxTokens)) return e;
     if (auto e = checkInt("gpus", s.gpus, 1, limits::maxGpus)) return e;
     if (auto e = checkInt("zero", s.zeroStage, 0, 3)) return e;
-    if (auto e = checkReal("mfu", s.mfuFraction, 0, limits::maxMfu, true)) return e;
+    if (auto e = checkReal("mfu", s.mfuFraction, limits::minMfu, limits::maxMfu)) return e;
     if (auto e = checkReal("price", s.pricePerGpuHourUsd, 0, limits::maxPriceUsd)) return e;
     return std::nullopt;
 }

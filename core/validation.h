@@ -31,6 +31,9 @@ constexpr std::int64_t maxGpus = 1048576;
 constexpr std::int64_t maxParams = 1000000000000000;  // 1e15
 constexpr double minTokens = 1;
 constexpr double maxTokens = 1e16;
+/// The lowest MFU accepted: below it a run's time, cost and energy leave any useful range
+/// (at 1e-300 they overflow to infinity).
+constexpr double minMfu = 1e-3;
 constexpr double maxMfu = 1;
 constexpr double maxPriceUsd = 10000;
 } // namespace limits
@@ -41,6 +44,11 @@ std::optional<ValidationError> validateShape(const ModelShape &m);
 /// Checks a whole scenario (shape, run, and that gpt2 sequences fit its position table).
 /// Catalog ids (gpu, recipe, preset) are checked where the catalog is known.
 std::optional<ValidationError> validateScenario(const Scenario &s);
+
+/// User-supplied text made safe for a one-line message: control characters (newlines, tabs,
+/// escapes) become \n, \t or \xNN, and text longer than maxShown characters (when
+/// positive) is cut with an ellipsis.
+QString printable(const QString &text, qsizetype maxShown = 200);
 
 /// "must be an integer from LO to HI (got X)" - one wording everywhere.
 QString integerRangeProblem(std::int64_t lo, std::int64_t hi, const QString &got);

@@ -95,7 +95,10 @@ private slots:
         QTest::newRow("overflowing tokens") << QStringLiteral("report --tokens 1e400") << QStringLiteral("--tokens:");
         QTest::newRow("tokens beyond range") << QStringLiteral("report --tokens 1e20") << QStringLiteral("--tokens:");
         QTest::newRow("params overflow") << QStringLiteral("report --params 1e300") << QStringLiteral("--params: must be an integer from 1 to");
-        QTest::newRow("mfu 0") << QStringLiteral("report --mfu 0") << QStringLiteral("--mfu: must be a number from above 0 to 1");
+        QTest::newRow("mfu 0") << QStringLiteral("report --mfu 0") << QStringLiteral("--mfu: must be a number from 0.001 to 1");
+        // Tiny MFU made the time, cost and energy infinite: the floor keeps them finite.
+        QTest::newRow("mfu 1e-300") << QStringLiteral("report --mfu 1e-300") << QStringLiteral("--mfu: must be a number from 0.001 to 1");
+        QTest::newRow("mfu denormal") << QStringLiteral("report --mfu 5e-324") << QStringLiteral("--mfu: must be a number from 0.001 to 1");
         QTest::newRow("mfu nan") << QStringLiteral("report --mfu nan") << QStringLiteral("--mfu:");
         QTest::newRow("zero 5") << QStringLiteral("report --zero 5") << QStringLiteral("--zero: must be an integer from 0 to 3");
         QTest::newRow("unknown recipe") << QStringLiteral("report --recipe fp8") << QStringLiteral("--recipe: must be one of bf16-mixed-adamw");
@@ -108,6 +111,11 @@ private slots:
         QTest::newRow("bad size") << QStringLiteral("export --out x --size 10x10") << QStringLiteral("--size: must be WIDTHxHEIGHT");
         QTest::newRow("export without --out") << QStringLiteral("export") << QStringLiteral("--out:");
         QTest::newRow("missing scenario file") << QStringLiteral("report --scenario /nonexistent/s.json") << QStringLiteral("--scenario: cannot read /nonexistent/s.json");
+        QTest::newRow("empty scenario") << QStringLiteral("report --scenario=") << QStringLiteral("--scenario: needs a value (got an empty one)");
+        QTest::newRow("option as a value") << QStringLiteral("export --out --json") << QStringLiteral("--out: needs a value, not the option '--json'");
+        QTest::newRow("option as a scenario") << QStringLiteral("report --scenario --json") << QStringLiteral("--scenario: needs a value, not the option '--json'");
+        QTest::newRow("scenario is a device") << QStringLiteral("report --scenario /dev/zero") << QStringLiteral("--scenario: cannot read /dev/zero: it is a device, not a regular file");
+        QTest::newRow("scenario is a folder") << QStringLiteral("report --scenario /tmp") << QStringLiteral("--scenario: cannot read /tmp: it is a folder, not a regular file");
         QTest::newRow("flag with value") << QStringLiteral("report --flash=yes") << QStringLiteral("--flash: takes no value");
     }
 

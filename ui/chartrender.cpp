@@ -6,11 +6,15 @@
 #include "rooflinepanel.h"
 #include "timepanel.h"
 
+#include "safefile.h"
+#include "validation.h"
+
 #include <QApplication>
+#include <QBuffer>
+#include <QDir>
 #include <QImageWriter>
 #include <QLabel>
 #include <QPainter>
-#include <QSaveFile>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -111,26 +115,40 @@ QImage renderChart(ChartKind kind, const Report &report, const Catalog &catalog,
     return image;
 }
 
-bool writePng(const QImage &image, const QString &path, QString *error)
+std::optional<QByteArray> encodePng(const QImage &image, QString *error)
 {
-    const auto fail = [&](const QString &reason) {
+    const auto fail = [&](const QString &reason) -> std::optional<QByteArray> {
         if (error)
-            *error = QApplication::translate("napkin::ui::ChartRender", "cannot write %1: %2").arg(path, reason);
-        return false;
+            *error = reason;
+        return std::nullopt;
     };
     if (image.isNull())
         return fail(QApplication::translate("napkin::ui::ChartRender", "nothing was rendered"));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(file.errorString());
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image)) {
-        file.cancelWriting();
+    // Encoded in memory, so a full disk is met by one checked write, never inside libpng.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(image))
         return fail(writer.errorString());
+    return bytes;
+}
+
+bool writePng(const QImage &image, const QString &path, QString *error)
+{
+    QString reason;
+    const auto png = encodePng(image, &reason);
+    if (!png) {
+        if (error)
+            *error = QApplication::translate("napkin::ui::ChartRender", "cannot write %1: %2")
+                         .arg(printable(QDir::toNativeSeparators(path)), reason);
+        return false;
     }
-    if (!file.commit())
-        return fail(file.errorString());
-    return true;
+    if (writeFileAtomically(path, *png, error))
+        return true;
+    if (error)
+        *error = printable(*error);
+    return false;
 }
 
 QString chartFileName(ChartKind kind)

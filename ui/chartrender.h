@@ -4,10 +4,13 @@
 #include "report.h"
 #include "viewoptions.h"
 
+#include <QByteArray>
 #include <QFont>
 #include <QImage>
 #include <QSize>
 #include <QString>
+
+#include <optional>
 
 namespace napkin::ui {
 
@@ -17,8 +20,11 @@ namespace napkin::ui {
 QImage renderChart(ChartKind kind, const Report &report, const Catalog &catalog, const ViewOptions &options,
                    QSize size, qreal scale = 1, const QFont &font = QFont());
 
-/// Writes a PNG atomically (QSaveFile): the complete image or nothing. On failure `error`
-/// names the path and the writer's reason.
+/// The image as PNG bytes, encoded in memory; nullopt and the encoder's reason on failure.
+std::optional<QByteArray> encodePng(const QImage &image, QString *error);
+
+/// Writes a PNG atomically (writeFileAtomically): the complete image or nothing, the previous
+/// file untouched. On failure `error` names the path and the system's reason.
 bool writePng(const QImage &image, const QString &path, QString *error);
 
 /// "memory.png", "time.png", "roofline.png", "dashboard.png".

@@ -3,24 +3,31 @@
 #include "chartrender.h"
 #include "mainwindow.h"
 #include "report.h"
+#include "safefile.h"
 #include "settingsstore.h"
+#include "validation.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QStatusBar>
 
 namespace napkin::ui {
 
 int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial)
 {
     Scenario start;
+    QStringList replaced;
     if (initial)
         start = *initial;
-    else if (const auto last = settings::lastScenario())
+    else if (const auto last = settings::lastScenario(catalog, &replaced))
         start = *last;
     MainWindow window(catalog, start);
     window.restoreSavedGeometry();
     window.show();
+    if (!replaced.isEmpty())
+        window.statusBar()->showMessage(QApplication::translate("napkin::ui::Settings", "Remembered settings: %1")
+                                            .arg(replaced.join(QStringLiteral("; "))));
     return QApplication::exec();
 }
 
@@ -40,14 +47,25 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
         return fail(invalid.message());
     if (!QDir().mkpath(dir))
         return fail(QApplication::translate("napkin::ui::Export", "cannot create directory %1")
-                        .arg(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath())));
+                        .arg(printable(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath()))));
+    // All four pictures are encoded before any is written, then written together: a failure
+    // leaves no new file under a final name and every previous one untouched.
     const QDir out(dir);
+    QList<FileContents> files;
     for (ChartKind kind : {ChartKind::Memory, ChartKind::Time, ChartKind::Roofline, ChartKind::Dashboard}) {
-        const QImage image = renderChart(kind, *report, catalog, ViewOptions{}, size);
-        if (!writePng(image, out.absoluteFilePath(chartFileName(kind)), error))
-            return false;
+        const QString path = out.absoluteFilePath(chartFileName(kind));
+        QString reason;
+        const auto png = encodePng(renderChart(kind, *report, catalog, ViewOptions{}, size), &reason);
+        if (!png)
+            return fail(QApplication::translate("napkin::ui::Export", "cannot write %1: %2")
+                            .arg(printable(QDir::toNativeSeparators(path)), reason));
+        files.append({path, *png});
     }
-    return true;
+    if (writeFilesAtomically(files, error))
+        return true;
+    if (error)
+        *error = printable(*error);
+    return false;
 }
 
 } // namespace napkin::ui

@@ -144,7 +144,7 @@ QWidget *MoreOptions::buildComputeGroup()
                          tr("Count only the lower triangle of the attention score matmuls"));
     m_mfu = described(new QDoubleSpinBox(box), tr("Model FLOPs utilisation"),
                       tr("Achieved fraction of peak FLOP/s (MFU); 30-50% is typical for large runs"));
-    m_mfu->setRange(0.1, 100);
+    m_mfu->setRange(limits::minMfu * 100, limits::maxMfu * 100);
     m_mfu->setDecimals(1);
     m_mfu->setSuffix(QStringLiteral(" %"));
     m_mfu->setKeyboardTracking(false);

@@ -1,0 +1,222 @@
+// The one path Napkin reads and writes files through (core/safefile.h): complete files or
+// none, the previous file intact on failure, devices and FIFOs refused without blocking.
+// Full-disk cases that need `ulimit -f` run as processes in tests/faults.sh.
+#include "safefile.h"
+#include "scenariojson.h"
+#include "validation.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace napkin;
+
+namespace {
+
+QByteArray contents(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
+}
+
+} // namespace
+
+class TestSafeFile final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void writesAndReplaces()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("a.json"));
+        QString error;
+        QVERIFY2(writeFileAtomically(path, "first", &error), qPrintable(error));
+        QVERIFY2(writeFileAtomically(path, "second", &error), qPrintable(error));
+        QCOMPARE(contents(path), QByteArray("second"));
+        // Nothing but the file itself is left in the folder.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("a.json")});
+    }
+
+    void keepsPermissionsOfTheReplacedFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("a.json"));
+        QVERIFY(writeFileAtomically(path, "x", nullptr));
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0640) == 0);
+        QVERIFY(writeFileAtomically(path, "y", nullptr));
+        struct stat st {};
+        QVERIFY(::stat(QFile::encodeName(path).constData(), &st) == 0);
+        QCOMPARE(st.st_mode & 0777, mode_t(0640));
+    }
+
+    // A multi-file write where one file cannot be written leaves no new file under a final
+    // name and the previous ones untouched.
+    void allOrNothing()
+    {
+        QTemporaryDir dir;
+        const QString kept = dir.filePath(QStringLiteral("memory.png"));
+        QVERIFY(writeFileAtomically(kept, "old", nullptr));
+        QString error;
+        const bool ok = writeFilesAtomically({{kept, "new"},
+                                              {dir.filePath(QStringLiteral("time.png")), "new"},
+                                              {dir.filePath(QStringLiteral("no/such/dir/roofline.png")), "new"}},
+                                             &error);
+        QVERIFY(!ok);
+        QVERIFY2(error.contains(QLatin1String("roofline.png")) && error.contains(QLatin1String("No such file or directory")),
+                 qPrintable(error));
+        QCOMPARE(contents(kept), QByteArray("old"));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("time.png"))));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("memory.png")});
+    }
+
+    // A temporary left by a process that was killed is removed by the next write of that name;
+    // one of a process still running is left alone.
+    void staleTemporariesAreRemoved()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.json"));
+        const pid_t child = ::fork();
+        if (child == 0)
+            ::_exit(0);
+        QVERIFY(child > 0);
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);  // the child's pid is now free
+        const QString stale = partialFileName(path, child);
+        const QString live = partialFileName(path, ::getppid());
+        for (const QString &p : {stale, live}) {
+            QFile f(p);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("partial");
+        }
+        QVERIFY(writeFileAtomically(path, "complete", nullptr));
+        QVERIFY(!QFile::exists(stale));
+        QVERIFY(QFile::exists(live));
+        QVERIFY(QFileInfo(stale).fileName().startsWith(QLatin1String(".run.json.")));
+    }
+
+    // A full disk (here a file-size limit of 0 bytes, as `ulimit -f 0`) fails the save, names
+    // the system's reason and leaves the previous scenario byte-for-byte intact.
+    void fullDiskKeepsThePreviousScenario()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.json"));
+        Scenario before;
+        before.model.layers = 7;
+        QVERIFY(writeScenarioFile(path, before, nullptr));
+        const QByteArray old = contents(path);
+        int pipeFds[2];
+        QVERIFY(::pipe(pipeFds) == 0);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            ::close(pipeFds[0]);
+            struct rlimit limit {0, 0};
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+            Scenario after;
+            after.model.layers = 9;
+            QString error;
+            const bool ok = writeScenarioFile(path, after, &error);
+            const QByteArray message = error.toUtf8();
+            [[maybe_unused]] const auto n = ::write(pipeFds[1], message.constData(), static_cast<size_t>(message.size()));
+            ::_exit(ok ? 0 : 1);
+        }
+        ::close(pipeFds[1]);
+        QByteArray message;
+        char buffer[512];
+        for (ssize_t n; (n = ::read(pipeFds[0], buffer, sizeof buffer)) > 0;)
+            message.append(buffer, n);
+        ::close(pipeFds[0]);
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY2(WIFEXITED(status), "the child was killed (SIGXFSZ not ignored?)");
+        QCOMPARE(WEXITSTATUS(status), 1);
+        QVERIFY2(message.contains("File too large"), message.constData());
+        QCOMPARE(contents(path), old);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("run.json")});
+    }
+
+    void refusedReads_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("endless device") << QStringLiteral("/dev/zero") << QStringLiteral("it is a device, not a regular file");
+        QTest::newRow("random device") << QStringLiteral("/dev/urandom") << QStringLiteral("it is a device, not a regular file");
+        QTest::newRow("folder") << QStringLiteral("/") << QStringLiteral("it is a folder, not a regular file");
+        QTest::newRow("missing") << QStringLiteral("/nonexistent/x.json") << QStringLiteral("No such file or directory");
+        QTest::newRow("empty name") << QString() << QStringLiteral("the file name is empty");
+    }
+
+    void refusedReads()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        QString error;
+        QVERIFY(!readSmallRegularFile(path, kMaxScenarioFileBytes, &error));
+        QVERIFY2(error.endsWith(reason), qPrintable(error));
+    }
+
+    // A FIFO with no writer would block open() forever; it is refused by its type first.
+    void fifoIsRefusedWithoutBlocking()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QString error;
+        QVERIFY(!readSmallRegularFile(fifo, kMaxScenarioFileBytes, &error));
+        QVERIFY2(error.endsWith(QLatin1String("it is a FIFO, not a regular file")), qPrintable(error));
+    }
+
+    void sizeLimit()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        QVERIFY(writeFileAtomically(path, QByteArray(kMaxScenarioFileBytes + 1, ' '), nullptr));
+        QString error;
+        QVERIFY(!readSmallRegularFile(path, kMaxScenarioFileBytes, &error));
+        QVERIFY2(error.contains(QLatin1String("larger than the 1048576-byte limit (1 MiB)")), qPrintable(error));
+        QVERIFY(writeFileAtomically(path, QByteArray(kMaxScenarioFileBytes, ' '), nullptr));
+        QCOMPARE(readSmallRegularFile(path, kMaxScenarioFileBytes, &error)->size(), kMaxScenarioFileBytes);
+        // Files that report size 0 but have contents (procfs) are read up to the limit.
+        QVERIFY(readSmallRegularFile(QStringLiteral("/proc/self/status"), kMaxScenarioFileBytes, &error)->size() > 0);
+    }
+
+    // What the user typed comes back escaped, so a refusal is always one line.
+    void refusalsAreOneLine_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::newRow("key with a newline") << QByteArray("{\"lay\\ners\": 1}");
+        QTest::newRow("value with a newline") << QByteArray("{\"recompute\": \"a\\nb\\u2028c\"}");
+        QTest::newRow("escape sequence") << QByteArray("{\"arch\": \"\\u001b[31mred\"}");
+    }
+
+    void refusalsAreOneLine()
+    {
+        QFETCH(QByteArray, json);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("odd\nname.json"));
+        QVERIFY(writeFileAtomically(path, json, nullptr));
+        ValidationError e;
+        QVERIFY(!readScenarioFile(path, Scenario{}, &e));
+        const QString message = e.message();
+        QVERIFY2(!message.contains(QLatin1Char('\n')) && !message.contains(QChar(0x2028))
+                     && !message.contains(QChar(0x1b)),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("\\n")) || message.contains(QLatin1String("\\x")), qPrintable(message));
+    }
+
+    void printableEscapes()
+    {
+        QCOMPARE(printable(QStringLiteral("a\nb\tc\x1b")), QStringLiteral("a\\nb\\tc\\x1b"));
+        QCOMPARE(printable(QString(300, QLatin1Char('x'))).size(), 201);
+        QCOMPARE(printable(QString(300, QLatin1Char('x')), -1).size(), 300);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSafeFile)
+#include "tst_safefile.moc"
