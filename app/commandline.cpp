@@ -189,7 +189,9 @@ QString optionForField(const QString &field)
     return QStringLiteral("--") + option.replace(QLatin1Char('_'), QLatin1Char('-'));
 }
 
-ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
+namespace {
+
+ParseOutcome parseUnescaped(const QStringList &args, const Catalog &catalog)
 {
     Command c;
     int first = 0;
@@ -309,6 +311,16 @@ ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
     if (!findRecipe(c.scenario.recipeId))
         return {std::nullopt, QStringLiteral("--recipe: '%1' is not a known recipe (see `napkin recipes`)").arg(c.scenario.recipeId)};
     return {c, {}};
+}
+
+} // namespace
+
+ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
+{
+    ParseOutcome outcome = parseUnescaped(args, catalog);
+    // One line, whatever the user typed: newlines and escapes in values come back as \n, \x1b.
+    outcome.error = printable(outcome.error, -1);
+    return outcome;
 }
 
 QString helpText()

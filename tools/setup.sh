@@ -2,6 +2,7 @@
 # Napkin set-up on Debian bookworm: installs the Debian packages that are missing, builds,
 # then either runs the app (`run`, the default) or every test (`test`).
 #   bash tools/setup.sh run [napkin options]     bash tools/setup.sh test
+# `test` runs every test twice: on the release build, then on the sanitizer build (tools/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
@@ -11,7 +12,9 @@ packages=(cmake make g++ pkgconf qt6-base-dev qt6-charts-dev libqt6opengl6-dev q
 if [ "$mode" = test ]; then
     # The ground-truth harness (tests/validation) runs a real PyTorch model on the CPU;
     # desktop-file-utils and appstream validate the installed desktop entry and metainfo.
-    packages+=(python3-torch desktop-file-utils appstream)
+    # xvfb and xauth give the X11 GUI tests a real display; clang and its runtime build the
+    # sanitizer and libFuzzer targets (tools/sanitize.sh).
+    packages+=(python3-torch desktop-file-utils appstream xvfb xauth clang libclang-rt-14-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -33,8 +36,9 @@ run)
     exec build/bin/napkin "$@"
     ;;
 test)
-    cd build
-    ctest --output-on-failure --timeout 600
+    (cd build && ctest --output-on-failure --timeout 600)
+    # The same tests again on the sanitizer build (ASan + UBSan, clang, libFuzzer target).
+    bash tools/sanitize.sh
     ;;
 *)
     echo "usage: bash tools/setup.sh run|test" >&2

@@ -36,14 +36,14 @@ public:
     QFont font;
     QColor color;
 
-    QPolygonF shape(int i) const { return placements[i].map(QPolygonF(boxes[i])); }
+    QPolygonF labelShape(int i) const { return placements[i].map(QPolygonF(boxes[i])); }
 
     void changed()
     {
         prepareGeometryChange();
         m_bounds = QRectF();
         for (int i = 0; i < texts.size(); ++i)
-            m_bounds |= shape(i).boundingRect();
+            m_bounds |= labelShape(i).boundingRect();
         update();
     }
 
@@ -94,7 +94,7 @@ QList<QPolygonF> BarLabels::labelShapes() const
 {
     QList<QPolygonF> shapes;
     for (int i = 0; i < m_item->texts.size(); ++i)
-        shapes.append(m_item->shape(i));
+        shapes.append(m_item->labelShape(i));
     return shapes;
 }
 

@@ -92,9 +92,6 @@ QImage renderChart(ChartKind kind, const Report &report, const Catalog &catalog,
         layout->addWidget(caption);
     }
     QWidget *chart = buildChart(kind, report, catalog, options, &frame);
-    if (scale != 1)
-        for (ChartView *view : chart->findChildren<ChartView *>())
-            view->setTextCaching(false);
     layout->addWidget(chart, 1);
     frame.resize(size);
     // Showing an off-screen widget runs polish, layouts and resize events like the real window.

@@ -2,8 +2,6 @@
 
 #include <QChart>
 #include <QGraphicsScene>
-#include <QGraphicsSimpleTextItem>
-#include <QGraphicsTextItem>
 #include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -27,12 +25,10 @@ ChartView::ChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
     // the rest of an update together, and nothing here looks items up by position.
     if (scene())
         scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
-}
-
-void ChartView::paintEvent(QPaintEvent *event)
-{
-    cacheTextItems();
-    QChartView::paintEvent(event);
+    // Text items are deliberately not cached as pixmaps. DeviceCoordinateCache kept stale,
+    // empty pixmaps on a real X11 display after a resize or relayout (titles and tick labels
+    // vanished), and ItemCoordinateCache painted into null pixmaps as labels changed; drawing
+    // the text each frame costs about 1 ms of a slider change (tests/bench/bench_ui).
 }
 
 void ChartView::resizeEvent(QResizeEvent *event)
@@ -41,35 +37,6 @@ void ChartView::resizeEvent(QResizeEvent *event)
     // A fixed scene rect spares the scene from growing its items' bounding rect on every
     // change of every item.
     scene()->setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
-}
-
-void ChartView::setTextCaching(bool on)
-{
-    m_textCaching = on;
-    m_cachedItemCount = -1;
-    if (!on)
-        for (QGraphicsItem *item : scene()->items())
-            item->setCacheMode(QGraphicsItem::NoCache);
-}
-
-void ChartView::cacheTextItems()
-{
-    // At another device pixel ratio a pixmap in item coordinates would be scaled, blurred.
-    if (!m_textCaching || devicePixelRatioF() != 1)
-        return;
-    // Axis labels and titles are laid-out text, and the time chart's are rotated, which the
-    // raster engine draws as paths; as cached pixmaps they cost a blit per frame. Qt Charts
-    // creates label items as ranges change, so new ones are picked up here.
-    // ItemCoordinateCache, not DeviceCoordinateCache: on a real X11 display the device cache
-    // kept the exposed part of each label from before a resize or relayout, so after one the
-    // titles and tick labels were blitted from empty pixmaps until the next font change.
-    const QList<QGraphicsItem *> items = scene()->items();
-    if (items.size() == m_cachedItemCount)
-        return;
-    m_cachedItemCount = items.size();
-    for (QGraphicsItem *item : items)
-        if (item->type() == QGraphicsTextItem::Type || item->type() == QGraphicsSimpleTextItem::Type)
-            item->setCacheMode(QGraphicsItem::ItemCoordinateCache);
 }
 
 QPointF ChartView::chartPosition(const QPointF &viewportPos) const

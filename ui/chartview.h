@@ -18,9 +18,6 @@ public:
 
     /// Chart item coordinates of a viewport position.
     QPointF chartPosition(const QPointF &viewportPos) const;
-    /// Text is cached as pixmaps in item coordinates (see cacheTextItems()); a picture drawn
-    /// at another scale (a 2x export) turns that off, or its text comes out blurred.
-    void setTextCaching(bool on);
 
 signals:
     void hovered(const QPointF &chartPos, const QPoint &globalPos);
@@ -32,7 +29,6 @@ signals:
     void wheeled(const QPointF &chartPos, int angleDelta);
 
 protected:
-    void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
@@ -44,11 +40,7 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
-    void cacheTextItems();
-
     QPointF m_lastDragPos;
-    qsizetype m_cachedItemCount = -1;
-    bool m_textCaching = true;
     bool m_dragging = false;
 };
 

@@ -121,27 +121,6 @@ private slots:
         QCOMPARE(allWhole, whole);
     }
 
-    // On screen, chart text is cached as pixmaps at screen resolution; a 2x picture turns
-    // that off so its text is drawn at 2x instead of scaled up blurred.
-    void textCachingOffForOtherScales()
-    {
-        TimePanel panel(env().catalog());
-        panel.setReport(env().report(Scenario{}));
-        panel.resize(800, 500);
-        QVERIFY(uitest::showAndWait(panel));
-        ChartView *view = panel.gpuChart()->view();
-        const auto cached = [view] {
-            view->grab();
-            int n = 0;
-            for (const QGraphicsItem *item : view->scene()->items())
-                n += item->cacheMode() != QGraphicsItem::NoCache;
-            return n;
-        };
-        QVERIFY(cached() > 5);
-        view->setTextCaching(false);
-        QCOMPARE(cached(), 0);
-    }
-
     void guiExportAtTwiceTheSize()
     {
         MainWindow w(env().catalog(), Scenario{});

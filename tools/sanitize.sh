@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The sanitizer build: clang with AddressSanitizer + UndefinedBehaviorSanitizer (any undefined
+# behaviour fatal) on every target, the fuzz target linked with libFuzzer, and every test run
+# under it, including the GUI monkey test. Called by `bash tools/setup.sh test` after the
+# ordinary build; run it alone with `bash tools/sanitize.sh` once the packages are installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS=-O1 \
+      -DNAPKIN_SANITIZE=ON -DNAPKIN_FUZZ=ON >/dev/null
+cmake --build build-asan -j"$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
+cd build-asan
+ctest --output-on-failure --timeout 900 "$@"
