@@ -165,6 +165,29 @@ QList<Option> outputOptions()
     };
 }
 
+/// How many arguments from args[i] on are one of Qt's standard options (QGuiApplication and
+/// QApplication), with its value; 0 if args[i] is not one.
+int qtStandardArgument(const QStringList &args, int i)
+{
+    static const QStringList withValue = {
+        QStringLiteral("platform"), QStringLiteral("platformpluginpath"), QStringLiteral("platformtheme"),
+        QStringLiteral("plugin"), QStringLiteral("qwindowgeometry"), QStringLiteral("qwindowtitle"),
+        QStringLiteral("qwindowicon"), QStringLiteral("style"), QStringLiteral("stylesheet"),
+        QStringLiteral("display"), QStringLiteral("geometry"), QStringLiteral("title"), QStringLiteral("session"),
+        QStringLiteral("name"), QStringLiteral("qmljsdebugger")};
+    static const QStringList flags = {QStringLiteral("reverse"), QStringLiteral("widgetcount"), QStringLiteral("nograb"),
+                                      QStringLiteral("dograb"), QStringLiteral("sync")};
+    const QString &arg = args.at(i);
+    if (!arg.startsWith(QLatin1Char('-')) || arg.startsWith(QLatin1String("--")))
+        return 0;
+    const QString name = arg.mid(1).section(QLatin1Char('='), 0, 0);
+    if (flags.contains(name))
+        return 1;
+    if (!withValue.contains(name))
+        return 0;
+    return arg.contains(QLatin1Char('=')) || i + 1 >= args.size() ? 1 : 2;
+}
+
 const QList<std::pair<const char *, Verb>> &verbs()
 {
     static const QList<std::pair<const char *, Verb>> table = {
@@ -221,6 +244,12 @@ ParseOutcome parseUnescaped(const QStringList &args, const Catalog &catalog)
         if (arg == QLatin1String("-v") || arg == QLatin1String("--version")) {
             c.verb = Verb::Version;
             return {c, {}};
+        }
+        // Qt's own options (-platform xcb, -qwindowgeometry 1280x720, -style fusion, ...) are
+        // left to QApplication, which reads them from argv.
+        if (const int taken = qtStandardArgument(args, i); taken > 0) {
+            i += taken - 1;
+            continue;
         }
         if (!arg.startsWith(QLatin1String("--")))
             return {std::nullopt, QStringLiteral("unexpected argument '%1' (options start with --; see napkin --help)").arg(arg)};

@@ -141,7 +141,7 @@ QString opTooltip(const RooflineOp &op, const RooflineReport &r)
               "Bound: %8\n"
               "Runs %9× per micro-batch step, %10 each")
         .arg(opLabel(op), opKindName(op.kind), fmt::sci(op.flops), fmt::sci(op.bytes), fmt::bytes(op.bytes),
-             fmt::number(op.intensity), fmt::flopRate(op.attainableFlopsPerS), bound, fmt::number(op.count))
+             fmt::number(op.intensity), fmt::flopRate(op.attainableFlopsPerS), bound, fmt::repeats(op.count))
         .arg(fmt::duration(op.seconds));
 }
 

@@ -83,6 +83,19 @@ QString bytes(double b, ByteUnit unit)
     return scaled(b, units, 7, 1024, QString());
 }
 
+QString capacity(double b)
+{
+    const double gib = b / bytesPerUnit(ByteUnit::GiB);
+    if (gib >= 1 && gib == std::floor(gib))
+        return QStringLiteral("%1 GiB (%2)").arg(grouped(gib, 0), bytesIn(b, ByteUnit::GB, 1));
+    return bytesIn(b, ByteUnit::GB, 1);
+}
+
+QString repeats(double n)
+{
+    return n == std::floor(n) && std::fabs(n) < 1e15 ? grouped(n, 0) : QString::number(n, 'g', 3);
+}
+
 QString flopRate(double f)
 {
     static const char *const units[] = {"", "k", "M", "G", "T", "P", "E"};

@@ -16,6 +16,11 @@ QString count(std::int64_t v);                          ///< "124,439,808"
 QString compactCount(double v);                         ///< "300B", "1.5T", "124M"
 QString bytesIn(double bytes, ByteUnit unit, int decimals = 3);  ///< "0.248 GB"
 QString bytes(double bytes, ByteUnit unit = ByteUnit::GB);      ///< adaptive: "248 MB", "80 GiB"
+/// A device's memory as sold and as counted in SI units: "80 GiB (85.9 GB)"; "16 GB" when the
+/// size is not a whole number of GiB.
+QString capacity(double bytes);
+/// A count of repetitions: "80" for whole numbers, else three significant digits ("2.5").
+QString repeats(double n);
 QString flopRate(double flopsPerS);                     ///< "989 TFLOP/s"
 QString bandwidth(double bytesPerS);                    ///< "3.35 TB/s"
 QString duration(double seconds);                       ///< "3.2 days", "41 min", "1.8 years"

@@ -82,6 +82,17 @@ private slots:
         QCOMPARE(o.command->scenario.microBatch, qint64(5));
     }
 
+    // Qt's standard options reach QApplication instead of being refused (-platform, -style, ...).
+    void qtStandardArguments()
+    {
+        const ParseOutcome o = parseCommandLine(split(QStringLiteral("-platform xcb -qwindowgeometry 1280x720+0+0 -style=fusion -reverse --layers 6")),
+                                                test::catalog());
+        QVERIFY2(o.command, qPrintable(o.error));
+        QCOMPARE(o.command->verb, Verb::Window);
+        QCOMPARE(o.command->scenario.model.layers, qint64(6));
+        QVERIFY(!parseCommandLine(split(QStringLiteral("-bogus")), test::catalog()).command);
+    }
+
     void rejected_data()
     {
         QTest::addColumn<QString>("args");

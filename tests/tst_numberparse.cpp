@@ -1,5 +1,6 @@
 // Counts as people type them on the command line.
 #include "numberparse.h"
+#include "units.h"
 
 #include <QTest>
 
@@ -51,6 +52,31 @@ private slots:
     {
         QFETCH(QString, text);
         QVERIFY(!parseCount(text));
+    }
+
+    // Capacities as sold and in SI units: an "80 GB" H100 exposes 80 GiB (NVIDIA H100 datasheet;
+    // nvidia-smi), which is 85.9 GB.
+    void capacityText_data()
+    {
+        QTest::addColumn<double>("bytes");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("H100 80 GiB") << 80.0 * 1024 * 1024 * 1024 << QStringLiteral("80 GiB (85.9 GB)");
+        QTest::newRow("A100 40 GiB") << 40.0 * 1024 * 1024 * 1024 << QStringLiteral("40 GiB (42.9 GB)");
+        QTest::newRow("not whole GiB") << 141e9 << QStringLiteral("141.0 GB");
+    }
+
+    void capacityText()
+    {
+        QFETCH(double, bytes);
+        QFETCH(QString, text);
+        QCOMPARE(fmt::capacity(bytes), text);
+    }
+
+    void repeatsText()
+    {
+        QCOMPARE(fmt::repeats(80), QStringLiteral("80"));
+        QCOMPARE(fmt::repeats(2.5), QStringLiteral("2.5"));
+        QCOMPARE(fmt::repeats(1200), QStringLiteral("1,200"));
     }
 
     void integers()

@@ -168,7 +168,7 @@ void MemoryPanel::refresh()
     QList<LegendEntry> legend;
     for (int c = 0; c < kMemoryComponents; ++c)
         legend.append({palette::component(c), componentName(static_cast<MemoryComponent>(c))});
-    legend.append({palette::capacity(), tr("%1 capacity %2").arg(nameWithoutVendor(m_report->gpu), fmt::bytesIn(mem.capacity, m_unit, 1)),
+    legend.append({palette::capacity(), tr("%1 capacity %2").arg(nameWithoutVendor(m_report->gpu), fmt::capacity(mem.capacity)),
                    QChar(0x2501)});
     const QString legendText = legendHtml(legend);
     if (legendText != m_legend->text())
@@ -193,9 +193,12 @@ void MemoryPanel::refresh()
     const double state = chosen.total() - chosen.activations;
     if (state > mem.capacity)
         batch = tr(" · model state alone exceeds the GPU");
+    else if (mem.maxMicroBatch && *mem.maxMicroBatch <= 0)
+        batch = tr(" · not even one sequence per GPU fits");
+    else if (mem.maxMicroBatch && mem.fits)
+        batch = tr(" · micro-batch fits up to %1").arg(*mem.maxMicroBatch);
     else if (mem.maxMicroBatch)
-        batch = *mem.maxMicroBatch > 0 ? tr(" · micro-batch fits up to %1").arg(*mem.maxMicroBatch)
-                                       : tr(" · not even one sequence per GPU fits");
+        batch = tr(" · would fit at micro-batch %1 or less").arg(*mem.maxMicroBatch);
     if (mem.fits) {
         m_banner->showMessage(Banner::Level::Good, tr("✔ FITS at ZeRO %1: %2 of %3 (%4)%5")
                                                        .arg(mem.zeroStage).arg(used, capText, share, batch));
