@@ -30,11 +30,11 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
     const GpuSpec *gpu = catalog.findGpu(s.gpuId);
     if (!gpu)
         return refuse({QStringLiteral("gpu"),
-                       QStringLiteral("must be one of %1 (got \"%2\")").arg(catalog.gpuIdList(), s.gpuId)});
+                       QStringLiteral("must be one of %1 (got \"%2\")").arg(catalog.gpuIdList(), printable(s.gpuId))});
     const auto recipe = findRecipe(s.recipeId);
     if (!recipe)
         return refuse({QStringLiteral("recipe"),
-                       QStringLiteral("must be one of %1 (got \"%2\")").arg(recipeIdList(), s.recipeId)});
+                       QStringLiteral("must be one of %1 (got \"%2\")").arg(recipeIdList(), printable(s.recipeId))});
     return computeReport(s, *gpu, *recipe);
 }
 
