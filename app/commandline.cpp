@@ -3,6 +3,7 @@
 #include "numberparse.h"
 #include "recipe.h"
 #include "scenariojson.h"
+#include "shapefix.h"
 #include "validation.h"
 
 #include <QList>
@@ -322,14 +323,24 @@ ParseOutcome parseUnescaped(const QStringList &args, const Catalog &catalog)
         if (!p)
             return {std::nullopt, QStringLiteral("--preset: must be one of %1 (got '%2'; see `napkin presets`)")
                                       .arg(catalog.presetIdList(), preset)};
-        c.scenario.presetId = p->id;
-        c.scenario.model = p->shape;
-        c.scenario.paramsOverride.reset();
+        // The same rule as the window's preset chooser (a gpt2 sequence is shortened to the
+        // position table); an explicit --seq-len is still checked below.
+        c.scenario = applyPreset(c.scenario, *p, nullptr);
         c.scenarioGiven = true;
     }
-    for (const auto &[option, value] : assignments)
+    ShapeFieldsGiven given;
+    for (const auto &[option, value] : assignments) {
         if (const auto f = option->apply(c, value))
             return {std::nullopt, f->message};
+        const QLatin1String name(option->name);
+        given.arch |= name == QLatin1String("arch");
+        given.dModel |= name == QLatin1String("d-model");
+        given.heads |= name == QLatin1String("heads");
+        given.kvHeads |= name == QLatin1String("kv-heads");
+        given.dFf |= name == QLatin1String("d-ff");
+        given.tied |= name == QLatin1String("tied") || name == QLatin1String("untied");
+    }
+    c.scenario.model = deriveDependentFields(c.scenario.model, given);
     if (c.verb == Verb::Export && c.outDir.isEmpty())
         return {std::nullopt, QStringLiteral("--out: export needs a folder to write the PNGs into")};
 

@@ -2,6 +2,7 @@
 
 #include "recipe.h"
 #include "safefile.h"
+#include "shapefix.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -188,6 +189,14 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
             return std::nullopt;
     }
     s.zeroStage = static_cast<int>(zero);
+    ShapeFieldsGiven given;
+    given.arch = o.contains(QStringLiteral("arch"));
+    given.dModel = o.contains(QStringLiteral("d_model"));
+    given.heads = o.contains(QStringLiteral("heads"));
+    given.kvHeads = o.contains(QStringLiteral("kv_heads"));
+    given.dFf = o.contains(QStringLiteral("d_ff"));
+    given.tied = o.contains(QStringLiteral("tied"));
+    m = deriveDependentFields(m, given);
     if (auto e = validateScenario(s)) {
         if (error)
             *error = *e;

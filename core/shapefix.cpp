@@ -70,6 +70,27 @@ ModelShape followWidth(const ModelShape &m, std::int64_t dModel, bool keepFfRati
     return out;
 }
 
+std::int64_t defaultDFf(Arch arch, std::int64_t dModel)
+{
+    if (arch == Arch::Gpt2)
+        return std::min<std::int64_t>(4 * dModel, limits::maxDFf);
+    constexpr std::int64_t multipleOf = 256;
+    const std::int64_t hidden = 2 * 4 * dModel / 3;
+    return std::min<std::int64_t>((hidden + multipleOf - 1) / multipleOf * multipleOf, limits::maxDFf);
+}
+
+ModelShape deriveDependentFields(const ModelShape &m, const ShapeFieldsGiven &given)
+{
+    ModelShape out = m;
+    if ((given.dModel || given.arch) && !given.dFf)
+        out.dFf = defaultDFf(out.arch, out.dModel);
+    if (given.heads && !given.kvHeads)
+        out.kvHeads = out.heads;
+    if (given.arch && !given.tied)
+        out.tied = out.arch == Arch::Gpt2;
+    return out;
+}
+
 Scenario applyPreset(const Scenario &s, const ModelPreset &preset, QString *note)
 {
     Scenario out = s;
