@@ -36,7 +36,11 @@ public:
     QFont font;
     QColor color;
 
-    QPolygonF labelShape(int i) const { return placements[i].map(QPolygonF(boxes[i])); }
+    // Before the first placement (a chart never shown yet) there is no shape to give.
+    QPolygonF labelShape(int i) const
+    {
+        return i < placements.size() && i < boxes.size() ? placements[i].map(QPolygonF(boxes[i])) : QPolygonF();
+    }
 
     void changed()
     {

@@ -71,6 +71,7 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(main);
     layout->addWidget(gpuBox);
+    layout->addWidget(m_more->setupGroup());
     layout->addWidget(m_paramsNote);
     layout->addWidget(m_clearParams);
     layout->addWidget(m_moreToggle);

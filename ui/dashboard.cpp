@@ -2,15 +2,21 @@
 
 #include "banner.h"
 #include "chartview.h"
+#include "gputimechart.h"
+#include "gputimes.h"
 #include "textstrip.h"
 #include "memorypanel.h"
 #include "rooflinepanel.h"
 #include "timepanel.h"
 
+#include <QEvent>
 #include <QGridLayout>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
 
 #include <algorithm>
-#include <QLabel>
 
 namespace napkin::ui {
 
@@ -22,10 +28,10 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
                               ? preset->name
                               : Dashboard::tr("custom %1 (%2 layers, d_model %3)")
                                     .arg(archName(s.model.arch)).arg(s.model.layers).arg(s.model.dModel);
-    return Dashboard::tr("%1 · %2 params · %3 tokens · micro-batch %4 × %5 tokens · %6 × %7")
+    return Dashboard::tr("%1 · %2 params · %3 tokens · micro‑batch %4 × %5 tokens · %6 × %7")
         .arg(model, fmt::compactCount(static_cast<double>(r.params.total)), fmt::compactCount(s.tokens))
         .arg(s.microBatch).arg(s.seqLen).arg(s.gpus)
-        .arg(r.gpu.name);
+        .arg(nameWithoutVendor(r.gpu));
 }
 
 Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
@@ -35,7 +41,11 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_error(new Banner(this)),
       m_memory(new MemoryPanel(this)),
       m_time(new TimePanel(catalog, this)),
-      m_roofline(new RooflinePanel(catalog, this))
+      m_roofline(new RooflinePanel(catalog, this)),
+      m_pages(new QStackedWidget(this)),
+      m_gridPage(new QWidget(m_pages)),
+      m_grid(new QGridLayout(m_gridPage)),
+      m_tabs(new QTabWidget(m_pages))
 {
     m_summary->setBold(true);
     m_summary->setTextAsToolTip(true);
@@ -43,18 +53,26 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     m_error->setAccessibleName(tr("Scenario problem"));
     m_error->hide();
 
-    auto *grid = new QGridLayout(this);
-    grid->setContentsMargins(6, 6, 6, 6);
-    grid->setSpacing(8);
-    grid->addWidget(m_summary, 0, 0, 1, 2);
-    grid->addWidget(m_memory, 1, 0);
-    grid->addWidget(m_roofline, 1, 1);
-    grid->addWidget(m_time, 2, 0, 1, 2);
-    grid->setRowStretch(1, 3);
-    grid->setRowStretch(2, 2);
-    grid->setRowMinimumHeight(2, 240);
-    grid->setColumnStretch(0, 1);
-    grid->setColumnStretch(1, 1);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(8);
+    m_grid->setRowStretch(0, 3);
+    m_grid->setRowStretch(1, 2);
+    m_grid->setColumnStretch(0, 1);
+    m_grid->setColumnStretch(1, 1);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setAccessibleName(tr("Charts, one at a time"));
+    m_pages->addWidget(m_gridPage);
+    m_pages->addWidget(m_tabs);
+    // Either arrangement fits any size; the choice between them is made from the text size.
+    m_pages->setMinimumSize(0, 0);
+    m_pages->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(8);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_pages, 1);
+    arrange();
 
     connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
 }
@@ -79,19 +97,96 @@ void Dashboard::setError(const QString &message)
     m_error->raise();
 }
 
+void Dashboard::setArrangement(Arrangement arrangement)
+{
+    m_arrangement = arrangement;
+    arrange();
+}
+
+Dashboard::Arrangement Dashboard::currentArrangement() const
+{
+    return m_tabbed ? Arrangement::Tabs : Arrangement::Grid;
+}
+
+QSize Dashboard::minimumChartSize() const
+{
+    // In lines of the current text: a title, five tick labels and an axis title down the side,
+    // about 18 characters of tick labels and plot across, three legend rows.
+    const int line = fontMetrics().height();
+    return {22 * line, 15 * line};
+}
+
+bool Dashboard::gridFits(QSize size) const
+{
+    const QSize chart = minimumChartSize();
+    const int spacing = m_grid->spacing();
+    const int cellWidth = (size.width() - spacing) / 2;
+    const int topRow = (size.height() - spacing) * 3 / 5;
+    const int bottomRow = size.height() - spacing - topRow;
+    // The time row is figures beside a bar chart: it needs less height than a roofline.
+    return cellWidth >= chart.width() && topRow >= chart.height() && bottomRow >= chart.height() * 4 / 5;
+}
+
+void Dashboard::arrange()
+{
+    const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
+    const QSize pages(width() - m.left() - m.right(),
+                      height() - m.top() - m.bottom() - m_summary->sizeHint().height() - 8);
+    const bool tabbed = m_arrangement == Arrangement::Tabs
+                        || (m_arrangement == Arrangement::Auto && !gridFits(pages));
+    if (tabbed == m_tabbed && (m_grid->count() > 0 || m_tabs->count() > 0))
+        return;
+    m_tabbed = tabbed;
+    // Large text: the summary wraps to a second line instead of losing its GPU.
+    m_summary->setLines(tabbed ? 2 : 1);
+    // The every-GPU chart gets a tab of its own: beside the figures it would be too narrow.
+    if (tabbed)
+        m_time->setChartDetached(true);
+    QWidget *current = m_tabs->currentWidget();
+    m_tabs->clear();
+    if (tabbed) {
+        m_tabs->addTab(m_memory, tr("Memory"));
+        m_tabs->addTab(m_roofline, tr("Roofline"));
+        m_tabs->addTab(m_time, tr("Time and cost"));
+        m_tabs->addTab(m_time->gpuChart(), tr("Every GPU"));
+        if (current)
+            m_tabs->setCurrentWidget(current);
+        m_pages->setCurrentWidget(m_tabs);
+    } else {
+        m_grid->addWidget(m_memory, 0, 0);
+        m_grid->addWidget(m_roofline, 0, 1);
+        m_grid->addWidget(m_time, 1, 0, 1, 2);
+        m_time->setChartDetached(false);
+        for (QWidget *w : {static_cast<QWidget *>(m_memory), static_cast<QWidget *>(m_roofline),
+                           static_cast<QWidget *>(m_time)})
+            w->show();
+        m_pages->setCurrentWidget(m_gridPage);
+    }
+    placeError();
+}
+
+void Dashboard::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        arrange();
+}
+
 void Dashboard::placeError()
 {
     // The problem banner floats over the top of the charts instead of taking a row: a value
     // refused in the middle of a drag must not make everything below it jump.
     const QRect top = m_summary->geometry();
     const int y = top.bottom() + 4;
-    const int chartsTop = m_memory->mapTo(this, m_memory->view()->geometry().topLeft()).y() - 2;
+    const int chartsTop = m_pages->geometry().top() + (m_tabbed ? m_tabs->tabBar()->height() : 0)
+                          + (m_tabbed ? 0 : m_memory->view()->geometry().top()) - 2;
     m_error->setGeometry(top.left(), y, top.width(), std::max(m_error->sizeHint().height(), chartsTop - y));
 }
 
 void Dashboard::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    arrange();
     placeError();
 }
 
@@ -122,6 +217,8 @@ void Dashboard::setDragging(bool dragging)
 void Dashboard::setExportMode(bool exporting)
 {
     m_roofline->setToolbarVisible(!exporting);
+    // A picture shows every chart at once, whatever the window is doing.
+    setArrangement(exporting ? Arrangement::Grid : Arrangement::Auto);
 }
 
 } // namespace napkin::ui

@@ -6,6 +6,9 @@
 
 #include <QWidget>
 
+class QGridLayout;
+class QStackedWidget;
+class QTabWidget;
 
 namespace napkin::ui {
 
@@ -17,12 +20,26 @@ class TimePanel;
 
 /// The three views together under a one-line summary of the scenario: memory and roofline
 /// side by side, time and cost below. The main window's centre and the exported dashboard.
+/// When the grid's cells would be too small for the text size (large text on a projector),
+/// the views become tabs, one at a time at full size, instead of being clipped.
 class Dashboard final : public QWidget
 {
     Q_OBJECT
 
 public:
+    /// Grid: all three views; Tabs: one view at a time; Auto: tabs when the grid's cells would
+    /// be smaller than minimumChartSize().
+    enum class Arrangement { Auto, Grid, Tabs };
+
     explicit Dashboard(const Catalog &catalog, QWidget *parent = nullptr);
+
+    void setArrangement(Arrangement arrangement);
+    /// Grid or Tabs: what is shown now.
+    Arrangement currentArrangement() const;
+    /// The smallest readable chart at the current text size: room for a title, tick labels on
+    /// both axes, axis titles and a few legend rows.
+    QSize minimumChartSize() const;
+    QTabWidget *tabs() const { return m_tabs; }
 
     void setReport(const Report &report);
     /// Shows core's refusal of the current scenario (empty hides it); the last valid report stays.
@@ -45,9 +62,12 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void placeError();
+    void arrange();
+    bool gridFits(QSize size) const;
 
     const Catalog &m_catalog;
     TextStrip *m_summary;
@@ -55,6 +75,12 @@ private:
     MemoryPanel *m_memory;
     TimePanel *m_time;
     RooflinePanel *m_roofline;
+    QStackedWidget *m_pages;
+    QWidget *m_gridPage;
+    QGridLayout *m_grid;
+    QTabWidget *m_tabs;
+    Arrangement m_arrangement = Arrangement::Auto;
+    bool m_tabbed = false;
     ByteUnit m_unit = ByteUnit::GB;
 };
 

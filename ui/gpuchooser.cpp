@@ -1,5 +1,6 @@
 #include "gpuchooser.h"
 
+#include "elidingcombobox.h"
 #include "gputimes.h"
 
 #include <QComboBox>
@@ -10,7 +11,7 @@
 namespace napkin::ui {
 
 GpuChooser::GpuChooser(const Catalog &catalog, QWidget *parent)
-    : QWidget(parent), m_catalog(catalog), m_combo(new QComboBox(this)), m_details(new QLabel(this))
+    : QWidget(parent), m_catalog(catalog), m_combo(new ElidingComboBox(this)), m_details(new QLabel(this))
 {
     for (const GpuSpec &gpu : catalog.gpus)
         m_combo->addItem(gpu.name, gpu.id);

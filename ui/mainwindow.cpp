@@ -27,6 +27,10 @@ namespace napkin::ui {
 
 namespace {
 constexpr double kFontStep = 1.15;
+// Five steps up: the largest text at which every chart stays readable in a 1280x720 window
+// (tabs, controls shown; tests/ui/tst_x11_layout.cpp checks each step).
+constexpr double kMaxFontScale = 2.0;
+constexpr double kMinFontScale = 0.65;
 constexpr int kNoticeMs = 8000;
 } // namespace
 
@@ -73,6 +77,12 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     resize(1280, 720);
 }
 
+MainWindow::~MainWindow()
+{
+    // The text size was set application-wide; the next window starts from the same base.
+    QApplication::setFont(m_baseFont);
+}
+
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -117,6 +127,26 @@ void MainWindow::buildViewMenu()
         fullKeys.prepend(QKeySequence(Qt::Key_F11));
     full->setShortcuts(fullKeys);
     connect(full, &QAction::toggled, this, &MainWindow::toggleFullScreen);
+    m_showControls = view->addAction(tr("Show &Controls"));
+    m_showControls->setCheckable(true);
+    m_showControls->setChecked(true);
+    m_showControls->setShortcut(QKeySequence(Qt::Key_F9));
+    m_showControls->setToolTip(tr("Hide the controls to give the charts the whole window"));
+    connect(m_showControls, &QAction::toggled, m_scroll, &QWidget::setVisible);
+    QMenu *arrangement = view->addMenu(tr("&Charts"));
+    auto *arrangementGroup = new QActionGroup(this);
+    const std::pair<Dashboard::Arrangement, QString> arrangements[] = {
+        {Dashboard::Arrangement::Auto, tr("&Automatic (tabs when the text is too large)")},
+        {Dashboard::Arrangement::Grid, tr("All &Together")},
+        {Dashboard::Arrangement::Tabs, tr("One at a &Time (tabs)")},
+    };
+    for (const auto &[which, label] : arrangements) {
+        QAction *a = arrangement->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(which == Dashboard::Arrangement::Auto);
+        arrangementGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, which] { m_dashboard->setArrangement(which); });
+    }
     view->addSeparator();
     QAction *bigger = view->addAction(tr("&Bigger Text"), this, [this] { setFontScale(m_fontScale * kFontStep); });
     QList<QKeySequence> biggerKeys = QKeySequence::keyBindings(QKeySequence::ZoomIn);
@@ -180,13 +210,16 @@ void MainWindow::setByteUnit(ByteUnit unit)
 
 void MainWindow::setFontScale(double scale)
 {
-    m_fontScale = std::clamp(scale, 0.6, 3.0);
+    m_fontScale = std::clamp(scale, kMinFontScale, kMaxFontScale);
     QFont f = m_baseFont;
     if (f.pointSizeF() > 0)
         f.setPointSizeF(m_baseFont.pointSizeF() * m_fontScale);
     else
         f.setPixelSize(static_cast<int>(m_baseFont.pixelSize() * m_fontScale));
-    m_splitter->setFont(f);
+    // The whole application, so menus, dialogs and tooltips grow with the charts; the window
+    // itself at once, so the controls' width below is measured in the new size.
+    QApplication::setFont(f);
+    setFont(f);
     // The controls never scroll sideways: their column widens with the text.
     const int scrollBar = m_scroll->verticalScrollBar()->sizeHint().width();
     m_scroll->setMinimumWidth(m_controls->minimumSizeHint().width() + scrollBar + 2 * m_scroll->frameWidth());

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 
+class QAction;
 class QActionGroup;
 class QScrollArea;
 class QSplitter;
@@ -26,6 +27,7 @@ class MainWindow final : public QMainWindow
 
 public:
     MainWindow(const Catalog &catalog, const Scenario &initial, QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     ScenarioController *controller() const { return m_controller; }
     ControlsPanel *controls() const { return m_controls; }
@@ -62,6 +64,7 @@ private:
     QFont m_baseFont;
     ByteUnit m_unit = ByteUnit::GB;
     double m_fontScale = 1;
+    QAction *m_showControls = nullptr;
 };
 
 } // namespace napkin::ui

@@ -1,5 +1,6 @@
 #include "modelshapeoptions.h"
 
+#include "elidingcombobox.h"
 #include "divisorspinbox.h"
 #include "optionform.h"
 #include "shapefix.h"
@@ -19,14 +20,14 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     : QGroupBox(tr("Model shape"), parent), m_controller(controller)
 {
     auto *form = new QFormLayout(this);
-    m_preset = described(new QComboBox(this), tr("Model preset"),
+    m_preset = described(new ElidingComboBox(this), tr("Model preset"),
                          tr("Fills every shape field (family, layers, width, heads, kv heads, d_ff, vocabulary) "
                             "from a published model configuration"));
     for (const ModelPreset &p : m_controller->catalog().presets)
         m_preset->addItem(p.name, p.id);
     m_presetState = new QLabel(this);
     m_presetState->setAccessibleName(tr("Preset state"));
-    m_family = described(new QComboBox(this), tr("Model family"),
+    m_family = described(new ElidingComboBox(this), tr("Model family"),
                          tr("GPT-2: LayerNorm, GELU MLP, learned positions, biases. "
                             "Llama: RMSNorm, SwiGLU MLP (three matrices), no biases."));
     m_family->addItem(tr("GPT-2"), static_cast<int>(Arch::Gpt2));

@@ -1,5 +1,6 @@
 #include "moreoptions.h"
 
+#include "elidingcombobox.h"
 #include "modelshapeoptions.h"
 #include "numberspinbox.h"
 #include "optionform.h"
@@ -24,8 +25,9 @@ MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    m_setup = buildSetupGroup();
     layout->addWidget(m_shape);
-    layout->addWidget(buildMemoryGroup());
+    layout->addWidget(buildActivationGroup());
     layout->addWidget(buildComputeGroup());
     // Long entries (recipe names) would otherwise set the width of the whole panel.
     for (QComboBox *combo : findChildren<QComboBox *>()) {
@@ -52,27 +54,27 @@ DivisorSpinBox *MoreOptions::headsBox() const
     return m_shape->headsBox();
 }
 
-QWidget *MoreOptions::buildMemoryGroup()
+QWidget *MoreOptions::buildSetupGroup()
 {
-    auto *box = new QGroupBox(tr("Parallelism and memory"), this);
+    auto *box = new QGroupBox(tr("Parallelism and precision"), this);
     auto *form = new QFormLayout(box);
     m_gpus = described(integerBox(limits::maxGpus, 2, box), tr("Number of GPUs"),
                        tr("Data-parallel GPUs. Divides wall-clock time; ZeRO shards model state over them."));
-    m_zero = described(new QComboBox(box), tr("ZeRO stage"),
+    m_zero = described(new ElidingComboBox(box), tr("ZeRO stage"),
                        tr("ZeRO (Rajbhandari et al. 2019): which model state is sharded over the GPUs. "
                           "The memory chart shows all four stages and marks this one."));
     m_zero->addItem(tr("0 — nothing sharded"));
     m_zero->addItem(tr("1 — optimizer state"));
     m_zero->addItem(tr("2 — + gradients"));
     m_zero->addItem(tr("3 — + parameters"));
-    m_recipe = described(new QComboBox(box), tr("Precision and optimizer recipe"),
+    m_recipe = described(new ElidingComboBox(box), tr("Precision and optimizer recipe"),
                          tr("Bytes per parameter for weights, gradients and optimizer state, and the dtype "
                             "whose peak FLOP/s applies"));
     for (const Recipe &r : recipes()) {
         m_recipe->addItem(r.name, r.id);
         m_recipe->setItemData(m_recipe->count() - 1, r.source, Qt::ToolTipRole);
     }
-    m_recompute = described(new QComboBox(box), tr("Activation recomputation"),
+    m_recompute = described(new ElidingComboBox(box), tr("Activation recomputation"),
                             tr("What the backward pass recomputes instead of storing (Korthikanti et al. 2022)"));
     m_recompute->addItem(tr("None"), static_cast<int>(Recompute::None));
     m_recompute->addItem(tr("Selective (attention)"), static_cast<int>(Recompute::Selective));
@@ -80,23 +82,11 @@ QWidget *MoreOptions::buildMemoryGroup()
     m_flash = described(new QCheckBox(tr("FlashAttention"), box), tr("FlashAttention"),
                         tr("Fused attention (Dao et al. 2022): no s x s score matrix in memory; one fused op "
                            "on the roofline"));
-    m_activations = described(new QCheckBox(tr("Count activations"), box), tr("Count activation memory"),
-                              tr("Include activation memory in the per-GPU total"));
     form->addRow(tr("GPUs"), m_gpus);
     form->addRow(tr("ZeRO stage"), m_zero);
     form->addRow(tr("Recipe"), m_recipe);
     form->addRow(tr("Recompute"), m_recompute);
-    m_activationModel = described(new QComboBox(box), tr("Activation memory model"),
-                                  tr("Korthikanti et al. 2022's formula, or what autograd keeps in Napkin's "
-                                     "reference PyTorch decoders (measured, tests/validation)"));
-    m_activationModel->addItem(tr("Korthikanti et al. 2022"), static_cast<int>(ActivationModel::Korthikanti));
-    m_activationModel->addItem(tr("As in PyTorch (measured)"), static_cast<int>(ActivationModel::PyTorch));
-    m_dropout = described(new QCheckBox(tr("Dropout layers"), box), tr("Dropout layers"),
-                          tr("Dropout masks and outputs kept for backward (PyTorch activation model only)"));
     form->addRow(m_flash);
-    form->addRow(m_activations);
-    form->addRow(tr("Activations"), m_activationModel);
-    form->addRow(m_dropout);
 
     connect(m_gpus, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         proposeChange(m_controller, tr("Set GPUs to %1").arg(v),
@@ -117,6 +107,26 @@ QWidget *MoreOptions::buildMemoryGroup()
     connect(m_flash, &QCheckBox::toggled, this, [this](bool on) {
         proposeChange(m_controller, tr("Toggle FlashAttention"), [&](Scenario &s) { s.flashAttention = on; });
     });
+    return box;
+}
+
+QWidget *MoreOptions::buildActivationGroup()
+{
+    auto *box = new QGroupBox(tr("Activation memory"), this);
+    auto *form = new QFormLayout(box);
+    m_activations = described(new QCheckBox(tr("Count activations"), box), tr("Count activation memory"),
+                              tr("Include activation memory in the per-GPU total"));
+    m_activationModel = described(new ElidingComboBox(box), tr("Activation memory model"),
+                                  tr("Korthikanti et al. 2022's formula, or what autograd keeps in Napkin's "
+                                     "reference PyTorch decoders (measured, tests/validation)"));
+    m_activationModel->addItem(tr("Korthikanti et al. 2022"), static_cast<int>(ActivationModel::Korthikanti));
+    m_activationModel->addItem(tr("As in PyTorch (measured)"), static_cast<int>(ActivationModel::PyTorch));
+    m_dropout = described(new QCheckBox(tr("Dropout layers"), box), tr("Dropout layers"),
+                          tr("Dropout masks and outputs kept for backward (PyTorch activation model only)"));
+    form->addRow(m_activations);
+    form->addRow(tr("Model"), m_activationModel);
+    form->addRow(m_dropout);
+
     connect(m_activations, &QCheckBox::toggled, this, [this](bool on) {
         proposeChange(m_controller, tr("Toggle activations"), [&](Scenario &s) { s.includeActivations = on; });
     });
@@ -135,7 +145,7 @@ QWidget *MoreOptions::buildComputeGroup()
 {
     auto *box = new QGroupBox(tr("Compute and cost"), this);
     auto *form = new QFormLayout(box);
-    m_basis = described(new QComboBox(box), tr("FLOPs basis"),
+    m_basis = described(new ElidingComboBox(box), tr("FLOPs basis"),
                         tr("Which training-FLOPs figure drives the time: every matmul x 3 (detailed) or "
                            "6 N D (Kaplan et al. 2020)"));
     m_basis->addItem(tr("Detailed (matmuls x 3)"), static_cast<int>(FlopsBasis::Detailed));

@@ -15,8 +15,9 @@ class ModelShapeOptions;
 class NumberSpinBox;
 class ScenarioController;
 
-/// Everything in the scenario besides the main five and the GPU model, in three groups:
-/// model shape (ModelShapeOptions), parallelism and memory, compute and cost.
+/// Everything in the scenario besides the main five and the GPU model: parallelism and
+/// precision (setupGroup(), placed by the controls panel), then model shape
+/// (ModelShapeOptions), activation memory, compute and cost.
 class MoreOptions final : public QWidget
 {
     Q_OBJECT
@@ -30,17 +31,22 @@ public:
     QComboBox *zeroBox() const { return m_zero; }
     DivisorSpinBox *headsBox() const;
     NumberSpinBox *gpusBox() const { return m_gpus; }
+    /// GPUs, ZeRO, recipe, recompute and FlashAttention: placed by the controls panel right
+    /// under the GPU, where they stay in view when the rest is folded away.
+    QWidget *setupGroup() const { return m_setup; }
 
 signals:
     void notice(const QString &message);
 
 private:
-    QWidget *buildMemoryGroup();
+    QWidget *buildSetupGroup();
+    QWidget *buildActivationGroup();
     QWidget *buildComputeGroup();
     void sync(const Scenario &s);
 
     ScenarioController *m_controller;
     ModelShapeOptions *m_shape;
+    QWidget *m_setup = nullptr;
     NumberSpinBox *m_gpus = nullptr;
     QComboBox *m_zero = nullptr;
     QComboBox *m_recipe = nullptr;

@@ -71,6 +71,22 @@ void TimePanel::setFiguresAbove(bool above)
     m_figures->setSizePolicy(QSizePolicy::Ignored, above ? QSizePolicy::Maximum : QSizePolicy::Preferred);
 }
 
+void TimePanel::setChartDetached(bool detached)
+{
+    // Alone in a tab the figures have height to spare: notes wrap instead of eliding.
+    for (TextStrip *note : m_notes)
+        note->setLines(detached ? 2 : 1);
+    if (detached) {
+        m_layout->removeWidget(m_chart);
+        return;
+    }
+    if (m_layout->indexOf(m_chart) < 0) {
+        m_chart->setParent(this);
+        m_layout->addWidget(m_chart, 1);
+        m_chart->show();
+    }
+}
+
 void TimePanel::setReport(const Report &r)
 {
     const auto set = [this](Figure f, const QString &value, const QString &note) {

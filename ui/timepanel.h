@@ -29,6 +29,9 @@ public:
     /// Figures above the chart instead of beside it, each at full width: for the panel on its
     /// own (the exported time chart), where half the width elides the longer notes.
     void setFiguresAbove(bool above);
+    /// Takes the every-GPU chart out of the panel (the dashboard shows it as its own tab when
+    /// the text is large) or puts it back beside the figures.
+    void setChartDetached(bool detached);
 
     TextStrip *figure(Figure f) const { return m_values[static_cast<int>(f)]; }
     TextStrip *note(Figure f) const { return m_notes[static_cast<int>(f)]; }

@@ -29,6 +29,7 @@
 #include <QLabel>
 #include <QPainterPath>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTest>
 
 #include <cmath>
@@ -164,6 +165,12 @@ private slots:
         w.setFontScale(fontScale);
         QVERIFY(uitest::showAndWait(w));
         GpuTimeChart *chart = w.dashboard()->timePanel()->gpuChart();
+        // With large text the chart is a tab of its own: look at it there.
+        if (w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs) {
+            w.dashboard()->tabs()->setCurrentWidget(chart);
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCoreApplication::processEvents();
+        }
         const BarLabels *labels = chart->barLabels();
         QStringList shortNames;
         for (const GpuSpec &g : env().catalog().gpus)
