@@ -43,20 +43,26 @@ ModelShape followHeads(const ModelShape &m, std::int64_t heads, QString *note)
     return out;
 }
 
-ModelShape followWidth(const ModelShape &m, std::int64_t dModel, bool keepFfRatio, QString *note)
+ModelShape followWidth(const ModelShape &m, std::int64_t dModel, WidthRule rule, QString *note)
 {
     QStringList notes;
     ModelShape out = m;
     out.dModel = dModel;
-    if (dModel % m.heads != 0) {
-        const std::int64_t heads = nearestDivisor(dModel, m.heads, limits::maxHeads);
+    const std::int64_t headDim = std::max<std::int64_t>(1, m.dModel / std::max<std::int64_t>(1, m.heads));
+    const std::int64_t wanted = rule.keepHeadDim ? std::max<std::int64_t>(1, std::llround(static_cast<double>(dModel) / static_cast<double>(headDim)))
+                                                 : m.heads;
+    const std::int64_t heads = nearestDivisor(dModel, wanted, limits::maxHeads);
+    if (heads != m.heads) {
         QString kvNote;
         out = followHeads(out, heads, &kvNote);
-        notes << tr("heads %1 → %2 so that they divide d_model = %3").arg(m.heads).arg(heads).arg(dModel);
+        if (rule.keepHeadDim && dModel / heads == headDim)
+            notes << tr("heads %1 → %2 to keep d_head = %3").arg(m.heads).arg(heads).arg(headDim);
+        else
+            notes << tr("heads %1 → %2 so that they divide d_model = %3").arg(m.heads).arg(heads).arg(dModel);
         if (!kvNote.isEmpty())
             notes << kvNote;
     }
-    if (keepFfRatio && m.dModel > 0) {
+    if (rule.keepFfRatio && m.dModel > 0) {
         const double ratio = static_cast<double>(m.dFf) / static_cast<double>(m.dModel);
         const auto ff = std::clamp<std::int64_t>(std::llround(ratio * static_cast<double>(dModel)), 1,
                                                  limits::maxDFf);

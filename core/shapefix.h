@@ -12,10 +12,19 @@ namespace napkin {
 /// The divisor of `n` nearest to `target` (ties go to the larger), at most `limit`.
 std::int64_t nearestDivisor(std::int64_t n, std::int64_t target, std::int64_t limit);
 
-/// Sets d_model and keeps the shape valid: heads become the nearest divisor of the new width,
-/// kv heads the nearest divisor of the heads (multi-head attention stays multi-head), and
-/// d_ff keeps its ratio to d_model when `keepFfRatio`. `note` says what changed besides width.
-ModelShape followWidth(const ModelShape &m, std::int64_t dModel, bool keepFfRatio, QString *note);
+/// What else follows when the width changes.
+struct WidthRule {
+    bool keepFfRatio = true;  ///< d_ff keeps its ratio to d_model
+    /// Heads change to keep the head dimension d_model / heads (as GPT-2 and Llama 2 grow:
+    /// 64 and 128 at every size); false holds the head count where it still divides.
+    bool keepHeadDim = true;
+};
+
+/// Sets d_model and keeps the shape valid. Heads become the divisor of the new width nearest
+/// to width / d_head (keepHeadDim) or to the old count; kv heads the nearest divisor of the
+/// heads (multi-head attention stays multi-head); d_ff keeps its ratio to d_model when asked.
+/// `note` says what changed besides width.
+ModelShape followWidth(const ModelShape &m, std::int64_t dModel, WidthRule rule, QString *note);
 
 /// Sets heads and keeps kv heads dividing them (multi-head attention stays multi-head).
 ModelShape followHeads(const ModelShape &m, std::int64_t heads, QString *note);

@@ -76,7 +76,7 @@ private slots:
         QFETCH(QString, note);
         const ModelShape before = test::catalog().findPreset(preset)->shape;
         QString said;
-        const ModelShape after = napkin::followWidth(before, dModel, true, &said);
+        const ModelShape after = napkin::followWidth(before, dModel, {.keepFfRatio = true, .keepHeadDim = false}, &said);
         QCOMPARE(after.dModel, dModel);
         QCOMPARE(after.heads, heads);
         QCOMPARE(after.kvHeads, kvHeads);
@@ -85,7 +85,55 @@ private slots:
         QCOMPARE(after.dModel % after.heads, 0);
         QCOMPARE(after.heads % after.kvHeads, 0);
         // Without keeping the ratio d_ff stays.
-        QCOMPARE(napkin::followWidth(before, dModel, false, nullptr).dFf, before.dFf);
+        QCOMPARE(napkin::followWidth(before, dModel, {.keepFfRatio = false, .keepHeadDim = false}, nullptr).dFf, before.dFf);
+    }
+
+    // Keeping the head dimension as width changes lands on the published shapes of the same
+    // family, which keep d_head fixed across sizes.
+    void followWidthKeepsHeadDim_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("dModel");
+        QTest::addColumn<qint64>("heads");
+        QTest::addColumn<QString>("note");
+        // GPT-2 (Radford et al. 2019; Hugging Face gpt2 configs): d_head 64 at every size;
+        // medium is 1024 wide with 16 heads, XL 1600 wide with 25.
+        QTest::newRow("GPT-2 small -> 1024 wide: medium's 16 heads")
+            << QStringLiteral("gpt2-small") << qint64(1024) << qint64(16)
+            << QStringLiteral("heads 12 → 16 to keep d_head = 64; kv heads 12 → 16 so that they divide heads");
+        QTest::newRow("GPT-2 small -> 1600 wide: XL's 25 heads")
+            << QStringLiteral("gpt2-small") << qint64(1600) << qint64(25)
+            << QStringLiteral("heads 12 → 25 to keep d_head = 64; kv heads 12 → 25 so that they divide heads");
+        // The window's old behaviour gave 12 heads of 832 at 9984 wide; d_head 64 gives 156.
+        QTest::newRow("GPT-2 small -> 9984 wide: 156 heads of 64")
+            << QStringLiteral("gpt2-small") << qint64(9984) << qint64(156)
+            << QStringLiteral("heads 12 → 156 to keep d_head = 64; kv heads 12 → 156 so that they divide heads");
+        // Llama 2 (Touvron et al. 2023, Table 1 and configs): d_head 128; 13B is 5120 wide with
+        // 40 heads, 70B 8192 wide with 64.
+        QTest::newRow("Llama 2 7B -> 5120 wide: 13B's 40 heads")
+            << QStringLiteral("llama2-7b") << qint64(5120) << qint64(40)
+            << QStringLiteral("heads 32 → 40 to keep d_head = 128; kv heads 32 → 40 so that they divide heads");
+        QTest::newRow("Llama 2 7B -> 8192 wide: 70B's 64 heads")
+            << QStringLiteral("llama2-7b") << qint64(8192) << qint64(64)
+            << QStringLiteral("heads 32 → 64 to keep d_head = 128; kv heads 32 → 64 so that they divide heads");
+        // 1000 = 2^3 x 5^3 is not a multiple of 64: the divisor nearest 1000/64 = 15.6 is 20.
+        QTest::newRow("GPT-2 small -> 1000 wide: 20 heads divide")
+            << QStringLiteral("gpt2-small") << qint64(1000) << qint64(20)
+            << QStringLiteral("heads 12 → 20 so that they divide d_model = 1000; kv heads 12 → 20 so that they divide heads");
+    }
+
+    void followWidthKeepsHeadDim()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qint64, dModel);
+        QFETCH(qint64, heads);
+        QFETCH(QString, note);
+        const ModelShape before = test::catalog().findPreset(preset)->shape;
+        QString said;
+        const ModelShape after = napkin::followWidth(before, dModel, {.keepFfRatio = false, .keepHeadDim = true}, &said);
+        QCOMPARE(after.heads, heads);
+        QCOMPARE(after.dModel % after.heads, 0);
+        QCOMPARE(said, note);
     }
 
     void followHeads_data()

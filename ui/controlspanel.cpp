@@ -19,6 +19,11 @@
 
 namespace napkin::ui {
 
+namespace {
+// The sequence slider's reach for models with rotary positions (Llama 3.1's 128K context).
+constexpr std::int64_t kSeqSliderMax = 131072;
+} // namespace
+
 ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     : QWidget(parent),
       m_controller(controller),
@@ -49,7 +54,7 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     mainLayout->addWidget(addSlider(Main::SeqLen, tr("Sequence length (tokens)"),
         tr("Tokens per sequence. Attention FLOPs and (without FlashAttention) activation memory "
            "grow with its square. GPT-2 models allow at most their position table."),
-        1, static_cast<double>(limits::maxSeqLen), 16, 131072, 1, 2, 1, integer));
+        1, static_cast<double>(limits::maxSeqLen), 16, static_cast<double>(kSeqSliderMax), 1, 2, 1, integer));
 
     auto *gpuBox = new QGroupBox(tr("GPU"), this);
     auto *gpuLayout = new QVBoxLayout(gpuBox);
@@ -154,7 +159,7 @@ void ControlsPanel::edit(Main which, double value)
         // During a drag, heads and d_ff follow from the shape the drag began with, so
         // dragging away and back restores them instead of drifting.
         s.model = followWidth(m_controller->interacting() ? m_dragBase.model : s.model, n,
-                              m_more->keepsFfRatio(), &note);
+                              m_more->widthRule(), &note);
         what = tr("Set d_model to %1").arg(n);
         break;
     case Main::Tokens:
@@ -189,6 +194,10 @@ void ControlsPanel::sync(const Scenario &s)
     slider(Main::DModel)->setValue(static_cast<double>(s.model.dModel));
     slider(Main::Tokens)->setValue(s.tokens);
     slider(Main::MicroBatch)->setValue(static_cast<double>(s.microBatch));
+    // A learned position table ends the sequence slider: GPT-2 has no positions past it.
+    slider(Main::SeqLen)->setSliderMaximum(
+        s.model.arch == Arch::Gpt2 ? static_cast<double>(std::min(s.model.maxPositions, kSeqSliderMax))
+                                   : static_cast<double>(kSeqSliderMax));
     slider(Main::SeqLen)->setValue(static_cast<double>(s.seqLen));
     m_gpu->setGpuId(s.gpuId);
     if (const auto recipe = findRecipe(s.recipeId))

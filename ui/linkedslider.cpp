@@ -70,6 +70,17 @@ void LinkedSlider::setValue(double value)
     m_syncing = false;
 }
 
+void LinkedSlider::setSliderMaximum(double max)
+{
+    if (max == m_config.sliderMax)
+        return;
+    m_syncing = true;
+    m_config.sliderMax = max;
+    m_slider->setRange(0, positionFor(max));
+    m_slider->setValue(positionFor(m_spin->value()));
+    m_syncing = false;
+}
+
 double LinkedSlider::valueAt(int position) const
 {
     if (m_config.logBase > 0) {
@@ -93,7 +104,8 @@ void LinkedSlider::onSliderMoved(int position)
 {
     if (m_syncing)
         return;
-    const double v = std::clamp(valueAt(position), m_config.min, m_config.max);
+    // The last position may round past a top that is not a power of the log base (1,000).
+    const double v = std::clamp(valueAt(position), m_config.min, std::min(m_config.max, m_config.sliderMax));
     m_syncing = true;
     m_spin->setValue(v);
     m_syncing = false;

@@ -38,6 +38,11 @@ public:
     /// Shows `value` without emitting valueEdited().
     void setValue(double value);
 
+    /// The slider's top value (the spin box keeps its full range, where a typed value out of
+    /// the model's reach gets the core's explanation rather than a silent clamp).
+    void setSliderMaximum(double max);
+    double sliderMaximum() const { return m_config.sliderMax; }
+
     QSlider *slider() const { return m_slider; }
     NumberSpinBox *spinBox() const { return m_spin; }
 

@@ -50,6 +50,11 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     m_keepRatio = described(new QCheckBox(tr("d_ff follows width"), this), tr("d_ff follows width"),
                             tr("When width changes, scale d_ff to keep its ratio to d_model"));
     m_keepRatio->setChecked(true);
+    m_keepHeadDim = described(new QCheckBox(tr("Heads follow width (keep d_head)"), this),
+                              tr("Heads follow width"),
+                              tr("When width changes, change the number of heads to keep d_model / heads, as "
+                                 "GPT-2 (64) and Llama 2 (128) do at every size; off holds the head count"));
+    m_keepHeadDim->setChecked(true);
     form->addRow(tr("Preset"), m_preset);
     form->addRow(QString(), m_presetState);
     form->addRow(tr("Family"), m_family);
@@ -59,6 +64,7 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     form->addRow(tr("Vocabulary"), m_vocab);
     form->addRow(m_tied);
     form->addRow(m_keepRatio);
+    form->addRow(m_keepHeadDim);
 
     connect(m_preset, &QComboBox::activated, this, [this](int index) {
         const ModelPreset *p = m_controller->catalog().findPreset(m_preset->itemData(index).toString());
@@ -98,9 +104,9 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     sync(m_controller->scenario());
 }
 
-bool ModelShapeOptions::keepsFfRatio() const
+WidthRule ModelShapeOptions::widthRule() const
 {
-    return m_keepRatio->isChecked();
+    return {.keepFfRatio = m_keepRatio->isChecked(), .keepHeadDim = m_keepHeadDim->isChecked()};
 }
 
 void ModelShapeOptions::sync(const Scenario &s)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "scenario.h"
+#include "shapefix.h"
 
 #include <QGroupBox>
 
@@ -23,8 +24,9 @@ class ModelShapeOptions final : public QGroupBox
 public:
     explicit ModelShapeOptions(ScenarioController *controller, QWidget *parent = nullptr);
 
-    /// Whether changing width also scales d_ff (a view preference, not part of the scenario).
-    bool keepsFfRatio() const;
+    /// What follows the width: d_ff's ratio, the head dimension (view preferences, not part
+    /// of the scenario).
+    WidthRule widthRule() const;
     QComboBox *presetBox() const { return m_preset; }
     DivisorSpinBox *headsBox() const { return m_heads; }
 
@@ -45,6 +47,7 @@ private:
     NumberSpinBox *m_vocab;
     QCheckBox *m_tied;
     QCheckBox *m_keepRatio;
+    QCheckBox *m_keepHeadDim;
 };
 
 } // namespace napkin::ui

@@ -39,9 +39,9 @@ MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
     sync(m_controller->scenario());
 }
 
-bool MoreOptions::keepsFfRatio() const
+WidthRule MoreOptions::widthRule() const
 {
-    return m_shape->keepsFfRatio();
+    return m_shape->widthRule();
 }
 
 QComboBox *MoreOptions::presetBox() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "scenario.h"
+#include "shapefix.h"
 
 #include <QWidget>
 
@@ -25,8 +26,9 @@ class MoreOptions final : public QWidget
 public:
     explicit MoreOptions(ScenarioController *controller, QWidget *parent = nullptr);
 
-    /// Whether changing width also scales d_ff (a view preference, not part of the scenario).
-    bool keepsFfRatio() const;
+    /// What follows the width: d_ff's ratio, the head dimension (view preferences, not part
+    /// of the scenario).
+    WidthRule widthRule() const;
     QComboBox *presetBox() const;
     QComboBox *zeroBox() const { return m_zero; }
     DivisorSpinBox *headsBox() const;

@@ -24,6 +24,7 @@
 #include <QAbstractSpinBox>
 #include <QBarSet>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGraphicsLayout>
 #include <QLabel>
@@ -47,16 +48,52 @@ private slots:
     {
         MainWindow w(env().catalog(), Scenario{});
         QVERIFY(uitest::showAndWait(w));
+        // By default heads follow the width at GPT-2's d_head = 64: 1000 / 64 = 15.6, and the
+        // nearest divisor of 1000 is 20 (see tst_shapefix for the published shapes).
         w.controls()->slider(Main::DModel)->spinBox()->setValue(1000);
         const Scenario &s = w.controller()->scenario();
         QCOMPARE(s.model.dModel, 1000);
-        QCOMPARE(s.model.heads, 10);
-        QCOMPARE(s.model.kvHeads, 10);  // multi-head attention stays multi-head
+        QCOMPARE(s.model.heads, 20);
+        QCOMPARE(s.model.kvHeads, 20);  // multi-head attention stays multi-head
         QCOMPARE(s.model.dFf, 4000);    // d_ff follows width by default
         QVERIFY(!w.controller()->error());
-        const QString message = w.statusBar()->currentMessage();
-        QVERIFY2(message.contains(QStringLiteral("heads 12 → 10")), qPrintable(message));
-        QCOMPARE(w.controls()->moreOptions()->headsBox()->value(), 10);
+        QString message = w.statusBar()->currentMessage();
+        QVERIFY2(message.contains(QStringLiteral("heads 12 → 20")), qPrintable(message));
+        QCOMPARE(w.controls()->moreOptions()->headsBox()->value(), 20);
+
+        // Holding the head count: 12 does not divide 1000, the nearest divisor 10 does.
+        QCheckBox *follow = nullptr;
+        for (QCheckBox *box : w.controls()->findChildren<QCheckBox *>())
+            if (box->accessibleName() == QLatin1String("Heads follow width"))
+                follow = box;
+        QVERIFY(follow && follow->isChecked());
+        follow->setChecked(false);
+        w.controls()->slider(Main::DModel)->spinBox()->setValue(768);
+        // 20 does not divide 768; 16 and 24 are equally near and the tie goes up.
+        QCOMPARE(s.model.heads, 24);
+        w.controls()->slider(Main::DModel)->spinBox()->setValue(1000);
+        QCOMPARE(s.model.dModel, 1000);
+        message = w.statusBar()->currentMessage();
+        QVERIFY2(message.contains(QStringLiteral("heads 24 → 25 so that they divide d_model = 1000")), qPrintable(message));
+        QCOMPARE(s.model.heads, 25);
+    }
+
+    // GPT-2's learned position table ends the sequence slider; Llama's rotary positions do not.
+    void sequenceSliderStopsAtPositionTable()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
+        LinkedSlider *seq = w.controls()->slider(Main::SeqLen);
+        QCOMPARE(seq->sliderMaximum(), 1024.0);  // GPT-2 small: n_positions 1024 (Hugging Face config)
+        seq->slider()->setValue(seq->slider()->maximum());
+        QCOMPARE(w.controller()->scenario().seqLen, 1024);
+        QVERIFY(!w.controller()->error());
+        Scenario llama = w.controller()->scenario();
+        llama.model = env().catalog().findPreset(QStringLiteral("llama2-7b"))->shape;
+        w.controller()->propose(llama, QStringLiteral("Llama"));
+        QCOMPARE(seq->sliderMaximum(), 131072.0);
+        seq->slider()->setValue(seq->slider()->maximum());
+        QCOMPARE(w.controller()->scenario().seqLen, 131072);
     }
 
     void refusedValueShowsBannerNotNaN()
