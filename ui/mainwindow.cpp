@@ -113,6 +113,16 @@ void MainWindow::buildMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    // The status bar's last notice described the step now undone; say what happened instead.
+    QUndoStack *stack = m_controller->undoStack();
+    connect(undo, &QAction::triggered, this, [this, stack] {
+        if (const QUndoCommand *c = stack->command(stack->index()))
+            statusBar()->showMessage(tr("Undone: %1").arg(c->text()), kNoticeMs);
+    });
+    connect(redo, &QAction::triggered, this, [this, stack] {
+        if (const QUndoCommand *c = stack->command(stack->index() - 1))
+            statusBar()->showMessage(tr("Redone: %1").arg(c->text()), kNoticeMs);
+    });
     buildViewMenu();
     buildHelpMenu();
 }

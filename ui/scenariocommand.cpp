@@ -38,6 +38,8 @@ bool ScenarioCommand::mergeWith(const QUndoCommand *other)
     if (m_interaction == 0 || o->m_interaction != m_interaction)
         return false;
     m_after = o->m_after;
+    // The step is named for where the drag ended ("Set micro-batch to 256"), not where it began.
+    setText(o->text());
     // A drag that ends where it began changes nothing and leaves no step behind.
     setObsolete(m_after == m_before);
     return true;

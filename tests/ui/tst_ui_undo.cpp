@@ -9,6 +9,7 @@
 
 #include <QAction>
 #include <QSlider>
+#include <QStatusBar>
 #include <QTest>
 #include <QUndoStack>
 
@@ -54,7 +55,17 @@ private slots:
         QVERIFY(!w.controller()->interacting());
         QVERIFY(w.controller()->scenario().model.dModel > 768);
         QCOMPARE(undo->count(), 1);
-        undo->undo();
+        // The step is named for where the drag ended, not its first value.
+        const std::int64_t ended = w.controller()->scenario().model.dModel;
+        QCOMPARE(undo->undoText(), QStringLiteral("Set d_model to %1").arg(ended));
+        // Undo through the menu: the status bar says what was undone, not the drag's old notice.
+        QAction *undoAction = nullptr;
+        for (QAction *a : w.findChildren<QAction *>())
+            if (a->shortcuts().contains(QKeySequence(QKeySequence::Undo)))
+                undoAction = a;
+        QVERIFY(undoAction);
+        undoAction->trigger();
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Undone: Set d_model to %1").arg(ended));
         // Heads and d_ff were adjusted along the way; undo brings all of it back.
         QCOMPARE(w.controller()->scenario(), Scenario{});
 
