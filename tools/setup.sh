@@ -14,7 +14,7 @@ if [ "$mode" = test ]; then
     # desktop-file-utils and appstream validate the installed desktop entry and metainfo.
     # xvfb and xauth give the X11 GUI tests a real display; clang and its runtime build the
     # sanitizer and libFuzzer targets (tools/sanitize.sh).
-    packages+=(python3-torch desktop-file-utils appstream xvfb xauth clang libclang-rt-14-dev)
+    packages+=(python3-torch desktop-file-utils appstream xvfb xauth clang libclang-rt-14-dev tesseract-ocr)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -87,7 +87,7 @@ QImage renderChart(ChartKind kind, const Report &report, const Catalog &catalog,
     layout->setContentsMargins(8, 8, 8, 8);
     if (kind != ChartKind::Dashboard) {
         // A lone chart carries the scenario it was made from; the dashboard has its own line.
-        auto *caption = new QLabel(scenarioSummary(report, catalog), &frame);
+        auto *caption = new QLabel(scenarioSummary(report, catalog) + QLatin1Char('\n') + scenarioSettings(report), &frame);
         caption->setWordWrap(true);
         layout->addWidget(caption);
     }

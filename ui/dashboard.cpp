@@ -34,10 +34,37 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
         .arg(nameWithoutVendor(r.gpu));
 }
 
+QString scenarioSettings(const Report &r)
+{
+    const Scenario &s = r.scenario;
+    QString recompute;
+    switch (s.recompute) {
+    case Recompute::None: recompute = Dashboard::tr("no recompute"); break;
+    case Recompute::Selective: recompute = Dashboard::tr("selective recompute"); break;
+    case Recompute::Full: recompute = Dashboard::tr("full recompute"); break;
+    }
+    // Non-breaking spaces inside each item: a caption wraps between items, never inside one.
+    const QStringList items = {
+        r.memory.recipe.name,
+        Dashboard::tr("ZeRO %1").arg(s.zeroStage),
+        Dashboard::tr("%1 GPUs").arg(s.gpus),
+        recompute,
+        s.flashAttention ? Dashboard::tr("FlashAttention on") : Dashboard::tr("FlashAttention off"),
+        s.includeActivations ? Dashboard::tr("activations counted") : Dashboard::tr("activations not counted"),
+        Dashboard::tr("%1 MFU").arg(fmt::percent(s.mfuFraction, 0)),
+        Dashboard::tr("sequence %1").arg(s.seqLen),
+    };
+    QStringList kept;
+    for (const QString &item : items)
+        kept << QString(item).replace(QLatin1Char(' '), QChar(0x00A0));
+    return kept.join(QStringLiteral(" · "));
+}
+
 Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     : QWidget(parent),
       m_catalog(catalog),
       m_summary(new TextStrip(this)),
+      m_settings(new TextStrip(this)),
       m_error(new Banner(this)),
       m_memory(new MemoryPanel(this)),
       m_time(new TimePanel(catalog, this)),
@@ -51,6 +78,9 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     m_summary->setTextAsToolTip(true);
     m_summary->setAccessibleName(tr("Scenario summary"));
     m_error->setAccessibleName(tr("Scenario problem"));
+    m_settings->setAccessibleName(tr("Scenario settings"));
+    m_settings->setLines(2);
+    m_settings->hide();
     m_error->hide();
 
     m_grid->setContentsMargins(0, 0, 0, 0);
@@ -71,6 +101,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(8);
     layout->addWidget(m_summary);
+    layout->addWidget(m_settings);
     layout->addWidget(m_pages, 1);
     arrange();
 
@@ -80,6 +111,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
 void Dashboard::setReport(const Report &report)
 {
     m_summary->setText(scenarioSummary(report, m_catalog));
+    m_settings->setText(scenarioSettings(report));
     m_memory->setReport(report);
     m_time->setReport(report);
     m_roofline->setReport(report);
@@ -131,7 +163,8 @@ void Dashboard::arrange()
 {
     const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
     const QSize pages(width() - m.left() - m.right(),
-                      height() - m.top() - m.bottom() - m_summary->sizeHint().height() - 8);
+                      height() - m.top() - m.bottom() - m_summary->sizeHint().height() - 8
+                          - (m_settings->isVisibleTo(this) ? m_settings->sizeHint().height() + 8 : 0));
     const bool tabbed = m_arrangement == Arrangement::Tabs
                         || (m_arrangement == Arrangement::Auto && !gridFits(pages));
     if (tabbed == m_tabbed && (m_grid->count() > 0 || m_tabs->count() > 0))
@@ -176,7 +209,7 @@ void Dashboard::placeError()
 {
     // The problem banner floats over the top of the charts instead of taking a row: a value
     // refused in the middle of a drag must not make everything below it jump.
-    const QRect top = m_summary->geometry();
+    const QRect top = m_settings->isVisibleTo(this) ? m_settings->geometry() : m_summary->geometry();
     const int y = top.bottom() + 4;
     const int chartsTop = m_pages->geometry().top() + (m_tabbed ? m_tabs->tabBar()->height() : 0)
                           + (m_tabbed ? 0 : m_memory->view()->geometry().top()) - 2;
@@ -219,6 +252,8 @@ void Dashboard::setExportMode(bool exporting)
     m_roofline->setToolbarVisible(!exporting);
     // A picture shows every chart at once, whatever the window is doing.
     setArrangement(exporting ? Arrangement::Grid : Arrangement::Auto);
+    // On screen the controls say it; a picture must say under which settings its numbers hold.
+    m_settings->setVisible(exporting);
 }
 
 } // namespace napkin::ui

@@ -56,6 +56,8 @@ public:
     RooflinePanel *rooflinePanel() const { return m_roofline; }
     Banner *errorBanner() const { return m_error; }
     TextStrip *summary() const { return m_summary; }
+    /// Recipe, ZeRO, GPUs, recompute, FlashAttention, MFU and sequence: shown in exports.
+    TextStrip *settingsLine() const { return m_settings; }
 
 signals:
     void viewOptionsChanged();
@@ -71,6 +73,7 @@ private:
 
     const Catalog &m_catalog;
     TextStrip *m_summary;
+    TextStrip *m_settings;
     Banner *m_error;
     MemoryPanel *m_memory;
     TimePanel *m_time;
@@ -86,5 +89,8 @@ private:
 
 /// "GPT-2 small (124M) · 124M params · 300B tokens · ..." for titles and the summary line.
 QString scenarioSummary(const Report &report, const Catalog &catalog);
+/// "bf16 mixed precision, AdamW (2/2/12) · ZeRO 0 · 8 GPUs · no recompute · ...": what an
+/// exported chart's numbers depend on besides the summary.
+QString scenarioSettings(const Report &report);
 
 } // namespace napkin::ui

@@ -20,6 +20,7 @@
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -93,6 +94,43 @@ private slots:
         const QImage rendered = renderChart(ChartKind::Roofline, env().report(Scenario{}), env().catalog(),
                                             ViewOptions{}, QSize(700, 450));
         QCOMPARE(written.convertToFormat(QImage::Format_ARGB32), rendered.convertToFormat(QImage::Format_ARGB32));
+    }
+
+    // Every picture says under which settings its numbers hold, read back from its pixels by
+    // OCR (tesseract, installed with the test packages).
+    void captionNamesTheSettings_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("memory") << static_cast<int>(ChartKind::Memory);
+        QTest::newRow("time") << static_cast<int>(ChartKind::Time);
+        QTest::newRow("roofline") << static_cast<int>(ChartKind::Roofline);
+        QTest::newRow("dashboard") << static_cast<int>(ChartKind::Dashboard);
+    }
+
+    void captionNamesTheSettings()
+    {
+        QFETCH(int, kind);
+        Scenario s;
+        s.zeroStage = 2;
+        s.recompute = Recompute::Full;
+        s.flashAttention = true;
+        s.seqLen = 512;
+        s.gpus = 16;
+        const QImage image = renderChart(static_cast<ChartKind>(kind), env().report(s), env().catalog(), ViewOptions{},
+                                         QSize(1280, 800), 2);
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("caption.png"));
+        QVERIFY(image.copy(0, 0, image.width(), image.height() / 6).save(path));
+        QProcess ocr;
+        ocr.start(QStringLiteral("tesseract"), {path, QStringLiteral("stdout")});
+        QVERIFY2(ocr.waitForFinished(60000) && ocr.exitCode() == 0,
+                 "tesseract is needed (Debian package tesseract-ocr, installed by tools/setup.sh test)");
+        const QString text = QString::fromUtf8(ocr.readAllStandardOutput()).simplified();
+        for (const QString &expected : {QStringLiteral("bf16 mixed precision"), QStringLiteral("ZeRO 2"),
+                                        QStringLiteral("16 GPUs"), QStringLiteral("full recompute"),
+                                        QStringLiteral("FlashAttention on"), QStringLiteral("40% MFU"),
+                                        QStringLiteral("sequence 512")})
+            QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral(" not in: ") + text));
     }
 
     void timeNotesAreWholeWithFiguresAbove_data()
