@@ -3,6 +3,7 @@
 #include "banner.h"
 #include "chartview.h"
 #include "gputimechart.h"
+#include "formulas.h"
 #include "gputimes.h"
 #include "textstrip.h"
 #include "memorypanel.h"
@@ -65,6 +66,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_catalog(catalog),
       m_summary(new TextStrip(this)),
       m_settings(new TextStrip(this)),
+      m_formula(new TextStrip(this)),
       m_error(new Banner(this)),
       m_memory(new MemoryPanel(this)),
       m_time(new TimePanel(catalog, this)),
@@ -81,6 +83,11 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     m_settings->setAccessibleName(tr("Scenario settings"));
     m_settings->setLines(2);
     m_settings->hide();
+    m_formula->setLines(2);
+    m_formula->setTextAsToolTip(true);
+    m_formula->setAccessibleName(tr("How this is computed"));
+    m_formula->setColors(palette().color(QPalette::WindowText), palette().color(QPalette::AlternateBase),
+                         palette().color(QPalette::Mid));
     m_error->hide();
 
     m_grid->setContentsMargins(0, 0, 0, 0);
@@ -103,6 +110,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_settings);
     layout->addWidget(m_pages, 1);
+    layout->addWidget(m_formula);
     arrange();
 
     connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
@@ -112,6 +120,10 @@ void Dashboard::setReport(const Report &report)
 {
     m_summary->setText(scenarioSummary(report, m_catalog));
     m_settings->setText(scenarioSettings(report));
+    if (m_lastReport)
+        m_topic = topicOfChange(m_lastReport->scenario, report.scenario, m_topic);
+    m_lastReport = report;
+    m_formula->setText(formulaText(report, m_topic, m_unit));
     m_memory->setReport(report);
     m_time->setReport(report);
     m_roofline->setReport(report);
@@ -164,7 +176,8 @@ void Dashboard::arrange()
     const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
     const QSize pages(width() - m.left() - m.right(),
                       height() - m.top() - m.bottom() - m_summary->sizeHint().height() - 8
-                          - (m_settings->isVisibleTo(this) ? m_settings->sizeHint().height() + 8 : 0));
+                          - (m_settings->isVisibleTo(this) ? m_settings->sizeHint().height() + 8 : 0)
+                          - (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0));
     const bool tabbed = m_arrangement == Arrangement::Tabs
                         || (m_arrangement == Arrangement::Auto && !gridFits(pages));
     if (tabbed == m_tabbed && (m_grid->count() > 0 || m_tabs->count() > 0))
@@ -226,6 +239,8 @@ void Dashboard::resizeEvent(QResizeEvent *event)
 void Dashboard::setViewOptions(const ViewOptions &options)
 {
     m_unit = options.unit;
+    if (m_lastReport)
+        m_formula->setText(formulaText(*m_lastReport, m_topic, m_unit));
     m_memory->setByteUnit(options.unit);
     m_roofline->setOverlayGpu(options.overlayGpuId);
     m_roofline->setRanges(options.rooflineX, options.rooflineY);
@@ -254,6 +269,7 @@ void Dashboard::setExportMode(bool exporting)
     setArrangement(exporting ? Arrangement::Grid : Arrangement::Auto);
     // On screen the controls say it; a picture must say under which settings its numbers hold.
     m_settings->setVisible(exporting);
+    m_formula->setVisible(!exporting);
 }
 
 } // namespace napkin::ui

@@ -1,10 +1,13 @@
 #pragma once
 
 #include "catalog.h"
+#include "formulas.h"
 #include "report.h"
 #include "viewoptions.h"
 
 #include <QWidget>
+
+#include <optional>
 
 class QGridLayout;
 class QStackedWidget;
@@ -58,6 +61,8 @@ public:
     TextStrip *summary() const { return m_summary; }
     /// Recipe, ZeRO, GPUs, recompute, FlashAttention, MFU and sequence: shown in exports.
     TextStrip *settingsLine() const { return m_settings; }
+    /// "How this is computed": the formula behind what last changed, with its numbers.
+    TextStrip *formulaStrip() const { return m_formula; }
 
 signals:
     void viewOptionsChanged();
@@ -74,6 +79,9 @@ private:
     const Catalog &m_catalog;
     TextStrip *m_summary;
     TextStrip *m_settings;
+    TextStrip *m_formula;
+    FormulaTopic m_topic = FormulaTopic::ModelState;
+    std::optional<Report> m_lastReport;
     Banner *m_error;
     MemoryPanel *m_memory;
     TimePanel *m_time;

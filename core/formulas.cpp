@@ -1,0 +1,142 @@
+#include "formulas.h"
+
+#include "explain.h"
+
+#include <QCoreApplication>
+
+#include <array>
+
+namespace napkin {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("napkin::Formulas", text);
+}
+
+QString paramsText(const Report &r)
+{
+    const ParamBreakdown &p = r.params;
+    if (r.scenario.paramsOverride)
+        return tr("N = %1 parameters, given directly (the source document's N): 6ND and model state use it; "
+                  "layers and width set only activations and attention FLOPs")
+            .arg(fmt::count(p.total));
+    return tr("N = L × per layer + embeddings + LM head + final norm = %1 × %2 + %3 + %4 + %5 = %6 parameters\n"
+              "Counted matrix by matrix as the reference implementation lays them out; non-embedding N = %7 "
+              "(Kaplan et al. 2020) is what 6ND uses")
+        .arg(r.scenario.model.layers)
+        .arg(fmt::count(p.perLayer.total()), fmt::count(p.embedding), fmt::count(p.lmHead), fmt::count(p.finalNorm),
+             fmt::count(p.total), fmt::count(p.nonEmbedding));
+}
+
+QString flopsText(const Report &r)
+{
+    const QString n = fmt::compactCount(static_cast<double>(r.params.nonEmbedding));
+    return tr("Training FLOPs ≈ 6 N D = 6 × %1 × %2 = %3 (Kaplan et al. 2020: 2N forward + 4N backward per token)\n"
+              "Detailed: every forward matmul (m×k)(k×n) = 2mkn, × 3 for forward and backward = %4 "
+              "(attention %5 of it)")
+        .arg(n, fmt::compactCount(r.scenario.tokens), fmt::sci(r.flops.training6nd),
+             fmt::sci(r.flops.trainingChosenDetailed()), fmt::percent(r.flops.attentionShare, 0));
+}
+
+QString modelStateText(const Report &r, ByteUnit unit)
+{
+    const Recipe &recipe = r.memory.recipe;
+    const MemoryBreakdown &m = r.memory.perGpu;
+    const double state = m.params + m.grads + m.optimizerAndMasterWeights;
+    const double perParam = recipe.weightBytes + recipe.gradBytes + recipe.optimizerBytes;
+    const std::array<QString, 4> sharded = {tr("nothing sharded"), tr("optimizer state ÷ %1 GPUs"),
+                                            tr("optimizer state and gradients ÷ %1 GPUs"),
+                                            tr("optimizer state, gradients and parameters ÷ %1 GPUs")};
+    return tr("Model state per GPU = N × (params %1 B + grads %2 B + optimizer and master %3 B) = %4 × %5 B, "
+              "ZeRO %6: %7 → %8\nparams %9 + grads %10 + optimizer %11 (Rajbhandari et al. 2019, Figure 1)")
+        .arg(QString::number(recipe.weightBytes), QString::number(recipe.gradBytes),
+             QString::number(recipe.optimizerBytes), fmt::compactCount(static_cast<double>(r.params.total)),
+             QString::number(perParam))
+        .arg(r.memory.zeroStage)
+        .arg(sharded[static_cast<std::size_t>(std::clamp(r.memory.zeroStage, 0, 3))].arg(r.memory.gpus),
+             fmt::bytes(state, unit), fmt::bytes(m.params, unit), fmt::bytes(m.grads, unit),
+             fmt::bytes(m.optimizerAndMasterWeights, unit));
+}
+
+QString activationsText(const Report &r, ByteUnit unit)
+{
+    // The memory chart's explanation of the same segment: its first two lines are the total
+    // and the formula.
+    const QStringList lines = memorySegmentText(r, r.memory.zeroStage, MemoryComponent::Activations, unit)
+                                  .split(QLatin1Char('\n'));
+    return lines.mid(0, 2).join(QLatin1Char('\n'));
+}
+
+QString timeText(const Report &r)
+{
+    const TimeReport &t = r.time;
+    return tr("Wall clock = training FLOPs / (GPUs × peak × MFU) = %1 / (%2 × %3 %4 × %5) = %6\n"
+              "Narayanan et al. 2021, eq. 4; MFU is the share of peak a real run achieves (30-50% is typical)")
+        .arg(fmt::sci(t.trainingFlops))
+        .arg(t.gpus)
+        .arg(fmt::flopRate(t.peakFlopsPerS), t.peakDtype, fmt::percent(t.mfuFraction, 0), fmt::duration(t.seconds));
+}
+
+QString costText(const Report &r)
+{
+    const TimeReport &t = r.time;
+    return tr("Cost = GPU-hours × price = %1 × %2 = %3\nEnergy = GPUs × board power × time = %4 × %5 W × %6 = %7 "
+              "(no cooling or PUE)")
+        .arg(fmt::number(t.gpuHours), fmt::usd(r.scenario.pricePerGpuHourUsd), fmt::usd(t.costUsd))
+        .arg(t.gpus)
+        .arg(fmt::number(r.gpu.tdpWatts), fmt::duration(t.seconds), fmt::energyKwh(t.energyKwh));
+}
+
+QString rooflineText(const Report &r)
+{
+    const RooflineReport &f = r.roofline;
+    return tr("Ridge = peak ÷ bandwidth = %1 ÷ %2 = %3 FLOPs/byte: ops left of it are memory-bound, right of it "
+              "compute-bound\nAttainable = min(peak, bandwidth × intensity) (Williams et al. 2009); one micro-batch "
+              "step at the roofline bound takes %4, an implied MFU of %5")
+        .arg(fmt::flopRate(f.peakFlopsPerS), fmt::bandwidth(f.bandwidthBytesPerS), fmt::number(f.ridgeIntensity),
+             fmt::duration(f.stepSeconds), fmt::percent(f.impliedMfu, 0));
+}
+
+} // namespace
+
+FormulaTopic topicOfChange(const Scenario &before, const Scenario &after, FormulaTopic current)
+{
+    const ModelShape &a = before.model;
+    const ModelShape &b = after.model;
+    if (a != b || before.paramsOverride != after.paramsOverride)
+        return FormulaTopic::Params;
+    if (before.tokens != after.tokens)
+        return FormulaTopic::Flops;
+    if (before.microBatch != after.microBatch || before.seqLen != after.seqLen || before.recompute != after.recompute
+        || before.flashAttention != after.flashAttention || before.includeActivations != after.includeActivations
+        || before.activationModel != after.activationModel || before.dropout != after.dropout)
+        return FormulaTopic::Activations;
+    if (before.gpus != after.gpus || before.zeroStage != after.zeroStage || before.recipeId != after.recipeId)
+        return FormulaTopic::ModelState;
+    if (before.gpuId != after.gpuId)
+        return FormulaTopic::Roofline;
+    if (before.mfuFraction != after.mfuFraction || before.flopsBasis != after.flopsBasis
+        || before.causalHalving != after.causalHalving)
+        return FormulaTopic::Time;
+    if (before.pricePerGpuHourUsd != after.pricePerGpuHourUsd)
+        return FormulaTopic::Cost;
+    return current;
+}
+
+QString formulaText(const Report &r, FormulaTopic topic, ByteUnit unit)
+{
+    switch (topic) {
+    case FormulaTopic::Params: return paramsText(r);
+    case FormulaTopic::Flops: return flopsText(r);
+    case FormulaTopic::ModelState: return modelStateText(r, unit);
+    case FormulaTopic::Activations: return activationsText(r, unit);
+    case FormulaTopic::Time: return timeText(r);
+    case FormulaTopic::Cost: return costText(r);
+    case FormulaTopic::Roofline: return rooflineText(r);
+    }
+    return {};
+}
+
+} // namespace napkin
