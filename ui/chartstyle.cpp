@@ -2,6 +2,7 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QLegend>
 
 #include <algorithm>
@@ -33,6 +34,36 @@ void setChartTitle(QChart *chart, const QString &title)
 {
     if (chart->title() != title)
         chart->setTitle(title);
+}
+
+namespace {
+const char kFullTitle[] = "napkinFullTitle";
+const char kCompactTitle[] = "napkinCompactTitle";
+} // namespace
+
+void setFittingAxisTitle(QAbstractAxis *axis, const QString &full, const QString &compact)
+{
+    axis->setProperty(kFullTitle, full);
+    axis->setProperty(kCompactTitle, compact);
+    if (QChart *chart = qobject_cast<QChart *>(axis->parent()))
+        fitAxisTitles(chart);
+    else if (axis->titleText().isEmpty())
+        axis->setTitleText(full);
+}
+
+void fitAxisTitles(QChart *chart)
+{
+    const QRectF plot = chart->plotArea();
+    for (QAbstractAxis *axis : chart->axes()) {
+        const QString full = axis->property(kFullTitle).toString();
+        if (full.isEmpty())
+            continue;
+        const qreal room = axis->orientation() == Qt::Vertical ? plot.height() : chart->size().width();
+        const bool fits = QFontMetricsF(axis->titleFont()).horizontalAdvance(full) <= room;
+        const QString wanted = fits || plot.isEmpty() ? full : axis->property(kCompactTitle).toString();
+        if (axis->titleText() != wanted)
+            axis->setTitleText(wanted);
+    }
 }
 
 bool axisCanStay(double wanted, double currentMax, bool dragging)

@@ -6,6 +6,7 @@
 #include <QScatterSeries>
 #include <QString>
 
+class QAbstractAxis;
 class QChart;
 
 namespace napkin::ui {
@@ -17,6 +18,13 @@ void styleChart(QChart *chart, const QFont &base);
 /// QChart::setTitle relayouts the whole chart even for the same text; this only calls it
 /// when the text changes.
 void setChartTitle(QChart *chart, const QString &title);
+
+/// An axis title with a shorter form for short plots: ChartView shows the full text when it
+/// fits beside (or under) the plot area and the compact one otherwise, so a large text size
+/// never clips the title.
+void setFittingAxisTitle(QAbstractAxis *axis, const QString &full, const QString &compact);
+/// Picks the full or compact title of every axis of `chart` for its current plot area.
+void fitAxisTitles(QChart *chart);
 
 /// Whether a value axis showing [0, currentMax] can stay as it is for data reaching `wanted`
 /// while a slider is dragged: redrawing axis labels is the costliest part of an update, so

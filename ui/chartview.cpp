@@ -1,5 +1,7 @@
 #include "chartview.h"
 
+#include "chartstyle.h"
+
 #include <QChart>
 #include <QGraphicsScene>
 #include <QContextMenuEvent>
@@ -25,6 +27,8 @@ ChartView::ChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
     // the rest of an update together, and nothing here looks items up by position.
     if (scene())
         scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+    // Axis titles with a compact form switch to it when the plot grows too short for them.
+    connect(chart, &QChart::plotAreaChanged, this, [chart] { fitAxisTitles(chart); });
     // Text items are deliberately not cached as pixmaps. DeviceCoordinateCache kept stale,
     // empty pixmaps on a real X11 display after a resize or relayout (titles and tick labels
     // vanished), and ItemCoordinateCache painted into null pixmaps as labels changed; drawing

@@ -75,9 +75,9 @@ MemoryPanel::MemoryPanel(QWidget *parent)
         total = new QGraphicsSimpleTextItem(m_chart);
         total->setZValue(10);
     }
-    m_axisX->setTitleText(tr("ZeRO stage (▶ the chosen one)"));
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    setFittingAxisTitle(m_axisX, tr("ZeRO stage (▶ the chosen one)"), tr("ZeRO stage"));
     m_series->attachAxis(m_axisX);
     m_series->attachAxis(m_axisY);
     m_capacity->attachAxis(m_axisX);

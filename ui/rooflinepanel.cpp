@@ -84,10 +84,10 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_axisY->setBase(10);
     m_axisX->setLabelFormat(QStringLiteral("%g"));
     m_axisY->setLabelFormat(QStringLiteral("%g"));
-    m_axisX->setTitleText(tr("Arithmetic intensity (FLOPs per byte moved)"));
-    m_axisY->setTitleText(tr("Attainable TFLOP/s"));
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    setFittingAxisTitle(m_axisX, tr("Arithmetic intensity (FLOPs per byte moved)"), tr("FLOPs per byte"));
+    setFittingAxisTitle(m_axisY, tr("Attainable TFLOP/s"), tr("TFLOP/s"));
 
     const auto add = [this](QXYSeries *series) {
         m_chart->addSeries(series);
