@@ -138,6 +138,9 @@ QList<Option> scenarioOptions(const Catalog &catalog)
         {"flops-basis", true, enumOption<FlopsBasis>("flops-basis", "6nd or detailed", flopsBasisFromName,
                                                      [](Command &c, FlopsBasis b) { c.scenario.flopsBasis = b; })},
         {"mfu", true, realOption("mfu", limits::minMfu, limits::maxMfu, false, [](Command &c, double x) { c.scenario.mfuFraction = x; })},
+        {"utilization-basis", true,
+         enumOption<UtilizationBasis>("utilization-basis", "hfu or mfu", utilizationBasisFromName,
+                                      [](Command &c, UtilizationBasis b) { c.scenario.utilizationBasis = b; })},
         {"price", true, realOption("price", 0, limits::maxPriceUsd, false, [](Command &c, double x) { c.scenario.pricePerGpuHourUsd = x; })},
     };
 }
@@ -163,6 +166,8 @@ QList<Option> outputOptions()
              c.size = QSize(static_cast<int>(*w), static_cast<int>(*h));
              return std::nullopt;
          }},
+        {"scale", true, integerOption("scale", limits::minExportScale, limits::maxExportScale,
+                                      [](Command &c, std::int64_t n) { c.scale = static_cast<int>(n); })},
     };
 }
 
@@ -400,12 +405,18 @@ Run:
   --dropout | --no-dropout           dropout layers present (pytorch activation model)
   --causal | --no-causal             halve the attention matmuls for a causal mask
   --flops-basis 6nd|detailed         which FLOPs figure the time estimate uses
-  --mfu F             model FLOPs utilisation, 0.001 to 1     --price USD   per GPU-hour
+  --mfu F             achieved utilisation of peak, 0.001 to 1, of the basis below
+  --utilization-basis hfu|mfu        what --mfu is: hfu (default) counts the recomputed forward
+                      in the FLOPs, so recomputation costs time; mfu counts model FLOPs only
+                      (Chowdhery et al. 2022, App. B)
+  --price USD         rental price per GPU-hour
   --scenario FILE     load a saved scenario (options given too override it); a regular
                       file of at most 1 MiB
 Output:
   --json              report as JSON           --gib     show GiB (2^30) instead of GB (1e9)
   --size WxH          export size in pixels (default 1600x1000)
+  --scale N           export at N device pixels per pixel, 1 or 2 (2: a WxH layout drawn
+                      at 2W x 2H pixels, sharp on slides; default 1)
   -h, --help          this text                -v, --version
 
 Invalid input exits with status 2 and one line naming the option and what it accepts.

@@ -23,6 +23,7 @@ struct Command {
     ByteUnit unit = ByteUnit::GB;
     QString outDir;
     QSize size{1600, 1000};
+    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale
 };
 
 /// Either a command or one line naming the option and what it accepts (exit status 2).

@@ -93,8 +93,14 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
 
     const TimeReport &tm = r.time;
     t << "\nTime (basis: " << (tm.basis == FlopsBasis::SixND ? "6ND" : f.causal ? "detailed, causal-halved" : "detailed") << ")\n";
-    t << "  wall clock       " << fmt::duration(tm.seconds) << "   = " << fmt::sci(tm.trainingFlops) << " / (" << tm.gpus
-      << " GPUs x " << fmt::flopRate(tm.peakFlopsPerS) << " " << tm.peakDtype << " x MFU " << fmt::percent(tm.mfuFraction) << ")\n";
+    const bool hfu = tm.utilizationBasis == UtilizationBasis::Hfu;
+    t << "  hardware FLOPs   " << fmt::sci(tm.hardwareFlops) << "   = " << fmt::sci(tm.trainingFlops) << " model + "
+      << fmt::sci(tm.recomputeFlops) << " recomputed (recompute " << recomputeName(s.recompute) << ")\n";
+    t << "  wall clock       " << fmt::duration(tm.seconds) << "   = " << fmt::sci(hfu ? tm.hardwareFlops : tm.trainingFlops)
+      << (hfu ? " hardware" : " model") << " FLOPs / (" << tm.gpus << " GPUs x " << fmt::flopRate(tm.peakFlopsPerS) << " "
+      << tm.peakDtype << " x " << (hfu ? "HFU " : "MFU ") << fmt::percent(tm.utilizationFraction) << ")\n";
+    t << "  utilisation      MFU " << fmt::percent(tm.mfuFraction) << (hfu ? "" : " (set)") << "   HFU "
+      << fmt::percent(tm.hfuFraction) << (hfu ? " (set)" : "") << "   (Chowdhery et al. 2022, App. B)\n";
     t << "  GPU-hours        " << fmt::number(tm.gpuHours) << "   (" << fmt::number(tm.gpuYears) << " GPU-years)\n";
     t << "  cost             " << fmt::usd(tm.costUsd) << "   at " << fmt::usd(s.pricePerGpuHourUsd) << " per GPU-hour\n";
     t << "  energy           " << fmt::number(tm.energyKwh) << " kWh   at " << r.gpu.tdpWatts << " W TDP per GPU\n";

@@ -51,11 +51,17 @@ FlopsReport computeFlops(const Scenario &s)
     r.perStepDetailed = r.perTokenDetailed * r.tokensPerStep;
     const ForwardMatmulFlops &f = r.forwardPerSequence;
     double recomputed = 0;  // per sequence
+    // Narayanan et al. 2021, eq. 3: full recompute is 96Bslh^2(1 + s/6h + V/16lh), one more
+    // forward of every block but not of the LM head (checkpoints wrap the blocks).
     if (s.recompute == Recompute::Full)
-        recomputed = f.total() - f.lmHead;  // checkpoints wrap the blocks, not the LM head
+        recomputed = f.total() - f.lmHead;
+    // Korthikanti et al. 2022, Appendix A text: selective adds one forward QK^T and one
+    // attention over V (2Bs^2h each). Their eq. 8 writes 1 + s/3h, three times that; we follow
+    // the text. FlashAttention already keeps no scores, so selective has nothing left to redo.
     else if (s.recompute == Recompute::Selective && !s.flashAttention)
         recomputed = f.attentionScores + f.attentionValues;
-    r.trainingHardware = r.trainingChosenDetailed() + recomputed / seq * s.tokens;
+    r.recompute = recomputed / seq * s.tokens;
+    r.trainingHardware = r.trainingChosenDetailed() + r.recompute;
     r.attentionShare = (f.attentionScores + f.attentionValues) / f.total();
     return r;
 }

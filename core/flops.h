@@ -30,9 +30,11 @@ struct FlopsReport {
     double trainingDetailed = 0;
     /// The same with the attention matmuls halved for a causal mask (FlashAttention-2 style).
     double trainingDetailedCausal = 0;
-    /// Hardware FLOPs: trainingChosenDetailed() plus the forward matmuls that recomputation
-    /// runs again (full: every block; selective: QK^T and PV). MFU counts model FLOPs only
-    /// (Chowdhery et al. 2022, App. B), so time uses the model figure; this one gives HFU.
+    /// The forward matmuls recomputation runs again, over the whole run (full: every block,
+    /// not the LM head; selective: QK^T and PV, Korthikanti et al. 2022, Appendix A).
+    double recompute = 0;
+    /// Hardware FLOPs: trainingChosenDetailed() + recompute. MFU counts model FLOPs only
+    /// (Chowdhery et al. 2022, App. B); HFU counts these.
     double trainingHardware = 0;
     double perTokenDetailed = 0;  ///< trainingDetailed / tokens, per the chosen causal setting
     double perToken6nd = 0;       ///< 6 N

@@ -55,7 +55,8 @@ QString modelStateText(const Report &r, ByteUnit unit)
              QString::number(recipe.optimizerBytes), fmt::compactCount(static_cast<double>(r.params.total)),
              QString::number(perParam))
         .arg(r.memory.zeroStage)
-        .arg(sharded[static_cast<std::size_t>(std::clamp(r.memory.zeroStage, 0, 3))].arg(r.memory.gpus),
+        .arg(r.memory.zeroStage <= 0 ? sharded[0]
+                                        : sharded[static_cast<std::size_t>(std::min(r.memory.zeroStage, 3))].arg(r.memory.gpus),
              fmt::bytes(state, unit), fmt::bytes(m.params, unit), fmt::bytes(m.grads, unit),
              fmt::bytes(m.optimizerAndMasterWeights, unit));
 }
@@ -72,11 +73,16 @@ QString activationsText(const Report &r, ByteUnit unit)
 QString timeText(const Report &r)
 {
     const TimeReport &t = r.time;
-    return tr("Wall clock = training FLOPs / (GPUs × peak × MFU) = %1 / (%2 × %3 %4 × %5) = %6\n"
-              "Narayanan et al. 2021, eq. 4; MFU is the share of peak a real run achieves (30-50% is typical)")
-        .arg(fmt::sci(t.trainingFlops))
+    const bool hfu = t.utilizationBasis == UtilizationBasis::Hfu;
+    const QString basis = utilizationBasisName(t.utilizationBasis).toUpper();
+    return tr("Wall clock = %1 FLOPs / (GPUs × peak × %2) = %3 / (%4 × %5 %6 × %7) = %8\n"
+              "Narayanan et al. 2021, eq. 4; %9 · implied MFU %10, HFU %11 (Chowdhery et al. 2022, App. B)")
+        .arg(hfu ? tr("hardware") : tr("model"), basis, fmt::sci(hfu ? t.hardwareFlops : t.trainingFlops))
         .arg(t.gpus)
-        .arg(fmt::flopRate(t.peakFlopsPerS), t.peakDtype, fmt::percent(t.mfuFraction, 0), fmt::duration(t.seconds));
+        .arg(fmt::flopRate(t.peakFlopsPerS), t.peakDtype, fmt::percent(t.utilizationFraction, 0), fmt::duration(t.seconds),
+             hfu ? tr("hardware FLOPs count the forward work recomputation repeats")
+                 : tr("model FLOPs leave recomputation out, so it costs no time"),
+             fmt::percent(t.mfuFraction, 1), fmt::percent(t.hfuFraction, 1));
 }
 
 QString costText(const Report &r)
@@ -118,6 +124,7 @@ FormulaTopic topicOfChange(const Scenario &before, const Scenario &after, Formul
     if (before.gpuId != after.gpuId)
         return FormulaTopic::Roofline;
     if (before.mfuFraction != after.mfuFraction || before.flopsBasis != after.flopsBasis
+        || before.utilizationBasis != after.utilizationBasis
         || before.causalHalving != after.causalHalving)
         return FormulaTopic::Time;
     if (before.pricePerGpuHourUsd != after.pricePerGpuHourUsd)

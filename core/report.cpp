@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include <cmath>
+
 namespace napkin {
 
 Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe)
@@ -35,7 +37,18 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
     if (!recipe)
         return refuse({QStringLiteral("recipe"),
                        QStringLiteral("must be one of %1 (got \"%2\")").arg(recipeIdList(), printable(s.recipeId))});
-    return computeReport(s, *gpu, *recipe);
+    Report r = computeReport(s, *gpu, *recipe);
+    // Under MFU the hardware runs the recomputed forward too: its utilisation is higher and
+    // cannot pass 100% of peak (Chowdhery et al. 2022, App. B).
+    if (r.time.hfuFraction > 1.0 + 1e-12) {
+        const double highest = r.time.trainingFlops / r.time.hardwareFlops;
+        return refuse({QStringLiteral("mfu"),
+                       QStringLiteral("must be at most %1%% with this recompute setting: MFU %2%% means HFU %3%% "
+                                      "(got %2%%)")
+                           .arg(QString::number(std::floor(highest * 1000) / 10), QString::number(s.mfuFraction * 100),
+                                QString::number(std::round(r.time.hfuFraction * 1000) / 10))});
+    }
+    return r;
 }
 
 } // namespace napkin

@@ -62,4 +62,18 @@ std::optional<FlopsBasis> flopsBasisFromName(const QString &name)
     return std::nullopt;
 }
 
+QString utilizationBasisName(UtilizationBasis basis)
+{
+    return basis == UtilizationBasis::Hfu ? QStringLiteral("hfu") : QStringLiteral("mfu");
+}
+
+std::optional<UtilizationBasis> utilizationBasisFromName(const QString &name)
+{
+    if (name == QLatin1String("hfu"))
+        return UtilizationBasis::Hfu;
+    if (name == QLatin1String("mfu"))
+        return UtilizationBasis::Mfu;
+    return std::nullopt;
+}
+
 } // namespace napkin

@@ -20,6 +20,11 @@ enum class ActivationModel { Korthikanti, PyTorch };
 /// Which training-FLOPs figure drives the time estimate.
 enum class FlopsBasis { SixND, Detailed };
 
+/// What the utilisation the user sets divides (Chowdhery et al. 2022, App. B; Korthikanti et
+/// al. 2022, Section 6.3): model FLOPs (MFU) leave recomputation out, so recompute costs no
+/// time; hardware FLOPs (HFU) add the forward work recomputation runs again.
+enum class UtilizationBasis { Hfu, Mfu };
+
 /// The shape of a decoder-only transformer.
 struct ModelShape {
     Arch arch = Arch::Gpt2;
@@ -57,7 +62,10 @@ struct Scenario {
     bool dropout = false;             ///< dropout layers present (PyTorch activation model only)
     bool causalHalving = false;       ///< count only the lower triangle of the attention matmuls
     FlopsBasis flopsBasis = FlopsBasis::Detailed;
-    double mfuFraction = 0.4;         ///< model FLOPs utilisation, limits::minMfu (1e-3) to 1
+    /// The achieved fraction of peak the user sets, limits::minMfu (1e-3) to 1: HFU or MFU as
+    /// `utilizationBasis` says (JSON key "mfu" and option --mfu, kept from before the basis).
+    double mfuFraction = 0.4;
+    UtilizationBasis utilizationBasis = UtilizationBasis::Hfu;
     double pricePerGpuHourUsd = 2.0;
 
     bool operator==(const Scenario &) const = default;
@@ -71,5 +79,7 @@ QString activationModelName(ActivationModel model);
 std::optional<ActivationModel> activationModelFromName(const QString &name);
 QString flopsBasisName(FlopsBasis basis);
 std::optional<FlopsBasis> flopsBasisFromName(const QString &name);
+QString utilizationBasisName(UtilizationBasis basis);
+std::optional<UtilizationBasis> utilizationBasisFromName(const QString &name);
 
 } // namespace napkin

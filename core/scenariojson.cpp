@@ -113,6 +113,7 @@ QJsonObject scenarioToJson(const Scenario &s)
         {QStringLiteral("causal"), s.causalHalving},
         {QStringLiteral("flops_basis"), flopsBasisName(s.flopsBasis)},
         {QStringLiteral("mfu"), s.mfuFraction},
+        {QStringLiteral("utilization_basis"), utilizationBasisName(s.utilizationBasis)},
         {QStringLiteral("price"), s.pricePerGpuHourUsd},
     };
 }
@@ -176,6 +177,10 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
              return readEnum<FlopsBasis>(v, k, QStringLiteral("6nd, detailed"), flopsBasisFromName, &s.flopsBasis, error);
          }},
         {QStringLiteral("mfu"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.mfuFraction, error); }},
+        {QStringLiteral("utilization_basis"), [&](const QJsonValue &v, const QString &k) {
+             return readEnum<UtilizationBasis>(v, k, QStringLiteral("hfu, mfu"), utilizationBasisFromName,
+                                               &s.utilizationBasis, error);
+         }},
         {QStringLiteral("price"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.pricePerGpuHourUsd, error); }},
     };
     for (auto it = o.begin(); it != o.end(); ++it) {

@@ -10,12 +10,17 @@ namespace napkin {
 /// Wall-clock, GPU time, cost and energy of the whole run.
 struct TimeReport {
     FlopsBasis basis = FlopsBasis::Detailed;
-    double trainingFlops = 0;       ///< the basis figure
+    double trainingFlops = 0;       ///< model FLOPs: the basis figure
+    double recomputeFlops = 0;      ///< forward matmuls recomputation runs again (FlopsReport::recompute)
+    double hardwareFlops = 0;       ///< trainingFlops + recomputeFlops
     double peakFlopsPerS = 0;       ///< one GPU, recipe's compute dtype (dense)
     QString peakDtype;              ///< the dtype whose peak was used
-    double mfuFraction = 0;
+    UtilizationBasis utilizationBasis = UtilizationBasis::Hfu;  ///< which one the user set
+    double utilizationFraction = 0; ///< as set: HFU or MFU, per utilizationBasis
+    double mfuFraction = 0;         ///< implied: trainingFlops / (seconds x GPUs x peak)
+    double hfuFraction = 0;         ///< implied: hardwareFlops / (seconds x GPUs x peak)
     std::int64_t gpus = 1;
-    double seconds = 0;             ///< FLOPs / (GPUs x peak x MFU)
+    double seconds = 0;             ///< FLOPs of the set basis / (GPUs x peak x utilisation)
     double gpuHours = 0;
     double gpuYears = 0;            ///< 365-day years
     double costUsd = 0;             ///< GPU-hours x price
@@ -23,7 +28,8 @@ struct TimeReport {
 };
 
 /// Narayanan et al. 2021 eq. 4 in its general form: time = training FLOPs / (n x X), with the
-/// achieved per-GPU throughput X = peak x MFU.
+/// achieved per-GPU throughput X = peak x utilisation. Under HFU the FLOPs are the hardware
+/// FLOPs (recomputation included, as eq. 4's 8TP counts it); under MFU the model FLOPs.
 TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe &recipe,
                        const GpuSpec &gpu);
 

@@ -36,6 +36,9 @@ constexpr double maxTokens = 1e16;
 constexpr double minMfu = 1e-3;
 constexpr double maxMfu = 1;
 constexpr double maxPriceUsd = 10000;
+/// Device pixels per chart pixel in an exported PNG: the export dialog's 1x and 2x.
+constexpr std::int64_t minExportScale = 1;
+constexpr std::int64_t maxExportScale = 2;
 } // namespace limits
 
 /// Checks a shape on its own: ranges, heads divide d_model, kv_heads divide heads.

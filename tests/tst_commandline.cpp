@@ -59,6 +59,179 @@ private slots:
         QCOMPARE(c.scenario.mfuFraction, 0.5);
     }
 
+    void utilizationBasis_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<int>("basis");
+        QTest::addColumn<double>("fraction");
+        // Chowdhery et al. 2022, App. B: HFU counts recomputation, MFU does not; HFU is the default.
+        QTest::newRow("default") << QStringLiteral("report") << int(UtilizationBasis::Hfu) << 0.4;
+        QTest::newRow("mfu") << QStringLiteral("report --utilization-basis mfu --mfu 0.3") << int(UtilizationBasis::Mfu) << 0.3;
+        QTest::newRow("hfu") << QStringLiteral("report --mfu 0.55 --utilization-basis=hfu") << int(UtilizationBasis::Hfu) << 0.55;
+    }
+
+    void utilizationBasis()
+    {
+        QFETCH(QString, args);
+        QFETCH(int, basis);
+        QFETCH(double, fraction);
+        const ParseOutcome o = parseCommandLine(split(args), test::catalog());
+        QVERIFY2(o.command, qPrintable(o.error));
+        QCOMPARE(int(o.command->scenario.utilizationBasis), basis);
+        QCOMPARE(o.command->scenario.mfuFraction, fraction);
+    }
+
+    // Full recomputation runs every block's forward again (Narayanan et al. 2021, eq. 3): under
+    // HFU it takes longer by exactly the hardware/model FLOPs ratio; under MFU it takes as long.
+    void recomputeTimeThroughJson_data()
+    {
+        QTest::addColumn<QString>("basis");
+        QTest::addColumn<bool>("slower");
+        QTest::newRow("hfu") << QStringLiteral("hfu") << true;
+        QTest::newRow("mfu") << QStringLiteral("mfu") << false;
+    }
+
+    void recomputeTimeThroughJson()
+    {
+        QFETCH(QString, basis);
+        QFETCH(bool, slower);
+        const auto report = [&](const char *recompute) {
+            const Run r = runNapkin(split(QStringLiteral("report --json --mfu 0.4 --utilization-basis %1 --recompute %2")
+                                              .arg(basis, QLatin1String(recompute))));
+            return QJsonDocument::fromJson(r.out).object();
+        };
+        const QJsonObject none = report("none")[QStringLiteral("time")].toObject();
+        const QJsonObject fullReport = report("full");
+        const QJsonObject full = fullReport[QStringLiteral("time")].toObject();
+        const double ratio = full[QStringLiteral("hardware_flops")].toDouble() / full[QStringLiteral("training_flops")].toDouble();
+        // A fourth pass over the blocks, none over the LM head: 1 + (forward - head) / (3 forward).
+        const QJsonObject fw = fullReport[QStringLiteral("flops")][QStringLiteral("forward_per_sequence")].toObject();
+        const double forward = fw[QStringLiteral("total")].toDouble(), head = fw[QStringLiteral("lm_head")].toDouble();
+        QVERIFY2(test::near(ratio, 1 + (forward - head) / (3 * forward), 1e-12), qPrintable(QString::number(ratio)));
+        QVERIFY(ratio > 1.2);
+        const double seconds = full[QStringLiteral("seconds")].toDouble() / none[QStringLiteral("seconds")].toDouble();
+        QVERIFY2(test::near(seconds, slower ? ratio : 1.0, 1e-12), qPrintable(QString::number(seconds)));
+        QCOMPARE(full[QStringLiteral("utilization_basis")].toString(), basis);
+        QCOMPARE(full[slower ? QStringLiteral("hfu") : QStringLiteral("mfu")].toDouble(), 0.4);
+        QVERIFY(test::near(full[QStringLiteral("hfu")].toDouble() / full[QStringLiteral("mfu")].toDouble(), ratio, 1e-12));
+        QCOMPARE(none[QStringLiteral("hfu")].toDouble(), none[QStringLiteral("mfu")].toDouble());
+    }
+
+    // The one rule for dependent shape fields (core/shapefix.h deriveDependentFields), read back
+    // from what the binary prints with --json.
+    void shapeDefaults_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<qint64>("kvHeads");
+        QTest::addColumn<qint64>("dFf");
+        QTest::addColumn<bool>("tied");
+        // GPT-2: d_ff = 4 x d_model (Radford et al. 2019; Hugging Face GPT2Config n_inner=None ->
+        // 4 * n_embd), multi-head attention, head tied to the token embedding.
+        QTest::newRow("gpt2 d72 h6") << QStringLiteral("--arch gpt2 --d-model 72 --heads 6") << qint64(6) << qint64(288) << true;
+        QTest::newRow("default family d72 h6") << QStringLiteral("--d-model 72 --heads 6") << qint64(6) << qint64(288) << true;
+        QTest::newRow("gpt2-xl width 1600") << QStringLiteral("--arch gpt2 --d-model 1600 --heads 25") << qint64(25) << qint64(6400) << true;
+        // Llama: SwiGLU d_ff = 2/3 x 4d rounded up to a multiple of 256 (Meta's reference
+        // multiple_of); Llama 2 configs: 4096 -> 11008, 5120 -> 13824, tie_word_embeddings=false.
+        QTest::newRow("llama d4096 = Llama 2 7B") << QStringLiteral("--arch llama --d-model 4096 --heads 32") << qint64(32) << qint64(11008) << false;
+        QTest::newRow("llama d5120 = Llama 2 13B") << QStringLiteral("--arch llama --d-model 5120 --heads 40") << qint64(40) << qint64(13824) << false;
+        QTest::newRow("llama d72 h6") << QStringLiteral("--arch llama --d-model 72 --heads 6") << qint64(6) << qint64(256) << false;
+        QTest::newRow("llama on gpt2-small width") << QStringLiteral("--preset gpt2-small --arch llama") << qint64(12) << qint64(2048) << false;
+        QTest::newRow("width on a llama preset") << QStringLiteral("--preset llama2-7b --d-model 72 --heads 6") << qint64(6) << qint64(256) << false;
+        // Given fields are honoured over the rule, whatever the order.
+        QTest::newRow("llama explicit") << QStringLiteral("--d-ff 14336 --kv-heads 8 --tied --arch llama --d-model 4096 --heads 32")
+                                        << qint64(8) << qint64(14336) << true;
+        QTest::newRow("gpt2 explicit") << QStringLiteral("--arch gpt2 --d-model 72 --heads 6 --kv-heads 2 --d-ff 100 --untied")
+                                       << qint64(2) << qint64(100) << false;
+        // Nothing given that they depend on: the preset's own values stay (Llama 3 8B: GQA 8, 14336).
+        QTest::newRow("llama3-8b untouched") << QStringLiteral("--preset llama3-8b --layers 4") << qint64(8) << qint64(14336) << false;
+    }
+
+    void shapeDefaults()
+    {
+        QFETCH(QString, args);
+        QFETCH(qint64, kvHeads);
+        QFETCH(qint64, dFf);
+        QFETCH(bool, tied);
+        const Run r = runNapkin(QStringList{QStringLiteral("report"), QStringLiteral("--json")} + split(args));
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject s = QJsonDocument::fromJson(r.out).object()[QStringLiteral("scenario")].toObject();
+        QCOMPARE(s[QStringLiteral("kv_heads")].toInteger(), kvHeads);
+        QCOMPARE(s[QStringLiteral("d_ff")].toInteger(), dFf);
+        QCOMPARE(s[QStringLiteral("tied")].toBool(), tied);
+    }
+
+    // --preset shortens a longer gpt2 sequence to the position table, as the window's preset
+    // chooser does (core/shapefix.h applyPreset); a --seq-len given too is checked, as a typed
+    // value is in the window.
+    void presetSequence_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<qint64>("seqLen");  // 0: refused
+        QTest::addColumn<QString>("error");
+        QTest::newRow("gpt2-small, typed 4096") << QStringLiteral("--preset gpt2-small --seq-len 4096") << qint64(0)
+                                                << QStringLiteral("napkin: --seq-len: must be at most max_positions = 1024");
+        QTest::newRow("gpt2-small, order swapped") << QStringLiteral("--seq-len 4096 --preset gpt2-small") << qint64(0)
+                                                   << QStringLiteral("napkin: --seq-len: must be at most max_positions = 1024");
+        QTest::newRow("4096 from a file, then gpt2-small") << QStringLiteral("--scenario LONG --preset gpt2-small") << qint64(1024) << QString();
+        QTest::newRow("gpt2-small with a longer table") << QStringLiteral("--preset gpt2-small --seq-len 4096 --max-pos 4096")
+                                                        << qint64(4096) << QString();
+        QTest::newRow("shorter kept") << QStringLiteral("--seq-len 512 --preset gpt2-small") << qint64(512) << QString();
+        QTest::newRow("llama: no position table") << QStringLiteral("--preset llama2-7b --seq-len 4096") << qint64(4096) << QString();
+    }
+
+    void presetSequence()
+    {
+        QFETCH(QString, args);
+        QFETCH(qint64, seqLen);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        const QString longFile = dir.filePath(QStringLiteral("long.json"));
+        QFile f(longFile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"arch": "llama", "max_positions": 4096, "seq_len": 4096})");
+        f.close();
+        const Run r = runNapkin(QStringList{QStringLiteral("report"), QStringLiteral("--json")}
+                                + split(args.replace(QStringLiteral("LONG"), longFile)));
+        if (seqLen == 0) {
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.startsWith(error.toUtf8()), r.err.constData());
+            return;
+        }
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject s = QJsonDocument::fromJson(r.out).object()[QStringLiteral("scenario")].toObject();
+        QCOMPARE(s[QStringLiteral("seq_len")].toInteger(), seqLen);
+    }
+
+    // `napkin export --scale 2` draws the same layout at twice the pixels, as the dialog's 2x.
+    void exportScale_data()
+    {
+        QTest::addColumn<int>("scale");
+        QTest::newRow("1x") << 1;
+        QTest::newRow("2x") << 2;
+    }
+
+    void exportScale()
+    {
+        QFETCH(int, scale);
+        QTemporaryDir dir;
+        const Run r = runNapkin(split(QStringLiteral("export --size 640x400 --scale %1 --out %2").arg(scale).arg(dir.path())));
+        QVERIFY2(r.status == 0, r.err.constData());
+        for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png"}) {
+            QFile png(dir.filePath(QLatin1String(name)));
+            QVERIFY(png.open(QIODevice::ReadOnly));
+            // PNG: 8-byte signature, then the IHDR chunk's length and type, then width and height
+            // as big-endian 32-bit integers (PNG specification, section 11.2.2).
+            const QByteArray head = png.read(24);
+            QCOMPARE(head.mid(12, 4), QByteArray("IHDR"));
+            const auto be32 = [&](int at) {
+                return (quint32(quint8(head[at])) << 24) | (quint32(quint8(head[at + 1])) << 16)
+                       | (quint32(quint8(head[at + 2])) << 8) | quint32(quint8(head[at + 3]));
+            };
+            QCOMPARE(be32(16), quint32(640 * scale));
+            QCOMPARE(be32(20), quint32(400 * scale));
+        }
+    }
+
     void shapeFlagBeforePresetStillWins()
     {
         const ParseOutcome o = parseCommandLine(split(QStringLiteral("report --layers 2 --preset gpt2-xl")), test::catalog());
@@ -128,6 +301,13 @@ private slots:
         QTest::newRow("scenario is a device") << QStringLiteral("report --scenario /dev/zero") << QStringLiteral("--scenario: cannot read /dev/zero: it is a device, not a regular file");
         QTest::newRow("scenario is a folder") << QStringLiteral("report --scenario /tmp") << QStringLiteral("--scenario: cannot read /tmp: it is a folder, not a regular file");
         QTest::newRow("flag with value") << QStringLiteral("report --flash=yes") << QStringLiteral("--flash: takes no value");
+        // The export dialog offers 1x and 2x; --scale takes the same range.
+        QTest::newRow("scale 3") << QStringLiteral("export --out x --scale 3") << QStringLiteral("--scale: must be an integer from 1 to 2 (got '3')");
+        QTest::newRow("scale 0") << QStringLiteral("export --out x --scale 0") << QStringLiteral("--scale: must be an integer from 1 to 2 (got '0')");
+        QTest::newRow("scale 1.5") << QStringLiteral("export --out x --scale 1.5") << QStringLiteral("--scale: must be an integer from 1 to 2 (got '1.5')");
+        QTest::newRow("scale word") << QStringLiteral("export --out x --scale big") << QStringLiteral("--scale: must be an integer from 1 to 2 (got 'big')");
+        QTest::newRow("unknown utilisation basis") << QStringLiteral("report --utilization-basis tflops")
+                                                   << QStringLiteral("--utilization-basis: must be hfu or mfu (got 'tflops')");
     }
 
     void rejected()

@@ -34,6 +34,7 @@ private slots:
         s.activationModel = ActivationModel::PyTorch;
         s.dropout = true;
         s.mfuFraction = 0.55;
+        s.utilizationBasis = UtilizationBasis::Mfu;
         ValidationError e;
         const auto back = scenarioFromJson(scenarioToJson(s), Scenario{}, &e);
         QVERIFY2(back, qPrintable(e.message()));

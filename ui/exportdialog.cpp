@@ -1,5 +1,7 @@
 #include "exportdialog.h"
 
+#include "validation.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -21,8 +23,9 @@ ExportDialog::ExportDialog(const QString &what, QSize initial, QWidget *parent)
     m_width->setToolTip(tr("Width of the picture in pixels (before scaling)"));
     m_height->setAccessibleName(tr("Image height"));
     m_height->setToolTip(tr("Height of the picture in pixels (before scaling)"));
-    m_scale->addItem(tr("1x"), 1.0);
-    m_scale->addItem(tr("2x (sharp on slides and high-DPI screens)"), 2.0);
+    // The same range `napkin export --scale` accepts.
+    for (std::int64_t n = limits::minExportScale; n <= limits::maxExportScale; ++n)
+        m_scale->addItem(n == 2 ? tr("2x (sharp on slides and high-DPI screens)") : tr("%1x").arg(n), static_cast<double>(n));
     m_scale->setAccessibleName(tr("Scale"));
     m_scale->setToolTip(tr("2x doubles every pixel dimension and keeps the layout: sharper, same look"));
 

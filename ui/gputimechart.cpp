@@ -123,8 +123,10 @@ void GpuTimeChart::setReport(const Report &report)
         }
     }
     m_axisY->setTitleText(tr(unit.name));
-    setChartTitle(m_chart, tr("This run on every GPU (%1 each, %2 MFU)")
-                               .arg(report.scenario.gpus).arg(fmt::percent(report.scenario.mfuFraction, 0)));
+    setChartTitle(m_chart, tr("This run on every GPU (%1 each, %2 %3)")
+                               .arg(report.scenario.gpus)
+                               .arg(fmt::percent(report.scenario.mfuFraction, 0),
+                                    utilizationBasisName(report.scenario.utilizationBasis).toUpper()));
 }
 
 void GpuTimeChart::restyle()

@@ -31,7 +31,8 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
     return QApplication::exec();
 }
 
-bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error)
+bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error,
+                  int scale)
 {
     const auto fail = [error](const QString &message) {
         if (error)
@@ -41,6 +42,9 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
     if (size.width() < 1 || size.height() < 1 || size.width() > 16384 || size.height() > 16384)
         return fail(QApplication::translate("napkin::ui::Export", "image size %1x%2 must be from 1x1 to 16384x16384")
                         .arg(size.width()).arg(size.height()));
+    if (scale < limits::minExportScale || scale > limits::maxExportScale)
+        return fail(QApplication::translate("napkin::ui::Export", "scale %1 must be from %2 to %3")
+                        .arg(scale).arg(limits::minExportScale).arg(limits::maxExportScale));
     ValidationError invalid;
     const auto report = computeReport(scenario, catalog, &invalid);
     if (!report)
@@ -55,7 +59,7 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
     for (ChartKind kind : {ChartKind::Memory, ChartKind::Time, ChartKind::Roofline, ChartKind::Dashboard}) {
         const QString path = out.absoluteFilePath(chartFileName(kind));
         QString reason;
-        const auto png = encodePng(renderChart(kind, *report, catalog, ViewOptions{}, size), &reason);
+        const auto png = encodePng(renderChart(kind, *report, catalog, ViewOptions{}, size, scale), &reason);
         if (!png)
             return fail(QApplication::translate("napkin::ui::Export", "cannot write %1: %2")
                             .arg(printable(QDir::toNativeSeparators(path)), reason));

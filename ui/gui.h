@@ -14,6 +14,8 @@ namespace napkin::ui {
 int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial);
 
 /// Writes memory.png, time.png, roofline.png and dashboard.png into `dir` (created if missing) at `size` pixels each; false + a clear message (naming the path and QImageWriter::errorString()) on failure. No file is left half-written (write to QSaveFile or a temp name then rename).
-bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error);
+/// `scale` device pixels per logical pixel (limits::minExportScale to maxExportScale) as in the export dialog.
+bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error,
+                  int scale = 1);
 
 } // namespace napkin::ui

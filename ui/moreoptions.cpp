@@ -152,8 +152,15 @@ QWidget *MoreOptions::buildComputeGroup()
     m_basis->addItem(tr("6ND (Kaplan et al. 2020)"), static_cast<int>(FlopsBasis::SixND));
     m_causal = described(new QCheckBox(tr("Causal halving"), box), tr("Causal halving"),
                          tr("Count only the lower triangle of the attention score matmuls"));
-    m_mfu = described(new QDoubleSpinBox(box), tr("Model FLOPs utilisation"),
-                      tr("Achieved fraction of peak FLOP/s (MFU); 30-50% is typical for large runs"));
+    m_mfu = described(new QDoubleSpinBox(box), tr("Utilisation"),
+                      tr("Achieved fraction of peak FLOP/s, of the kind chosen above it; 30-50% MFU is "
+                         "typical for large runs"));
+    m_utilizationBasis = described(new ElidingComboBox(box), tr("Utilisation basis"),
+                                   tr("What the utilisation counts (Chowdhery et al. 2022, App. B). HFU: hardware "
+                                      "FLOPs, with the forward that recomputation runs again, so recompute costs "
+                                      "time. MFU: model FLOPs only, so recompute changes memory but not time."));
+    m_utilizationBasis->addItem(tr("HFU (counts recompute)"), static_cast<int>(UtilizationBasis::Hfu));
+    m_utilizationBasis->addItem(tr("MFU (model FLOPs)"), static_cast<int>(UtilizationBasis::Mfu));
     m_mfu->setRange(limits::minMfu * 100, limits::maxMfu * 100);
     m_mfu->setDecimals(1);
     m_mfu->setSuffix(QStringLiteral(" %"));
@@ -167,7 +174,10 @@ QWidget *MoreOptions::buildComputeGroup()
     m_price->setKeyboardTracking(false);
     form->addRow(tr("FLOPs basis"), m_basis);
     form->addRow(m_causal);
-    form->addRow(tr("MFU"), m_mfu);
+    // The kind and its value as one field: two rows, so that the kind's name is never clipped
+    // at the largest text sizes.
+    form->addRow(tr("Utilisation"), m_utilizationBasis);
+    form->addRow(QString(), m_mfu);
     form->addRow(tr("Price / GPU-hour"), m_price);
 
     connect(m_basis, &QComboBox::activated, this, [this](int index) {
@@ -179,7 +189,12 @@ QWidget *MoreOptions::buildComputeGroup()
         proposeChange(m_controller, tr("Toggle causal halving"), [&](Scenario &s) { s.causalHalving = on; });
     });
     connect(m_mfu, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        proposeChange(m_controller, tr("Set MFU"), [&](Scenario &s) { s.mfuFraction = v / 100; });
+        proposeChange(m_controller, tr("Set utilisation"), [&](Scenario &s) { s.mfuFraction = v / 100; });
+    });
+    connect(m_utilizationBasis, &QComboBox::activated, this, [this](int index) {
+        proposeChange(m_controller, tr("Change utilisation basis"), [&](Scenario &s) {
+            s.utilizationBasis = static_cast<UtilizationBasis>(m_utilizationBasis->itemData(index).toInt());
+        });
     });
     connect(m_price, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         proposeChange(m_controller, tr("Set price"), [&](Scenario &s) { s.pricePerGpuHourUsd = v; });
@@ -190,7 +205,7 @@ QWidget *MoreOptions::buildComputeGroup()
 void MoreOptions::sync(const Scenario &s)
 {
     const QList<QObject *> all = {m_gpus, m_zero, m_recipe, m_recompute, m_flash, m_activations,
-                                  m_activationModel, m_dropout, m_basis, m_causal, m_mfu, m_price};
+                                  m_activationModel, m_dropout, m_basis, m_causal, m_mfu, m_utilizationBasis, m_price};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(all.size());
     for (QObject *o : all)
@@ -208,6 +223,7 @@ void MoreOptions::sync(const Scenario &s)
     m_basis->setCurrentIndex(m_basis->findData(static_cast<int>(s.flopsBasis)));
     m_causal->setChecked(s.causalHalving);
     m_mfu->setValue(s.mfuFraction * 100);
+    m_utilizationBasis->setCurrentIndex(m_utilizationBasis->findData(static_cast<int>(s.utilizationBasis)));
     m_price->setValue(s.pricePerGpuHourUsd);
 }
 

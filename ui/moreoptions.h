@@ -36,6 +36,8 @@ public:
     /// GPUs, ZeRO, recipe, recompute and FlashAttention: placed by the controls panel right
     /// under the GPU, where they stay in view when the rest is folded away.
     QWidget *setupGroup() const { return m_setup; }
+    QComboBox *recomputeBox() const { return m_recompute; }
+    QComboBox *utilizationBasisBox() const { return m_utilizationBasis; }
 
 signals:
     void notice(const QString &message);
@@ -60,6 +62,7 @@ private:
     QComboBox *m_basis = nullptr;
     QCheckBox *m_causal = nullptr;
     QDoubleSpinBox *m_mfu = nullptr;
+    QComboBox *m_utilizationBasis = nullptr;
     QDoubleSpinBox *m_price = nullptr;
 };
 

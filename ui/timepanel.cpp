@@ -18,12 +18,15 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent), m_figures(new QWidget(this)), m_chart(new GpuTimeChart(catalog, this)),
       m_layout(new QHBoxLayout(this))
 {
-    const QString names[kFigures] = {tr("FLOPs, 6ND"), tr("FLOPs, detailed"), tr("Wall clock"),
+    const QString names[kFigures] = {tr("FLOPs, 6ND"), tr("FLOPs, detailed"), tr("FLOPs, HFU"), tr("Wall clock"),
                                      tr("GPU-hours"), tr("GPU-years"), tr("Cost"), tr("Energy")};
     const QString tips[kFigures] = {
         tr("6 x non-embedding parameters x training tokens (Kaplan et al. 2020, Section 2.1)"),
         tr("Every forward matmul x 3 (backward = 2 x forward), attention over s x s (or its causal half)"),
-        tr("Training FLOPs of the chosen basis / (GPUs x peak FLOP/s x MFU) (Narayanan et al. 2021, eq. 4)"),
+        tr("Hardware FLOPs: model FLOPs of the chosen basis + the forward matmuls recomputation runs again, "
+           "what HFU counts (Chowdhery et al. 2022, App. B; Korthikanti et al. 2022, Appendix A)"),
+        tr("Hardware FLOPs / (GPUs x peak FLOP/s x HFU), or model FLOPs / (GPUs x peak x MFU), as chosen "
+           "(Narayanan et al. 2021, eq. 4); both utilisations are shown"),
         tr("GPUs x wall-clock hours"), tr("GPU-hours / (365 x 24)"), tr("GPU-hours x price per GPU-hour"),
         tr("GPUs x board power (TDP) x wall-clock time; no cooling or PUE")};
     auto *grid = new QGridLayout;
@@ -106,8 +109,21 @@ void TimePanel::setReport(const Report &r)
         (sixNd ? QString() : used + QStringLiteral(" · "))
             + (r.flops.causal ? tr("attention %1, causal half") : tr("attention %1, full s²"))
                   .arg(fmt::percent(r.flops.attentionShare, 0)));
-    set(Figure::WallClock, fmt::duration(r.time.seconds),
-        tr("%1 × %2 at %3 MFU").arg(r.time.gpus).arg(nameWithoutVendor(r.gpu), fmt::percent(r.time.mfuFraction, 0)));
+    const TimeReport &t = r.time;
+    set(Figure::HardwareFlops, fmt::sci(t.hardwareFlops),
+        t.recomputeFlops <= 0
+            ? tr("nothing recomputed: equals the model FLOPs")
+            : tr("+%1 recomputed (%2)").arg(fmt::percent(t.recomputeFlops / t.trainingFlops, 1),
+                                            r.scenario.recompute == Recompute::Full ? tr("full") : tr("selective")));
+    const bool hfu = t.utilizationBasis == UtilizationBasis::Hfu;
+    // The utilisation the user set comes first, so that it survives when the note is elided.
+    const QString mfu = tr("MFU %1").arg(fmt::percent(t.mfuFraction, 1));
+    const QString hfuText = tr("HFU %1").arg(fmt::percent(t.hfuFraction, 1));
+    set(Figure::WallClock, fmt::duration(t.seconds),
+        tr("%1 (set) · %2 · %3 × %4")
+            .arg(hfu ? hfuText : mfu, hfu ? mfu : hfuText)
+            .arg(t.gpus)
+            .arg(nameWithoutVendor(r.gpu)));
     set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
     set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
     set(Figure::Cost, fmt::usd(r.time.costUsd), tr("at %1 per GPU-hour").arg(fmt::usd(r.scenario.pricePerGpuHourUsd)));

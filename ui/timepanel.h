@@ -12,15 +12,15 @@ namespace napkin::ui {
 class GpuTimeChart;
 class TextStrip;
 
-/// Total FLOPs (6ND and detailed, with the basis used stated), wall-clock time, GPU-hours,
-/// GPU-years, cost and energy, beside the time of the same run on every catalog GPU.
+/// Total FLOPs (6ND and detailed, with the basis used stated, and the hardware FLOPs with
+/// recomputation), wall-clock time with MFU and HFU, GPU-hours, GPU-years, cost and energy, beside the time of the same run on every catalog GPU.
 class TimePanel final : public QWidget
 {
     Q_OBJECT
 
 public:
-    enum class Figure { Flops6nd, FlopsDetailed, WallClock, GpuHours, GpuYears, Cost, Energy };
-    static constexpr int kFigures = 7;
+    enum class Figure { Flops6nd, FlopsDetailed, HardwareFlops, WallClock, GpuHours, GpuYears, Cost, Energy };
+    static constexpr int kFigures = 8;
 
     explicit TimePanel(const Catalog &catalog, QWidget *parent = nullptr);
 

@@ -128,7 +128,7 @@ private slots:
         const QString text = QString::fromUtf8(ocr.readAllStandardOutput()).simplified();
         for (const QString &expected : {QStringLiteral("bf16 mixed precision"), QStringLiteral("ZeRO 2"),
                                         QStringLiteral("16 GPUs"), QStringLiteral("full recompute"),
-                                        QStringLiteral("FlashAttention on"), QStringLiteral("40% MFU"),
+                                        QStringLiteral("FlashAttention on"), QStringLiteral("40% HFU"),
                                         QStringLiteral("sequence 512")})
             QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral(" not in: ") + text));
     }

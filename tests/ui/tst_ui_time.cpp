@@ -1,0 +1,124 @@
+// The time panel under the utilisation basis: with HFU (the default) choosing full recompute
+// in the window makes the wall clock slower by the hardware/model FLOPs ratio, read back from
+// the panel's own text; with MFU it does not move. Both utilisations are shown, the set one first.
+
+#include "controlspanel.h"
+#include "dashboard.h"
+#include "guitestfixture.h"
+#include "mainwindow.h"
+#include "moreoptions.h"
+#include "scenariocontroller.h"
+#include "textstrip.h"
+#include "timepanel.h"
+#include "units.h"
+
+#include <QComboBox>
+#include <QRegularExpression>
+#include <QTest>
+#include <QUndoStack>
+
+#include <cmath>
+#include <optional>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+namespace {
+
+/// A duration as the panel writes it (fmt::duration: "20.93 h"), in seconds, with half a unit
+/// of its last printed digit as the reading's uncertainty.
+struct Reading {
+    double seconds = 0;
+    double halfUnit = 0;
+};
+
+std::optional<Reading> readDuration(const QString &text)
+{
+    static const QRegularExpression re(QStringLiteral("^([0-9,]+)(?:\\.([0-9]+))? (s|min|h|days|years)$"));
+    const QRegularExpressionMatch m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const double unit = m.captured(3) == QLatin1String("s") ? 1
+                        : m.captured(3) == QLatin1String("min") ? 60
+                        : m.captured(3) == QLatin1String("h") ? 3600
+                        : m.captured(3) == QLatin1String("days") ? 86400 : 365.0 * 86400;
+    const QString digits = m.captured(1).remove(QLatin1Char(',')) + QLatin1Char('.') + m.captured(2);
+    return Reading{digits.toDouble() * unit, 0.5 * std::pow(10.0, -m.captured(2).size()) * unit};
+}
+
+/// Picks an entry of one of the option combos as a user does, with the keyboard.
+void choose(QComboBox *combo, int data)
+{
+    const int target = combo->findData(data);
+    QVERIFY(target >= 0);
+    combo->setFocus();
+    while (combo->currentIndex() != target)
+        QTest::keyClick(combo, combo->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
+}
+
+} // namespace
+
+class TestTime final : public uitest::GuiTestCase
+{
+    Q_OBJECT
+
+private slots:
+    void fullRecomputeIsSlowerUnderHfu()
+    {
+        Scenario start;
+        start.mfuFraction = 0.4;
+        QCOMPARE(start.utilizationBasis, UtilizationBasis::Hfu);  // the default
+        MainWindow w(env().catalog(), start);
+        QVERIFY(uitest::showAndWait(w));
+        TimePanel *panel = w.dashboard()->timePanel();
+        MoreOptions *more = w.controls()->moreOptions();
+        const auto wallClock = [&] { return readDuration(panel->figure(TimePanel::Figure::WallClock)->text()); };
+
+        const auto none = wallClock();
+        QVERIFY2(none, qPrintable(panel->figure(TimePanel::Figure::WallClock)->text()));
+        QCOMPARE(panel->figure(TimePanel::Figure::HardwareFlops)->text(),
+                 panel->figure(TimePanel::Figure::FlopsDetailed)->text());
+        QVERIFY2(panel->note(TimePanel::Figure::WallClock)->text().startsWith(QStringLiteral("HFU 40.0% (set) · MFU 40.0% · 8 × ")),
+                 qPrintable(panel->note(TimePanel::Figure::WallClock)->text()));
+
+        choose(more->recomputeBox(), static_cast<int>(Recompute::Full));
+        QCOMPARE(w.controller()->scenario().recompute, Recompute::Full);
+        Scenario full = start;
+        full.recompute = Recompute::Full;
+        const TimeReport expected = env().report(full).time;
+        // Narayanan et al. 2021, eq. 3: a fourth pass over the blocks, none over the LM head.
+        const double ratio = expected.hardwareFlops / expected.trainingFlops;
+        const ForwardMatmulFlops &fw = env().report(full).flops.forwardPerSequence;
+        QVERIFY2(uitest::nearlyEqual(ratio, 1 + (fw.total() - fw.lmHead) / (3 * fw.total())), qPrintable(QString::number(ratio)));
+        QVERIFY(ratio > 1.2);  // gpt2-small: 1.243, enough to show in four digits
+
+        const auto slower = wallClock();
+        QVERIFY2(slower, qPrintable(panel->figure(TimePanel::Figure::WallClock)->text()));
+        const double shown = slower->seconds / none->seconds;
+        const double uncertainty = slower->halfUnit / slower->seconds + none->halfUnit / none->seconds;
+        QVERIFY2(std::abs(shown - ratio) <= ratio * uncertainty,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(shown).arg(ratio)));
+        QCOMPARE(panel->figure(TimePanel::Figure::HardwareFlops)->text(), fmt::sci(expected.hardwareFlops));
+        QVERIFY2(panel->note(TimePanel::Figure::HardwareFlops)->text().contains(QStringLiteral("full")),
+                 qPrintable(panel->note(TimePanel::Figure::HardwareFlops)->text()));
+        const QString note = panel->note(TimePanel::Figure::WallClock)->text();
+        QVERIFY2(note.startsWith(QStringLiteral("HFU 40.0% (set) · MFU %1 · ").arg(fmt::percent(0.4 / ratio, 1))),
+                 qPrintable(note));
+
+        // Under MFU the recomputed forward is not counted: the time is the no-recompute one.
+        choose(more->utilizationBasisBox(), static_cast<int>(UtilizationBasis::Mfu));
+        QCOMPARE(w.controller()->scenario().utilizationBasis, UtilizationBasis::Mfu);
+        QCOMPARE(wallClock()->seconds, none->seconds);
+        QVERIFY2(panel->note(TimePanel::Figure::WallClock)->text().startsWith(
+                     QStringLiteral("MFU 40.0% (set) · HFU %1 · ").arg(fmt::percent(0.4 * ratio, 1))),
+                 qPrintable(panel->note(TimePanel::Figure::WallClock)->text()));
+
+        // One undo step each: back to HFU, then back to no recompute.
+        w.controller()->undoStack()->undo();
+        QCOMPARE(more->utilizationBasisBox()->currentData().toInt(), static_cast<int>(UtilizationBasis::Hfu));
+        QCOMPARE(wallClock()->seconds, slower->seconds);
+    }
+};
+
+QTEST_MAIN(TestTime)
+#include "tst_ui_time.moc"
