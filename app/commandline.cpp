@@ -1,5 +1,7 @@
 #include "commandline.h"
 
+#include "lectureexample.h"
+
 #include "numberparse.h"
 #include "recipe.h"
 #include "scenariojson.h"
@@ -142,6 +144,7 @@ QList<Option> scenarioOptions(const Catalog &catalog)
          enumOption<UtilizationBasis>("utilization-basis", "hfu or mfu", utilizationBasisFromName,
                                       [](Command &c, UtilizationBasis b) { c.scenario.utilizationBasis = b; })},
         {"price", true, realOption("price", 0, limits::maxPriceUsd, false, [](Command &c, double x) { c.scenario.pricePerGpuHourUsd = x; })},
+        {"reserved", true, realOption("reserved", 0, limits::maxReservedBytes, false, [](Command &c, double x) { c.scenario.reservedBytes = x; })},
     };
 }
 
@@ -240,6 +243,7 @@ ParseOutcome parseUnescaped(const QStringList &args, const Catalog &catalog)
     QString scenarioFile;
     bool scenarioGiven = false;
     QString preset;
+    bool lecture = false;
     QList<std::pair<const Option *, QString>> assignments;
     for (int i = first; i < args.size(); ++i) {
         QString arg = args.at(i);
@@ -283,6 +287,13 @@ ParseOutcome parseUnescaped(const QStringList &args, const Catalog &catalog)
                 valueProblem = QStringLiteral("--%1: needs a value (got an empty one)").arg(name);
             return valueProblem.isEmpty() ? v : std::nullopt;
         };
+        if (name == QLatin1String("lecture")) {
+            if (inlineValue)
+                return {std::nullopt, QStringLiteral("--lecture: takes no value")};
+            lecture = true;
+            c.scenarioGiven = true;
+            continue;
+        }
         if (name == QLatin1String("scenario") || name == QLatin1String("preset")) {
             const auto v = takeValue();
             if (!v)
@@ -313,6 +324,11 @@ ParseOutcome parseUnescaped(const QStringList &args, const Catalog &catalog)
     }
 
     // Pass 2: scenario file, then preset, then the rest in the order given.
+    if (lecture && (scenarioGiven || !preset.isEmpty()))
+        return {std::nullopt, QStringLiteral("--lecture: is a whole scenario; give it without --scenario and --preset "
+                                             "(other options given too override it)")};
+    if (lecture)
+        c.scenario = lectureExample();
     if (scenarioGiven) {
         ValidationError e;
         const auto s = readScenarioFile(scenarioFile, c.scenario, &e);
@@ -385,6 +401,8 @@ Commands:
 
 Model:
   --preset NAME       start from a preset (shape options given too override it)
+  --lecture           start from the CS336 source document's example: N = 124e6 given,
+                      D = 300e9, 6ND, no activations, nothing reserved, one GPU
   --arch gpt2|llama   family: gpt2 (learned positions, LayerNorm, biases, GELU, tied head)
                       or llama (RoPE, RMSNorm, no biases, SwiGLU, untied head, GQA)
   --layers N  --d-model N  --heads N  --kv-heads N  --d-ff N  --vocab N  --max-pos N
@@ -410,6 +428,9 @@ Run:
                       in the FLOPs, so recomputation costs time; mfu counts model FLOPs only
                       (Chowdhery et al. 2022, App. B)
   --price USD         rental price per GPU-hour
+  --reserved BYTES    memory each GPU holds besides the model: CUDA context and kernels
+                      (default 1343 MiB = 1.408e9, as measured in Hugging Face's "Model
+                      training anatomy"; 0 for the source document's accounting)
   --scenario FILE     load a saved scenario (options given too override it); a regular
                       file of at most 1 MiB
 Output:

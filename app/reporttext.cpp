@@ -74,6 +74,7 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  params                        " << gb(m.perGpu.params) << '\n';
     t << "  grads                         " << gb(m.perGpu.grads) << '\n';
     t << "  optimizer_and_master_weights  " << gb(m.perGpu.optimizerAndMasterWeights) << '\n';
+    t << "  = model state                 " << gb(m.perGpu.modelState()) << "   params + grads + optimizer\n";
     t << "  activations                   " << gb(m.perGpu.activations)
       << (s.includeActivations ? QStringLiteral("   %1, recompute %2%3%4")
                                      .arg(s.activationModel == ActivationModel::Korthikanti
@@ -84,6 +85,8 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
                                           s.dropout ? QStringLiteral(", dropout") : QString())
                                : QStringLiteral("   (left out)"))
       << '\n';
+    t << "  reserved                      " << gb(m.perGpu.reserved)
+      << "   CUDA context and kernels (--reserved BYTES; default 1343 MiB, Hugging Face \"Model training anatomy\")\n";
     t << "  total                         " << gb(m.perGpu.total()) << "   of " << gb(m.capacity) << " on " << r.gpu.id
       << (m.fits ? "  -> FITS" : "  -> DOES NOT FIT") << '\n';
     t << "  largest micro-batch that fits " << (m.maxMicroBatch ? QString::number(*m.maxMicroBatch) : QStringLiteral("unbounded (no activations)")) << '\n';

@@ -71,6 +71,19 @@ QString componentName(MemoryComponent c)
     case MemoryComponent::Grads: return tr("Gradients");
     case MemoryComponent::Optimizer: return tr("Optimizer + master weights");
     case MemoryComponent::Activations: return tr("Activations");
+    case MemoryComponent::Reserved: return tr("Reserved (CUDA context)");
+    }
+    return {};
+}
+
+QString componentShortName(MemoryComponent c)
+{
+    switch (c) {
+    case MemoryComponent::Params: return tr("Params");
+    case MemoryComponent::Grads: return tr("Grads");
+    case MemoryComponent::Optimizer: return tr("Optimizer + master");
+    case MemoryComponent::Activations: return tr("Activations");
+    case MemoryComponent::Reserved: return tr("Reserved");
     }
     return {};
 }
@@ -82,6 +95,7 @@ double componentBytes(const MemoryBreakdown &m, MemoryComponent c)
     case MemoryComponent::Grads: return m.grads;
     case MemoryComponent::Optimizer: return m.optimizerAndMasterWeights;
     case MemoryComponent::Activations: return m.activations;
+    case MemoryComponent::Reserved: return m.reserved;
     }
     return 0;
 }
@@ -108,6 +122,12 @@ QString memorySegmentText(const Report &r, int zeroStage, MemoryComponent c, Byt
         break;
     case MemoryComponent::Activations:
         formula = activationFormula(r);
+        break;
+    case MemoryComponent::Reserved:
+        formula = tr("The CUDA context, kernels and library handles every GPU holds before the model: the same at "
+                     "every ZeRO stage. Default 1343 MiB: what nvidia-smi shows once PyTorch's first tensor loads "
+                     "them (Hugging Face Transformers docs, \"Model training anatomy\"). Set it under Activation "
+                     "memory; 0 reproduces the source document's accounting.");
         break;
     }
     return tr("%1, ZeRO stage %2: %3 (%4 bytes) per GPU\n%5")

@@ -12,10 +12,13 @@
 namespace napkin {
 
 /// The stacked components of the memory chart, bottom to top.
-enum class MemoryComponent { Params, Grads, Optimizer, Activations };
-constexpr int kMemoryComponents = 4;
+enum class MemoryComponent { Params, Grads, Optimizer, Activations, Reserved };
+constexpr int kMemoryComponents = 5;
+static_assert(static_cast<int>(MemoryComponent::Reserved) + 1 == kMemoryComponents);
 
 QString componentName(MemoryComponent c);
+/// The same, short enough for a legend on a projector ("Params", "Optimizer + master").
+QString componentShortName(MemoryComponent c);
 double componentBytes(const MemoryBreakdown &m, MemoryComponent c);
 
 /// What hovering one segment shows: its bytes and the formula that made them, with this

@@ -28,6 +28,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     for (int stage = 0; stage < 4; ++stage) {
         r.byZeroStage[stage] = modelStateBytes(params, recipe, stage, gpus);
         r.byZeroStage[stage].activations = r.activations.total();
+        r.byZeroStage[stage].reserved = s.reservedBytes;
     }
     r.perGpu = r.byZeroStage[s.zeroStage];
     r.fits = r.perGpu.total() <= r.capacity;

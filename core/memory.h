@@ -17,7 +17,10 @@ struct MemoryBreakdown {
     double grads = 0;
     double optimizerAndMasterWeights = 0;
     double activations = 0;
-    double total() const { return params + grads + optimizerAndMasterWeights + activations; }
+    double reserved = 0;  ///< CUDA context and kernels (Scenario::reservedBytes)
+    /// Parameters, gradients and optimizer state: what ZeRO shards.
+    double modelState() const { return params + grads + optimizerAndMasterWeights; }
+    double total() const { return modelState() + activations + reserved; }
 };
 
 struct MemoryReport {

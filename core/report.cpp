@@ -16,7 +16,9 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
     r.roofline = computeRoofline(s, recipe, gpu);
     r.conventions = computeConventions(s, recipe);
     const MemoryBreakdown &state = r.memory.byZeroStage[0];
-    r.illustrativeIntensity = r.flops.training6nd / state.total();
+    // The source document divides by the bytes of the model and its activations; the CUDA
+    // context is not data a step moves.
+    r.illustrativeIntensity = r.flops.training6nd / (state.total() - state.reserved);
     return r;
 }
 

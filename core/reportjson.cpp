@@ -15,6 +15,8 @@ QJsonObject breakdownJson(const MemoryBreakdown &m)
         {QStringLiteral("grads"), m.grads},
         {QStringLiteral("optimizer_and_master_weights"), m.optimizerAndMasterWeights},
         {QStringLiteral("activations"), m.activations},
+        {QStringLiteral("reserved"), m.reserved},
+        {QStringLiteral("model_state"), m.modelState()},
         {QStringLiteral("total"), m.total()},
     };
 }

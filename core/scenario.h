@@ -25,6 +25,13 @@ enum class FlopsBasis { SixND, Detailed };
 /// time; hardware FLOPs (HFU) add the forward work recomputation runs again.
 enum class UtilizationBasis { Hfu, Mfu };
 
+/// What a GPU holds before the model arrives: 1343 MiB, the memory nvidia-smi reports after
+/// PyTorch's first tensor on the GPU loads the CUDA context and kernels (Hugging Face
+/// Transformers docs, "Model training anatomy": "GPU memory occupied: 1343 MB", "the kernels
+/// alone take up 1.3GB"; nvidia-smi's MB are MiB). It leaves out the caching allocator's
+/// fragmentation, which depends on the run.
+constexpr double kDefaultReservedBytes = 1343.0 * 1024 * 1024;
+
 /// The shape of a decoder-only transformer.
 struct ModelShape {
     Arch arch = Arch::Gpt2;
@@ -67,6 +74,9 @@ struct Scenario {
     double mfuFraction = 0.4;
     UtilizationBasis utilizationBasis = UtilizationBasis::Hfu;
     double pricePerGpuHourUsd = 2.0;
+    /// Bytes each GPU holds besides the model: CUDA context, kernels and library handles
+    /// (kDefaultReservedBytes); 0 to limits::maxReservedBytes. JSON "reserved_bytes".
+    double reservedBytes = kDefaultReservedBytes;
 
     bool operator==(const Scenario &) const = default;
 };

@@ -115,6 +115,7 @@ QJsonObject scenarioToJson(const Scenario &s)
         {QStringLiteral("mfu"), s.mfuFraction},
         {QStringLiteral("utilization_basis"), utilizationBasisName(s.utilizationBasis)},
         {QStringLiteral("price"), s.pricePerGpuHourUsd},
+        {QStringLiteral("reserved_bytes"), s.reservedBytes},
     };
 }
 
@@ -182,6 +183,7 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
                                                &s.utilizationBasis, error);
          }},
         {QStringLiteral("price"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.pricePerGpuHourUsd, error); }},
+        {QStringLiteral("reserved_bytes"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.reservedBytes, error); }},
     };
     for (auto it = o.begin(); it != o.end(); ++it) {
         const auto reader = std::find_if(readers.begin(), readers.end(),

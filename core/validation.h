@@ -36,6 +36,8 @@ constexpr double maxTokens = 1e16;
 constexpr double minMfu = 1e-3;
 constexpr double maxMfu = 1;
 constexpr double maxPriceUsd = 10000;
+/// Reserved bytes per GPU: up to 1 TiB, above any catalog GPU's memory.
+constexpr double maxReservedBytes = 1099511627776.0;
 /// Device pixels per chart pixel in an exported PNG: the export dialog's 1x and 2x.
 constexpr std::int64_t minExportScale = 1;
 constexpr std::int64_t maxExportScale = 2;

@@ -348,11 +348,18 @@ private slots:
 
     void processSourceDocument()
     {
-        const Run r = runNapkin(split(QStringLiteral("report --params 124e6 --tokens 300e9 --no-activations")));
-        QCOMPARE(r.status, 0);
-        for (const char *figure : {"2.232e+20", "0.248 GB", "1.488 GB", "1.984 GB", "1.125e+11"})
-            QVERIFY2(r.out.contains(figure), figure);
-        const Run j = runNapkin(split(QStringLiteral("report --params 124e6 --tokens 300e9 --no-activations --json")));
+        // The source document's example, as a whole (--lecture) and spelled out field by field.
+        for (const QString &args : {QStringLiteral("report --lecture"),
+                                    QStringLiteral("report --params 124e6 --tokens 300e9 --no-activations --reserved 0")}) {
+            const Run r = runNapkin(split(args));
+            QCOMPARE(r.status, 0);
+            for (const char *figure : {"2.232e+20", "0.248 GB", "1.488 GB", "1.984 GB", "1.125e+11"})
+                QVERIFY2(r.out.contains(figure), qPrintable(args + QStringLiteral(": ") + QLatin1String(figure)));
+        }
+        const Run x = runNapkin(split(QStringLiteral("report --lecture --preset llama3-8b")));
+        QCOMPARE(x.status, 2);
+        QVERIFY(x.err.contains("--lecture"));
+        const Run j = runNapkin(split(QStringLiteral("report --lecture --json")));
         QCOMPARE(j.status, 0);
         const QJsonObject o = QJsonDocument::fromJson(j.out).object();
         QCOMPARE(o[QStringLiteral("flops")][QStringLiteral("training_6nd")].toDouble(), 2.232e20);

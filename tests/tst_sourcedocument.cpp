@@ -2,6 +2,7 @@
 // executed for N = 124e6 non-embedding parameters and D = 300e9 tokens. Napkin must print the
 // same figures at the same precision.
 #include "testsupport.h"
+#include "lectureexample.h"
 #include "units.h"
 
 using namespace napkin;
@@ -13,11 +14,8 @@ class TestSourceDocument final : public QObject
 private:
     static Report documentReport()
     {
-        Scenario s;
-        s.paramsOverride = 124'000'000;
-        s.tokens = 300e9;
-        s.includeActivations = false;  // the document leaves activations at 0
-        return test::reportFor(s);
+        // N = 124e6 given, D = 300e9, activations left at 0, no reserved memory (lectureexample.h)
+        return test::reportFor(lectureExample());
     }
 
 private slots:
@@ -63,6 +61,14 @@ private slots:
         const Report r = documentReport();
         QCOMPARE(fmt::sci(r.illustrativeIntensity), QStringLiteral("1.125e+11"));
         QCOMPARE(r.illustrativeIntensity, 2.232e20 / 1.984e9);
+    }
+
+    void timeUsesSixNd()
+    {
+        // The document's time question is 6ND over the GPUs' delivered FLOP/s.
+        const Report r = documentReport();
+        QCOMPARE(r.time.trainingFlops, 2.232e20);
+        QCOMPARE(r.memory.perGpu.reserved, 0.0);
     }
 
     void optimizerIsSixTimesParams()

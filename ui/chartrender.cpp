@@ -39,7 +39,9 @@ QWidget *buildChart(ChartKind kind, const Report &report, const Catalog &catalog
     switch (kind) {
     case ChartKind::Memory: {
         auto *w = new MemoryPanel(parent);
+        w->setToolbarVisible(false);
         w->setByteUnit(options.unit);
+        w->setAxisFocus(options.memoryFocus);
         w->setReport(report);
         return w;
     }

@@ -41,14 +41,13 @@ const char kFullTitle[] = "napkinFullTitle";
 const char kCompactTitle[] = "napkinCompactTitle";
 } // namespace
 
-void setFittingAxisTitle(QAbstractAxis *axis, const QString &full, const QString &compact)
+void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full, const QString &compact)
 {
     axis->setProperty(kFullTitle, full);
     axis->setProperty(kCompactTitle, compact);
-    if (QChart *chart = qobject_cast<QChart *>(axis->parent()))
-        fitAxisTitles(chart);
-    else if (axis->titleText().isEmpty())
+    if (axis->titleText().isEmpty() || (axis->titleText() != full && axis->titleText() != compact))
         axis->setTitleText(full);
+    fitAxisTitles(chart);
 }
 
 void fitAxisTitles(QChart *chart)
@@ -59,7 +58,14 @@ void fitAxisTitles(QChart *chart)
         if (full.isEmpty())
             continue;
         const qreal room = axis->orientation() == Qt::Vertical ? plot.height() : chart->size().width();
-        const bool fits = QFontMetricsF(axis->titleFont()).horizontalAdvance(full) <= room;
+        bool fits = QFontMetricsF(axis->titleFont()).horizontalAdvance(full) <= room;
+        if (axis->orientation() == Qt::Horizontal) {
+            // A short plot gives its bottom title's line back to the bars. The test uses the
+            // height the plot has with the title shown, so the choice cannot flip back and forth.
+            const qreal titleLine = QFontMetricsF(axis->titleFont()).height();
+            const qreal withTitle = plot.height() - (axis->titleText().isEmpty() ? titleLine : 0);
+            fits = fits && withTitle >= 8 * QFontMetricsF(axis->labelsFont()).height();
+        }
         const QString wanted = fits || plot.isEmpty() ? full : axis->property(kCompactTitle).toString();
         if (axis->titleText() != wanted)
             axis->setTitleText(wanted);
@@ -84,9 +90,13 @@ double niceStep(double max, int intervals)
 QString legendHtml(const QList<LegendEntry> &entries)
 {
     QStringList parts;
-    for (const LegendEntry &e : entries)
-        parts << QStringLiteral("<span style=\"white-space:nowrap\"><span style=\"color:%1\">%2</span>&nbsp;%3</span>")
-                     .arg(e.color.name(), QString(e.glyph), e.text.toHtmlEscaped());
+    for (const LegendEntry &e : entries) {
+        if (e.glyph.isNull())
+            parts << QStringLiteral("<span style=\"white-space:nowrap\">%1</span>").arg(e.text.toHtmlEscaped());
+        else
+            parts << QStringLiteral("<span style=\"white-space:nowrap\"><span style=\"color:%1\">%2</span>&nbsp;%3</span>")
+                         .arg(e.color.name(), QString(e.glyph), e.text.toHtmlEscaped());
+    }
     return parts.join(QStringLiteral(" &nbsp; "));
 }
 
@@ -109,9 +119,12 @@ namespace palette {
 // Colour-blind-safe set (Okabe & Ito 2008), in a fixed order so a colour always means one thing.
 QColor component(int index)
 {
+    // Okabe-Ito colours for the model's own bytes; a neutral grey for the reserved margin.
     static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
-                                    QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73)};
-    return colors[index & 3];
+                                    QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73),
+                                    QColor(0x99, 0x99, 0x99)};
+    constexpr int count = static_cast<int>(std::size(colors));
+    return colors[((index % count) + count) % count];
 }
 
 QColor opKind(int kind)

@@ -22,7 +22,7 @@ void setChartTitle(QChart *chart, const QString &title);
 /// An axis title with a shorter form for short plots: ChartView shows the full text when it
 /// fits beside (or under) the plot area and the compact one otherwise, so a large text size
 /// never clips the title.
-void setFittingAxisTitle(QAbstractAxis *axis, const QString &full, const QString &compact);
+void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full, const QString &compact);
 /// Picks the full or compact title of every axis of `chart` for its current plot area.
 void fitAxisTitles(QChart *chart);
 
@@ -58,7 +58,7 @@ struct OpMarker {
 OpMarker opMarker(int kind);  ///< napkin::OpKind order
 
 namespace palette {
-QColor component(int index);   ///< params, grads, optimizer, activations
+QColor component(int index);   ///< napkin::MemoryComponent order: params, grads, optimizer, activations, reserved
 QColor opKind(int kind);       ///< napkin::OpKind order
 QColor faded(const QColor &c); ///< the same hue for bars that are not the chosen one
 QColor capacity();

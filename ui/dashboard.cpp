@@ -242,6 +242,7 @@ void Dashboard::setViewOptions(const ViewOptions &options)
     if (m_lastReport)
         m_formula->setText(formulaText(*m_lastReport, m_topic, m_unit));
     m_memory->setByteUnit(options.unit);
+    m_memory->setAxisFocus(options.memoryFocus);
     m_roofline->setOverlayGpu(options.overlayGpuId);
     m_roofline->setRanges(options.rooflineX, options.rooflineY);
 }
@@ -253,6 +254,7 @@ ViewOptions Dashboard::viewOptions() const
     o.rooflineX = m_roofline->xRange();
     o.rooflineY = m_roofline->yRange();
     o.overlayGpuId = m_roofline->overlayGpu();
+    o.memoryFocus = m_memory->axisFocus();
     return o;
 }
 
@@ -265,6 +267,7 @@ void Dashboard::setDragging(bool dragging)
 void Dashboard::setExportMode(bool exporting)
 {
     m_roofline->setToolbarVisible(!exporting);
+    m_memory->setToolbarVisible(!exporting);
     // A picture shows every chart at once, whatever the window is doing.
     setArrangement(exporting ? Arrangement::Grid : Arrangement::Auto);
     // On screen the controls say it; a picture must say under which settings its numbers hold.

@@ -1,10 +1,13 @@
 #include "mainwindow.h"
 
+#include "lectureexample.h"
+
 #include "chartrender.h"
 #include "controlspanel.h"
 #include "dashboard.h"
 #include "fileactions.h"
 #include "helpdialog.h"
+#include "memorypanel.h"
 #include "rooflinepanel.h"
 #include "scenariocontroller.h"
 #include "settingsstore.h"
@@ -92,6 +95,8 @@ void MainWindow::buildMenus()
     save->setShortcut(QKeySequence::Save);
     QAction *saveAs = file->addAction(tr("Save Scenario &As…"), m_files, &FileActions::saveAs);
     saveAs->setShortcut(QKeySequence::SaveAs);
+    QAction *lecture = file->addAction(tr("Open the Source Document's &Example"), this, &MainWindow::openLectureExample);
+    lecture->setStatusTip(tr("CS336 lecture 2: N = 124e6 given, D = 300e9, 6ND, no activations, nothing reserved"));
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export as PNG"));
     QMenu *copyMenu = file->addMenu(tr("&Copy to Clipboard"));
@@ -127,6 +132,13 @@ void MainWindow::buildMenus()
     buildHelpMenu();
 }
 
+void MainWindow::openLectureExample()
+{
+    m_controller->propose(lectureExample(), tr("Open the source document's example"));
+    // Its 1.984 GB under an 80 GiB axis would hide the 2 / 2 / 12 bytes split it teaches.
+    m_dashboard->memoryPanel()->setAxisFocus(MemoryPanel::AxisFocus::ChosenStage);
+}
+
 void MainWindow::buildViewMenu()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -155,7 +167,7 @@ void MainWindow::buildViewMenu()
         a->setCheckable(true);
         a->setChecked(which == Dashboard::Arrangement::Auto);
         arrangementGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, which] { m_dashboard->setArrangement(which); });
+        connect(a, &QAction::triggered, this, [this, chosen = which] { m_dashboard->setArrangement(chosen); });
     }
     view->addSeparator();
     QAction *bigger = view->addAction(tr("&Bigger Text"), this, [this] { setFontScale(m_fontScale * kFontStep); });

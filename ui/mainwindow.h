@@ -43,6 +43,9 @@ public:
     void restoreSavedGeometry();
     /// Saves scenario, geometry and view settings (also done on close).
     void saveSettings() const;
+    /// File > Open the Source Document's Example: the lecture's scenario, undoable, with the
+    /// memory axis on the chosen stage so its 2 / 2 / 12 split reads.
+    void openLectureExample();
 
 protected:
     void closeEvent(QCloseEvent *event) override;

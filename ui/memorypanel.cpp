@@ -7,6 +7,11 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QAction>
+#include <QActionGroup>
+#include <QMenu>
+#include <QToolButton>
+#include <QHBoxLayout>
 #include <QChart>
 #include <QEvent>
 #include <QGraphicsSimpleTextItem>
@@ -27,8 +32,10 @@ namespace {
 
 QString stageLabel(int stage, bool chosen)
 {
-    // Short labels fit under narrow bars; the axis title says what the numbers are.
-    return chosen ? MemoryPanel::tr("<b>▶ %1</b>").arg(stage) : QString::number(stage);
+    // The bars name their stage; the axis title only explains the marker.
+    // No-break spaces: Qt Charts wraps a category label at a space, and the second line is
+    // elided away when the plot is short.
+    return chosen ? MemoryPanel::tr("▶\u00A0ZeRO\u00A0%1").arg(stage) : MemoryPanel::tr("ZeRO\u00A0%1").arg(stage);
 }
 
 } // namespace
@@ -36,6 +43,7 @@ QString stageLabel(int stage, bool chosen)
 MemoryPanel::MemoryPanel(QWidget *parent)
     : QWidget(parent),
       m_banner(new Banner(this)),
+      m_focusButton(new QToolButton(this)),
       m_legend(new QLabel(this)),
       m_chart(new QChart),
       m_view(new ChartView(m_chart, this)),
@@ -77,7 +85,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     }
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
-    setFittingAxisTitle(m_axisX, tr("ZeRO stage (▶ the chosen one)"), tr("ZeRO stage"));
+    setFittingAxisTitle(m_chart, m_axisX, tr("▶ marks the chosen ZeRO stage"), QString());
     m_series->attachAxis(m_axisX);
     m_series->attachAxis(m_axisY);
     m_capacity->attachAxis(m_axisX);
@@ -92,10 +100,36 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     for (QGraphicsSimpleTextItem *total : m_totals)
         total->setFont(m_axisX->labelsFont());
 
+    // A small button with a menu: a combo box wide enough for its longest choice would take
+    // the fits banner's room at large text.
+    auto *focusMenu = new QMenu(m_focusButton);
+    auto *focusGroup = new QActionGroup(m_focusButton);
+    const QString focusNames[] = {tr("All stages (up to the tallest bar)"),
+                                  tr("Chosen stage and capacity (taller bars cut, marked ↑)"),
+                                  tr("Chosen stage only (its split readable)")};
+    for (int i = 0; i < 3; ++i) {
+        QAction *a = focusMenu->addAction(focusNames[i]);
+        a->setCheckable(true);
+        a->setChecked(i == 0);
+        focusGroup->addAction(a);
+        m_focusActions.append(a);
+        connect(a, &QAction::triggered, this, [this, i] { setAxisFocus(static_cast<AxisFocus>(i)); });
+    }
+    m_focusButton->setMenu(focusMenu);
+    m_focusButton->setPopupMode(QToolButton::InstantPopup);
+    m_focusButton->setText(tr("Axis"));
+    m_focusButton->setAccessibleName(tr("Memory axis range"));
+    m_focusButton->setToolTip(tr("What the memory axis spans: all stages, the chosen stage and the GPU's "
+                                 "capacity, or the chosen stage only"));
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(m_banner);
+    auto *top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_banner, 1);
+    top->addWidget(m_focusButton, 0, Qt::AlignTop);
+    layout->addLayout(top);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
 
@@ -121,6 +155,33 @@ void MemoryPanel::setByteUnit(ByteUnit unit)
     refresh();
 }
 
+void MemoryPanel::setAxisFocus(AxisFocus focus)
+{
+    m_focusActions[static_cast<int>(focus)]->setChecked(true);
+    if (focus == m_focus)
+        return;
+    m_focus = focus;
+    const bool dragging = m_dragging;
+    m_dragging = false;  // the axis must move now, whatever a drag would allow
+    refresh();
+    m_dragging = dragging;
+}
+
+void MemoryPanel::setToolbarVisible(bool visible)
+{
+    m_focusButton->setVisible(visible);
+}
+
+QString MemoryPanel::totalText(int stage) const
+{
+    return stage >= 0 && stage < 4 ? m_totals[stage]->text() : QString();
+}
+
+QString MemoryPanel::legendText() const
+{
+    return m_legend->text();
+}
+
 void MemoryPanel::setDragging(bool dragging)
 {
     m_dragging = dragging;
@@ -134,8 +195,8 @@ void MemoryPanel::refresh()
         return;
     const MemoryReport &mem = m_report->memory;
     const double per = bytesPerUnit(m_unit);
-    double top = mem.capacity;
-    QStringList labels;
+    const MemoryBreakdown &chosenStage = mem.perGpu;
+    double top = m_focus == AxisFocus::ChosenStage ? chosenStage.total() : std::max(mem.capacity, chosenStage.total());
     for (int stage = 0; stage < 4; ++stage) {
         const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
         for (int c = 0; c < kMemoryComponents; ++c) {
@@ -143,9 +204,25 @@ void MemoryPanel::refresh()
             if (m_sets[c]->at(stage) != v)
                 m_sets[c]->replace(stage, v);
         }
-        top = std::max(top, b.total());
+        if (m_focus == AxisFocus::AllStages)
+            top = std::max(top, b.total());
+    }
+    const double wanted = (top > 0 ? top : mem.capacity) * 1.08 / per;
+    if (!axisCanStay(wanted, m_axisY->max(), m_dragging)) {
+        const double step = niceStep(wanted);
+        const double max = std::ceil(wanted / step) * step;
+        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
+            m_axisY->setTickInterval(step);
+            m_axisY->setRange(0, max);
+        }
+    }
+    QStringList labels;
+    for (int stage = 0; stage < 4; ++stage) {
+        const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
         labels << stageLabel(stage, stage == mem.zeroStage);
-        const QString total = fmt::bytesIn(b.total(), m_unit, 1);
+        // A bar taller than a focused axis is cut at the top: its total says so with ↑.
+        const bool cut = b.total() / per > m_axisY->max();
+        const QString total = (cut ? QStringLiteral("↑ ") : QString()) + fmt::bytesIn(b.total(), m_unit, 1);
         if (m_totals[stage]->text() != total)
             m_totals[stage]->setText(total);
     }
@@ -162,27 +239,29 @@ void MemoryPanel::refresh()
     }
 
     const double cap = mem.capacity / per;
+    // Above a focused axis the line is out of sight; the legend still names the capacity.
+    m_capacity->setVisible(cap <= m_axisY->max());
     if (m_capacity->at(0).y() != cap)
         m_capacity->replace(QList<QPointF>{{-0.5, cap}, {3.5, cap}});
     m_capacity->setName(tr("Capacity %1").arg(fmt::bytesIn(mem.capacity, m_unit, 1)));
+    // The legend carries the chosen stage's figures: the model state (what ZeRO shards) is
+    // summed after the optimizer, then activations and the reserved margin, then the total.
+    const auto bytes = [this](double b) { return fmt::bytesIn(b, m_unit, 3); };
     QList<LegendEntry> legend;
-    for (int c = 0; c < kMemoryComponents; ++c)
-        legend.append({palette::component(c), componentName(static_cast<MemoryComponent>(c))});
-    legend.append({palette::capacity(), tr("%1 capacity %2").arg(nameWithoutVendor(m_report->gpu), fmt::capacity(mem.capacity)),
+    for (int c = 0; c < kMemoryComponents; ++c) {
+        const auto component = static_cast<MemoryComponent>(c);
+        legend.append({palette::component(c),
+                       tr("%1 %2").arg(componentShortName(component), bytes(componentBytes(chosenStage, component)))});
+        if (component == MemoryComponent::Optimizer)
+            legend.append({palette::neutral(), tr("= model state %1").arg(bytes(chosenStage.modelState())), QChar()});
+    }
+    legend.append({palette::neutral(), tr("= total %1").arg(bytes(chosenStage.total())), QChar()});
+    legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)),
                    QChar(0x2501)});
     const QString legendText = legendHtml(legend);
     if (legendText != m_legend->text())
         m_legend->setText(legendText);
-    const double wanted = top * 1.08 / per;
-    if (!axisCanStay(wanted, m_axisY->max(), m_dragging)) {
-        const double step = niceStep(wanted);
-        const double max = std::ceil(wanted / step) * step;
-        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
-            m_axisY->setTickInterval(step);
-            m_axisY->setRange(0, max);
-        }
-    }
-    m_axisY->setTitleText(tr("%1 per GPU").arg(fmt::unitName(m_unit)));
+    setFittingAxisTitle(m_chart, m_axisY, tr("%1 per GPU").arg(fmt::unitName(m_unit)), fmt::unitName(m_unit));
     placeTotals();
 
     const MemoryBreakdown &chosen = mem.perGpu;
@@ -214,10 +293,6 @@ void MemoryPanel::refresh()
     }
 }
 
-QString MemoryPanel::totalText(int stage) const
-{
-    return m_totals[stage]->text();
-}
 
 void MemoryPanel::placeTotals()
 {
@@ -271,5 +346,6 @@ void MemoryPanel::changeEvent(QEvent *event)
     }
     QWidget::changeEvent(event);
 }
+
 
 } // namespace napkin::ui

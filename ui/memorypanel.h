@@ -3,12 +3,15 @@
 #include "explain.h"
 #include "report.h"
 #include "units.h"
+#include "viewoptions.h"
 
 #include <QWidget>
 
 #include <optional>
 
 class QBarCategoryAxis;
+class QAction;
+class QToolButton;
 class QGraphicsSimpleTextItem;
 class QLabel;
 class QBarSet;
@@ -29,12 +32,24 @@ class MemoryPanel final : public QWidget
     Q_OBJECT
 
 public:
+    using AxisFocus = MemoryAxisFocus;
+
     explicit MemoryPanel(QWidget *parent = nullptr);
 
     void setReport(const Report &report);
     void setByteUnit(ByteUnit unit);
     /// While dragging the value axis only moves when it must (see axisCanStay()).
     void setDragging(bool dragging);
+    void setAxisFocus(AxisFocus focus);
+    AxisFocus axisFocus() const { return m_focus; }
+    /// The axis-range choices, in AxisFocus order (the panel's "Axis" button menu).
+    const QList<QAction *> &focusActions() const { return m_focusActions; }
+    /// Exported pictures leave the axis chooser out (its choice still applies).
+    void setToolbarVisible(bool visible);
+    /// "ZeRO 3: model state … + activations … + reserved …", under the legend.
+    /// The legend as shown: each component of the chosen stage with its bytes, the model
+    /// state and the total (HTML).
+    QString legendText() const;
 
     struct Segment {
         int zeroStage = 0;
@@ -50,10 +65,10 @@ public:
     QBarSet *barSet(MemoryComponent c) const { return m_sets[static_cast<int>(c)]; }
     QLineSeries *capacityLine() const { return m_capacity; }
     QValueAxis *valueAxis() const { return m_axisY; }
+    /// The total printed above a stage's bar ("↑ " first when the axis cuts the bar).
+    QString totalText(int stage) const;
     QBarCategoryAxis *categoryAxis() const { return m_axisX; }
     Banner *fitsBanner() const { return m_banner; }
-    /// The total printed above a stage's bar.
-    QString totalText(int stage) const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -64,6 +79,8 @@ private:
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 
     Banner *m_banner;
+    QToolButton *m_focusButton;
+    QList<QAction *> m_focusActions;
     QLabel *m_legend;
     QChart *m_chart;
     ChartView *m_view;
@@ -77,6 +94,7 @@ private:
     ByteUnit m_unit = ByteUnit::GB;
     int m_markedStage = -1;
     bool m_dragging = false;
+    AxisFocus m_focus = AxisFocus::AllStages;
     QString m_hoverText;
 };
 

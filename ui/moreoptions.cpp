@@ -20,6 +20,10 @@
 
 namespace napkin::ui {
 
+namespace {
+constexpr double kMiB = 1024.0 * 1024.0;
+}
+
 MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_shape(new ModelShapeOptions(controller, this))
 {
@@ -112,7 +116,7 @@ QWidget *MoreOptions::buildSetupGroup()
 
 QWidget *MoreOptions::buildActivationGroup()
 {
-    auto *box = new QGroupBox(tr("Activation memory"), this);
+    auto *box = new QGroupBox(tr("Activations and reserved memory"), this);
     auto *form = new QFormLayout(box);
     m_activations = described(new QCheckBox(tr("Count activations"), box), tr("Count activation memory"),
                               tr("Include activation memory in the per-GPU total"));
@@ -126,6 +130,20 @@ QWidget *MoreOptions::buildActivationGroup()
     form->addRow(m_activations);
     form->addRow(tr("Model"), m_activationModel);
     form->addRow(m_dropout);
+    m_reserved = described(new QDoubleSpinBox(box), tr("Reserved per GPU"),
+                           tr("Memory each GPU holds besides the model: CUDA context, kernels and library "
+                              "handles. Default 1343 MiB, what nvidia-smi shows once PyTorch's first tensor "
+                              "loads them (Hugging Face Transformers docs, \"Model training anatomy\"); "
+                              "0 for the source document's accounting."));
+    m_reserved->setRange(0, limits::maxReservedBytes / kMiB);
+    m_reserved->setDecimals(0);
+    m_reserved->setSuffix(QStringLiteral(" MiB"));
+    m_reserved->setSingleStep(128);
+    m_reserved->setKeyboardTracking(false);
+    form->addRow(tr("Reserved / GPU"), m_reserved);
+    connect(m_reserved, &QDoubleSpinBox::valueChanged, this, [this](double mib) {
+        proposeChange(m_controller, tr("Set reserved memory"), [&](Scenario &s) { s.reservedBytes = mib * kMiB; });
+    });
 
     connect(m_activations, &QCheckBox::toggled, this, [this](bool on) {
         proposeChange(m_controller, tr("Toggle activations"), [&](Scenario &s) { s.includeActivations = on; });
@@ -205,7 +223,7 @@ QWidget *MoreOptions::buildComputeGroup()
 void MoreOptions::sync(const Scenario &s)
 {
     const QList<QObject *> all = {m_gpus, m_zero, m_recipe, m_recompute, m_flash, m_activations,
-                                  m_activationModel, m_dropout, m_basis, m_causal, m_mfu, m_utilizationBasis, m_price};
+                                  m_activationModel, m_dropout, m_basis, m_causal, m_mfu, m_utilizationBasis, m_price, m_reserved};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(all.size());
     for (QObject *o : all)
@@ -225,6 +243,7 @@ void MoreOptions::sync(const Scenario &s)
     m_mfu->setValue(s.mfuFraction * 100);
     m_utilizationBasis->setCurrentIndex(m_utilizationBasis->findData(static_cast<int>(s.utilizationBasis)));
     m_price->setValue(s.pricePerGpuHourUsd);
+    m_reserved->setValue(s.reservedBytes / kMiB);
 }
 
 } // namespace napkin::ui

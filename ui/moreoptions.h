@@ -64,6 +64,7 @@ private:
     QDoubleSpinBox *m_mfu = nullptr;
     QComboBox *m_utilizationBasis = nullptr;
     QDoubleSpinBox *m_price = nullptr;
+    QDoubleSpinBox *m_reserved = nullptr;  ///< MiB
 };
 
 } // namespace napkin::ui

@@ -86,8 +86,8 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_axisY->setLabelFormat(QStringLiteral("%g"));
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
-    setFittingAxisTitle(m_axisX, tr("Arithmetic intensity (FLOPs per byte moved)"), tr("FLOPs per byte"));
-    setFittingAxisTitle(m_axisY, tr("Attainable TFLOP/s"), tr("TFLOP/s"));
+    setFittingAxisTitle(m_chart, m_axisX, tr("Arithmetic intensity (FLOPs per byte moved)"), tr("FLOPs per byte"));
+    setFittingAxisTitle(m_chart, m_axisY, tr("Attainable TFLOP/s"), tr("TFLOP/s"));
 
     const auto add = [this](QXYSeries *series) {
         m_chart->addSeries(series);

@@ -93,7 +93,9 @@ void TextStrip::relayoutText()
     const QFontMetrics fm(textFont());
     QString shown = m_text;
     if (m_lines == 1)
-        shown = fm.elidedText(m_text, Qt::ElideRight, width);
+        shown = fm.elidedText(QString(m_text).replace(QLatin1Char('\n'), QLatin1Char(' ')), Qt::ElideRight, width);
+    else  // QTextLayout breaks lines at U+2028 only; a plain '\n' would join two words
+        shown.replace(QLatin1Char('\n'), QChar::LineSeparator);
     m_layout.setText(shown);
     m_layout.setFont(textFont());
     QTextOption option;

@@ -9,6 +9,11 @@
 
 namespace napkin::ui {
 
+/// What the memory chart's value axis spans: every ZeRO stage's bar, or the chosen one and
+/// the GPU's capacity, or the chosen one alone (so that a small chosen stage is not a sliver
+/// under ZeRO 0's bar).
+enum class MemoryAxisFocus { AllStages, ChosenAndCapacity, ChosenStage };
+
 /// How the charts are shown, apart from the scenario: what an exported image must repeat
 /// to look like the screen.
 struct ViewOptions {
@@ -16,6 +21,7 @@ struct ViewOptions {
     std::optional<LogRange> rooflineX;  ///< nullopt: fit the data
     std::optional<LogRange> rooflineY;
     QString overlayGpuId;               ///< empty: no second roofline
+    MemoryAxisFocus memoryFocus = MemoryAxisFocus::AllStages;
 };
 
 /// Which picture: one chart or the whole dashboard.

@@ -7,11 +7,15 @@
 #include "dashboard.h"
 #include "gpuchooser.h"
 #include "guitestfixture.h"
+#include "lectureexample.h"
+#include "timepanel.h"
+#include "textstrip.h"
 #include "mainwindow.h"
 #include "memorypanel.h"
 #include "moreoptions.h"
 #include "scenariocontroller.h"
 
+#include <QAction>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -136,6 +140,91 @@ private slots:
         for (int s = 0; s < 4; ++s)
             QCOMPARE(memory->barSet(MemoryComponent::Params)->isBarSelected(s), s != stage);
         QVERIFY(memory->categoryAxis()->categories().at(stage).contains(QStringLiteral("▶")));
+    }
+
+    void axisFocusShowsTheChosenStage()
+    {
+        // Llama 3 70B (Meta model card: 70.6B parameters) on 64 H100s at ZeRO 3 with full
+        // recompute: its ZeRO-0 bar holds 16 B x 70.6e9 = 1.13 TB of model state, 35x the
+        // ZeRO-3 bar, which under an all-stages axis is a sliver.
+        Scenario s;
+        s.presetId = QStringLiteral("llama3-70b");
+        s.model = env().catalog().findPreset(s.presetId)->shape;
+        s.seqLen = 8192;
+        s.microBatch = 1;
+        s.gpus = 64;
+        s.zeroStage = 3;
+        s.recompute = Recompute::Full;
+        const Report r = env().report(s);
+        const double zero0 = r.memory.byZeroStage[0].total() / 1e9;
+        const double chosen = r.memory.perGpu.total() / 1e9;
+        const double capacity = r.memory.capacity / 1e9;
+        QVERIFY2(zero0 > 20 * chosen, qPrintable(QString::number(zero0 / chosen)));
+        QVERIFY(r.memory.fits);
+
+        MainWindow w(env().catalog(), s);
+        QVERIFY(uitest::showAndWait(w));
+        MemoryPanel *memory = w.dashboard()->memoryPanel();
+        QCOMPARE(memory->axisFocus(), MemoryPanel::AxisFocus::AllStages);
+        QVERIFY(memory->valueAxis()->max() >= zero0);
+        QVERIFY(!memory->totalText(0).startsWith(QStringLiteral("↑")));
+
+        // Chosen stage + capacity, picked in the panel's Axis menu: the axis ends just above the
+        // capacity line, the ZeRO-0 bar is cut and says so.
+        memory->focusActions().at(1)->trigger();
+        QCOMPARE(memory->axisFocus(), MemoryPanel::AxisFocus::ChosenAndCapacity);
+        QVERIFY(memory->valueAxis()->max() >= capacity);
+        QVERIFY(memory->valueAxis()->max() <= 1.5 * capacity);
+        QVERIFY(memory->capacityLine()->isVisible());
+        QVERIFY(memory->totalText(0).startsWith(QStringLiteral("↑ ")));
+        QVERIFY(!memory->totalText(3).startsWith(QStringLiteral("↑")));
+
+        // Chosen stage alone: its bar fills most of the plot.
+        memory->focusActions().at(2)->trigger();
+        QCOMPARE(memory->axisFocus(), MemoryPanel::AxisFocus::ChosenStage);
+        QVERIFY(memory->valueAxis()->max() >= chosen);
+        QVERIFY2(memory->valueAxis()->max() <= 1.6 * chosen, qPrintable(QString::number(memory->valueAxis()->max())));
+        QVERIFY(!memory->capacityLine()->isVisible() || capacity <= memory->valueAxis()->max());
+    }
+
+    void legendPrintsTheModelStateSubtotal()
+    {
+        // ZeRO-paper Section 3.1 for GPT-2 small's 124,439,808 parameters (Radford et al. 2019,
+        // as counted by Hugging Face): 2 + 2 + 12 bytes each, 1.991 GB of model state.
+        MainWindow w(env().catalog(), Scenario{});
+        const MemoryPanel *memory = w.dashboard()->memoryPanel();
+        const Report r = env().report(Scenario{});
+        QCOMPARE(r.params.total, 124439808);
+        const QString legend = memory->legendText();
+        QVERIFY2(legend.contains(QStringLiteral("= model state 1.991 GB")), qPrintable(legend));
+        QVERIFY2(legend.contains(QStringLiteral("Reserved 1.408 GB")), qPrintable(legend));
+        QVERIFY(legend.contains(QStringLiteral("= total %1").arg(fmt::bytesIn(r.memory.perGpu.total(), ByteUnit::GB, 3))));
+    }
+
+    void lectureExampleShowsTheDocumentsFigures()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        QVERIFY(uitest::showAndWait(w));
+        w.openLectureExample();
+        QCOMPARE(w.controller()->scenario(), lectureExample());
+        // The source document's printed output: 2.232e+20 FLOPs; 0.248 / 0.248 / 1.488 / 1.984 GB.
+        QCOMPARE(w.dashboard()->timePanel()->figure(TimePanel::Figure::Flops6nd)->text(), QStringLiteral("2.232e+20"));
+        const MemoryPanel *memory = w.dashboard()->memoryPanel();
+        QCOMPARE(memory->barSet(MemoryComponent::Params)->at(0), 0.248);
+        QCOMPARE(memory->barSet(MemoryComponent::Grads)->at(0), 0.248);
+        QCOMPARE(memory->barSet(MemoryComponent::Optimizer)->at(0), 1.488);
+        QCOMPARE(memory->barSet(MemoryComponent::Activations)->at(0), 0.0);
+        QCOMPARE(memory->barSet(MemoryComponent::Reserved)->at(0), 0.0);
+        const QString legend = memory->legendText();
+        for (const char *figure : {"Params 0.248 GB", "Grads 0.248 GB", "Optimizer + master 1.488 GB",
+                                   "= model state 1.984 GB", "= total 1.984 GB"})
+            QVERIFY2(legend.contains(QLatin1String(figure)), figure);
+        // Readable: the axis spans the 1.984 GB bar, not the GPU's 85.9 GB.
+        QCOMPARE(memory->axisFocus(), MemoryPanel::AxisFocus::ChosenStage);
+        QVERIFY(memory->focusActions().at(2)->isChecked());
+        QVERIFY(memory->valueAxis()->max() >= 1.984 && memory->valueAxis()->max() <= 3);
+        w.controller()->undoStack()->undo();
+        QCOMPARE(w.controller()->scenario(), Scenario{});
     }
 
     void gibShowsBinaryUnits()
