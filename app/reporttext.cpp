@@ -1,5 +1,7 @@
 #include "reporttext.h"
 
+#include "baseline.h"
+
 #include <QStringList>
 #include <QTextStream>
 
@@ -133,6 +135,11 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  step time (sum of max(FLOPs/peak, bytes/bandwidth)) " << fmt::duration(rl.stepSeconds) << ", implied MFU "
       << fmt::percent(rl.impliedMfu) << '\n';
     t << "  illustrative intensity (6ND FLOPs / memory total, the source document's) " << fmt::sci(r.illustrativeIntensity) << '\n';
+    if (const auto change = baselineChange(r)) {
+        const Report &b = *r.baseline;
+        t << "\nPinned baseline: " << gb(b.memory.perGpu.total()) << " per GPU, " << fmt::duration(b.time.seconds)
+          << ", " << fmt::usd(b.time.costUsd) << "\n  this run vs pinned: " << baselineChangeText(*change) << '\n';
+    }
     return out;
 }
 

@@ -50,6 +50,16 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
                            .arg(QString::number(std::floor(highest * 1000) / 10), QString::number(s.mfuFraction * 100),
                                 QString::number(std::round(r.time.hfuFraction * 1000) / 10))});
     }
+    if (s.baseline) {
+        // A pinned scenario is a whole scenario of its own; its problems name it.
+        if (s.baseline.scenario->baseline)
+            return refuse({QStringLiteral("baseline"), QStringLiteral("must not hold a baseline of its own")});
+        ValidationError e;
+        auto pinned = computeReport(*s.baseline.scenario, catalog, &e);
+        if (!pinned)
+            return refuse({QStringLiteral("baseline.") + e.field, e.problem});
+        r.baseline = std::make_shared<const Report>(std::move(*pinned));
+    }
     return r;
 }
 

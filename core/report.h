@@ -11,6 +11,7 @@
 #include "trainingtime.h"
 #include "validation.h"
 
+#include <memory>
 #include <optional>
 
 namespace napkin {
@@ -28,6 +29,8 @@ struct Report {
     /// The source document's illustrative intensity: training FLOPs (6ND) / the
     /// unsharded memory total (its `arithmetic_intensity(flops, mem["total"])`).
     double illustrativeIntensity = 0;
+    /// The pinned scenario's report (scenario.baseline), for ghosts and differences.
+    std::shared_ptr<const Report> baseline;
 };
 
 /// Computes the report for a scenario already checked by validateScenario().

@@ -1,5 +1,7 @@
 #include "reportjson.h"
 
+#include "baseline.h"
+
 #include "scenariojson.h"
 
 #include <QJsonArray>
@@ -150,7 +152,7 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("activations_pytorch"), c.activationsPyTorch},
     };
 
-    return {
+    QJsonObject out{
         {QStringLiteral("scenario"), scenarioToJson(r.scenario)},
         {QStringLiteral("conventions"), conventions},
         {QStringLiteral("params"), params},
@@ -159,6 +161,18 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("time"), time},
         {QStringLiteral("roofline"), roofline},
     };
+    if (const auto change = baselineChange(r)) {
+        // The pinned run's headline figures and the fractional changes from them.
+        const Report &b = *r.baseline;
+        out.insert(QStringLiteral("baseline"),
+                   QJsonObject{{QStringLiteral("memory_per_gpu_total"), b.memory.perGpu.total()},
+                               {QStringLiteral("seconds"), b.time.seconds},
+                               {QStringLiteral("cost_usd"), b.time.costUsd},
+                               {QStringLiteral("change"), QJsonObject{{QStringLiteral("memory"), change->memory},
+                                                                      {QStringLiteral("time"), change->time},
+                                                                      {QStringLiteral("cost"), change->cost}}}});
+    }
+    return out;
 }
 
 } // namespace napkin

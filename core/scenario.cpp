@@ -2,6 +2,13 @@
 
 namespace napkin {
 
+bool PinnedBaseline::operator==(const PinnedBaseline &other) const
+{
+    if (!scenario || !other.scenario)
+        return !scenario && !other.scenario;
+    return scenario == other.scenario || *scenario == *other.scenario;
+}
+
 QString archName(Arch arch)
 {
     return arch == Arch::Gpt2 ? QStringLiteral("gpt2") : QStringLiteral("llama");

@@ -3,6 +3,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 namespace napkin {
@@ -47,6 +48,18 @@ struct ModelShape {
     bool operator==(const ModelShape &) const = default;
 };
 
+struct Scenario;
+
+/// A scenario pinned for comparison (View > Pin Baseline): the charts draw it as a ghost and
+/// state the differences. Equal when both are absent or both hold equal scenarios; a pinned
+/// scenario never holds a baseline of its own.
+struct PinnedBaseline {
+    std::shared_ptr<const Scenario> scenario;
+
+    explicit operator bool() const { return scenario != nullptr; }
+    bool operator==(const PinnedBaseline &other) const;
+};
+
 /// The single input to every computation: one training run on one kind of GPU.
 /// Defaults are GPT-2 small (Radford et al. 2019) on 8 H100s, the source document's 300B tokens.
 struct Scenario {
@@ -77,6 +90,8 @@ struct Scenario {
     /// Bytes each GPU holds besides the model: CUDA context, kernels and library handles
     /// (kDefaultReservedBytes); 0 to limits::maxReservedBytes. JSON "reserved_bytes".
     double reservedBytes = kDefaultReservedBytes;
+    /// The scenario pinned for comparison, if any (JSON "baseline", a scenario object).
+    PinnedBaseline baseline;
 
     bool operator==(const Scenario &) const = default;
 };

@@ -84,7 +84,7 @@ bool readEnum(const QJsonValue &v, const QString &key, const QString &accepted,
 QJsonObject scenarioToJson(const Scenario &s)
 {
     const ModelShape &m = s.model;
-    return QJsonObject{
+    QJsonObject o{
         {QStringLiteral("napkin_scenario"), kFormatVersion},
         {QStringLiteral("preset"), s.presetId},
         {QStringLiteral("arch"), archName(m.arch)},
@@ -117,6 +117,9 @@ QJsonObject scenarioToJson(const Scenario &s)
         {QStringLiteral("price"), s.pricePerGpuHourUsd},
         {QStringLiteral("reserved_bytes"), s.reservedBytes},
     };
+    if (s.baseline)
+        o.insert(QStringLiteral("baseline"), scenarioToJson(*s.baseline.scenario));
+    return o;
 }
 
 std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base, ValidationError *error)
@@ -184,6 +187,29 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
          }},
         {QStringLiteral("price"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.pricePerGpuHourUsd, error); }},
         {QStringLiteral("reserved_bytes"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.reservedBytes, error); }},
+        {QStringLiteral("baseline"), [&](const QJsonValue &v, const QString &k) {
+             if (v.isNull()) {
+                 s.baseline.scenario.reset();
+                 return true;
+             }
+             if (!v.isObject()) {
+                 refuse(error, k, QStringLiteral("must be a scenario object or null"));
+                 return false;
+             }
+             if (v.toObject().contains(QStringLiteral("baseline"))) {
+                 refuse(error, k, QStringLiteral("must not hold a baseline of its own"));
+                 return false;
+             }
+             // The pinned scenario is complete in itself: it starts from the defaults.
+             ValidationError inner;
+             const auto pinned = scenarioFromJson(v.toObject(), Scenario{}, &inner);
+             if (!pinned) {
+                 refuse(error, k + QLatin1Char('.') + inner.field, inner.problem);
+                 return false;
+             }
+             s.baseline.scenario = std::make_shared<const Scenario>(*pinned);
+             return true;
+         }},
     };
     for (auto it = o.begin(); it != o.end(); ++it) {
         const auto reader = std::find_if(readers.begin(), readers.end(),
@@ -233,6 +259,10 @@ Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, Q
         ValidationError e;
         if (auto s = scenarioFromJson(rest, defaults, &e))
             return *s;
+        if (e.field.startsWith(QLatin1String("baseline")) && rest.contains(QStringLiteral("baseline"))) {
+            drop(QStringLiteral("baseline"), QStringLiteral("%1 %2: the pinned baseline is dropped").arg(e.field, e.problem));
+            continue;
+        }
         if (!rest.contains(e.field))
             break;
         drop(e.field, QStringLiteral("%1 %2: using the default").arg(e.field, e.problem));

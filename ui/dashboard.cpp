@@ -1,5 +1,7 @@
 #include "dashboard.h"
 
+#include "baseline.h"
+
 #include "banner.h"
 #include "chartview.h"
 #include "gputimechart.h"
@@ -56,7 +58,10 @@ QString scenarioSettings(const Report &r)
         Dashboard::tr("sequence %1").arg(s.seqLen),
     };
     QStringList kept;
-    for (const QString &item : items)
+    QStringList all = items;
+    if (const auto change = baselineChange(r))
+        all << Dashboard::tr("vs pinned: %1").arg(baselineChangeText(*change));
+    for (const QString &item : all)
         kept << QString(item).replace(QLatin1Char(' '), QChar(0x00A0));
     return kept.join(QStringLiteral(" · "));
 }
@@ -67,6 +72,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_summary(new TextStrip(this)),
       m_settings(new TextStrip(this)),
       m_formula(new TextStrip(this)),
+      m_pinned(new TextStrip(this)),
       m_error(new Banner(this)),
       m_memory(new MemoryPanel(this)),
       m_time(new TimePanel(catalog, this)),
@@ -83,6 +89,9 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     m_settings->setAccessibleName(tr("Scenario settings"));
     m_settings->setLines(2);
     m_settings->hide();
+    m_pinned->setTextAsToolTip(true);
+    m_pinned->setAccessibleName(tr("Pinned baseline"));
+    m_pinned->hide();
     m_formula->setLines(2);
     m_formula->setTextAsToolTip(true);
     m_formula->setAccessibleName(tr("How this is computed"));
@@ -109,6 +118,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     layout->setSpacing(8);
     layout->addWidget(m_summary);
     layout->addWidget(m_settings);
+    layout->addWidget(m_pinned);
     layout->addWidget(m_pages, 1);
     layout->addWidget(m_formula);
     arrange();
@@ -120,6 +130,15 @@ void Dashboard::setReport(const Report &report)
 {
     m_summary->setText(scenarioSummary(report, m_catalog));
     m_settings->setText(scenarioSettings(report));
+    const auto change = baselineChange(report);
+    if (change) {
+        m_pinned->setText(tr("Against the pinned baseline (%1): %2")
+                              .arg(scenarioSummary(*report.baseline, m_catalog), baselineChangeText(*change)));
+    }
+    if (m_pinned->isVisibleTo(this) != change.has_value()) {
+        m_pinned->setVisible(change.has_value());
+        arrange();
+    }
     if (m_lastReport)
         m_topic = topicOfChange(m_lastReport->scenario, report.scenario, m_topic);
     m_lastReport = report;
@@ -177,7 +196,8 @@ void Dashboard::arrange()
     const QSize pages(width() - m.left() - m.right(),
                       height() - m.top() - m.bottom() - m_summary->sizeHint().height() - 8
                           - (m_settings->isVisibleTo(this) ? m_settings->sizeHint().height() + 8 : 0)
-                          - (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0));
+                          - (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0)
+                          - (m_pinned->isVisibleTo(this) ? m_pinned->sizeHint().height() + 8 : 0));
     const bool tabbed = m_arrangement == Arrangement::Tabs
                         || (m_arrangement == Arrangement::Auto && !gridFits(pages));
     if (tabbed == m_tabbed && (m_grid->count() > 0 || m_tabs->count() > 0))

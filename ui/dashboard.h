@@ -63,6 +63,8 @@ public:
     TextStrip *settingsLine() const { return m_settings; }
     /// "How this is computed": the formula behind what last changed, with its numbers.
     TextStrip *formulaStrip() const { return m_formula; }
+    /// "Against the pinned baseline (…): +37% memory, −12% time, +5% cost"; hidden when none.
+    TextStrip *pinnedLine() const { return m_pinned; }
 
 signals:
     void viewOptionsChanged();
@@ -80,6 +82,7 @@ private:
     TextStrip *m_summary;
     TextStrip *m_settings;
     TextStrip *m_formula;
+    TextStrip *m_pinned;  ///< the differences from the pinned baseline, when one is pinned
     FormulaTopic m_topic = FormulaTopic::ModelState;
     std::optional<Report> m_lastReport;
     Banner *m_error;

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "baseline.h"
 #include "lectureexample.h"
 
 #include "chartrender.h"
@@ -118,6 +119,19 @@ void MainWindow::buildMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    // Pinning is a change of the scenario like any other: undoable, saved with it, exported.
+    QAction *pin = edit->addAction(tr("&Pin Baseline"), this, [this] {
+        m_controller->propose(withBaselinePinned(m_controller->scenario()), tr("Pin baseline"));
+    });
+    pin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    pin->setStatusTip(tr("Keep this scenario as a ghost on every chart and compare what you change with it"));
+    QAction *unpin = edit->addAction(tr("U&npin Baseline"), this, [this] {
+        m_controller->propose(withoutBaseline(m_controller->scenario()), tr("Unpin baseline"));
+    });
+    const auto syncPin = [unpin](const Scenario &s) { unpin->setEnabled(static_cast<bool>(s.baseline)); };
+    connect(m_controller, &ScenarioController::scenarioChanged, this, syncPin);
+    syncPin(m_controller->scenario());
     // The status bar's last notice described the step now undone; say what happened instead.
     QUndoStack *stack = m_controller->undoStack();
     connect(undo, &QAction::triggered, this, [this, stack] {

@@ -49,6 +49,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
       m_view(new ChartView(m_chart, this)),
       m_series(new QStackedBarSeries),
       m_capacity(new QLineSeries),
+      m_pinned(new QLineSeries),
       m_axisX(new QBarCategoryAxis),
       m_axisY(new QValueAxis)
 {
@@ -74,8 +75,13 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_series->setBarWidth(0.6);
     m_capacity->append(QList<QPointF>{{-0.5, 0}, {3.5, 0}});
     m_capacity->setPen(QPen(palette::capacity(), 2.5, Qt::DashLine));
+    // The pinned baseline: each stage's total as a dashed outline over the bars.
+    m_pinned->setName(tr("Pinned baseline"));
+    m_pinned->setPen(QPen(palette::neutral().darker(160), 2, Qt::DashLine));
+    m_pinned->setVisible(false);
     m_chart->addSeries(m_series);
     m_chart->addSeries(m_capacity);
+    m_chart->addSeries(m_pinned);
     m_axisX->append({stageLabel(0, false), stageLabel(1, false), stageLabel(2, false), stageLabel(3, false)});
     // Totals sit above the bars as plain text items: changing axis labels on every update
     // would relayout the whole chart.
@@ -90,6 +96,8 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_series->attachAxis(m_axisY);
     m_capacity->attachAxis(m_axisX);
     m_capacity->attachAxis(m_axisY);
+    m_pinned->attachAxis(m_axisX);
+    m_pinned->attachAxis(m_axisY);
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
     m_axisY->setLabelFormat(QStringLiteral("%g"));
@@ -197,6 +205,10 @@ void MemoryPanel::refresh()
     const double per = bytesPerUnit(m_unit);
     const MemoryBreakdown &chosenStage = mem.perGpu;
     double top = m_focus == AxisFocus::ChosenStage ? chosenStage.total() : std::max(mem.capacity, chosenStage.total());
+    const Report *pinned = m_report->baseline.get();
+    if (pinned)
+        top = std::max(top, m_focus == AxisFocus::AllStages ? pinned->memory.byZeroStage[0].total()
+                                                            : pinned->memory.perGpu.total());
     for (int stage = 0; stage < 4; ++stage) {
         const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
         for (int c = 0; c < kMemoryComponents; ++c) {
@@ -238,6 +250,20 @@ void MemoryPanel::refresh()
         }
     }
 
+    // Outline of each pinned stage total: up, across the bar's width, down, along the axis.
+    QList<QPointF> outline;
+    if (pinned) {
+        const double half = m_series->barWidth() / 2;
+        for (int stage = 0; stage < 4; ++stage) {
+            const double t = pinned->memory.byZeroStage[static_cast<std::size_t>(stage)].total() / per;
+            outline << QPointF(stage - half, 0) << QPointF(stage - half, t) << QPointF(stage + half, t)
+                    << QPointF(stage + half, 0);
+        }
+    }
+    if (outline != m_pinned->points())
+        m_pinned->replace(outline);
+    m_pinned->setVisible(pinned != nullptr);
+
     const double cap = mem.capacity / per;
     // Above a focused axis the line is out of sight; the legend still names the capacity.
     m_capacity->setVisible(cap <= m_axisY->max());
@@ -258,6 +284,9 @@ void MemoryPanel::refresh()
     legend.append({palette::neutral(), tr("= total %1").arg(bytes(chosenStage.total())), QChar()});
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)),
                    QChar(0x2501)});
+    if (pinned)
+        legend.append({m_pinned->pen().color(),
+                       tr("Pinned %1").arg(bytes(pinned->memory.perGpu.total())), QChar(0x254C)});
     const QString legendText = legendHtml(legend);
     if (legendText != m_legend->text())
         m_legend->setText(legendText);

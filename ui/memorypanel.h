@@ -64,6 +64,9 @@ public:
     ChartView *view() const { return m_view; }
     QBarSet *barSet(MemoryComponent c) const { return m_sets[static_cast<int>(c)]; }
     QLineSeries *capacityLine() const { return m_capacity; }
+    /// The pinned baseline's stage totals as outlines: four points per stage, the second and
+    /// third at the total's height (empty and hidden when nothing is pinned).
+    QLineSeries *pinnedOutline() const { return m_pinned; }
     QValueAxis *valueAxis() const { return m_axisY; }
     /// The total printed above a stage's bar ("↑ " first when the axis cuts the bar).
     QString totalText(int stage) const;
@@ -87,6 +90,7 @@ private:
     QStackedBarSeries *m_series;
     QBarSet *m_sets[kMemoryComponents] = {};
     QLineSeries *m_capacity;
+    QLineSeries *m_pinned;
     QGraphicsSimpleTextItem *m_totals[4] = {};
     QBarCategoryAxis *m_axisX;
     QValueAxis *m_axisY;

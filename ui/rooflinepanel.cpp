@@ -54,7 +54,8 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
       m_axisY(new QLogValueAxis),
       m_roof(new QLineSeries),
       m_ridge(new QScatterSeries),
-      m_overlay(new QLineSeries)
+      m_overlay(new QLineSeries),
+      m_pinned(new QScatterSeries)
 {
     m_reset->setToolTip(tr("Fit the axes to the roof and every op again after zooming or panning"));
     m_reset->setAccessibleName(tr("Reset roofline view"));
@@ -113,6 +114,15 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
             m_ops[k]->setBorderColor(Qt::white);
         }
     }
+    // The pinned baseline's ops, under everything else: hollow grey circles.
+    m_pinned->setName(tr("Pinned baseline's ops"));
+    m_pinned->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_pinned->setMarkerSize(16);
+    m_pinned->setColor(Qt::transparent);
+    m_pinned->setBorderColor(palette::neutral().darker(160));
+    m_pinned->setPen(QPen(palette::neutral().darker(160), 1.5));
+    m_pinned->setVisible(false);
+    add(m_pinned);
     // Hollow markers first, so that a filled one on the same point is drawn inside them.
     for (bool hollow : {true, false})
         for (int k = 0; k < kOpKinds; ++k)
@@ -173,6 +183,17 @@ void RooflinePanel::setReport(const Report &report)
     }
     for (int k = 0; k < kOpKinds; ++k)
         m_ops[k]->replace(points[k]);
+    QList<QPointF> pinned;
+    if (report.baseline) {
+        for (const RooflineOp &op : report.baseline->roofline.ops) {
+            pinned.append({op.intensity, op.attainableFlopsPerS / kUnit});
+            minX = std::min(minX, op.intensity);
+            maxX = std::max(maxX, op.intensity);
+            minY = std::min(minY, op.attainableFlopsPerS);
+        }
+    }
+    m_pinned->replace(pinned);
+    m_pinned->setVisible(!pinned.isEmpty());
     m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS / kUnit);
     m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
     setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(nameWithoutVendor(report.gpu), r.peakDtype));
@@ -210,6 +231,8 @@ void RooflinePanel::refreshLegend()
     if (m_overlay->isVisible())
         entries.append({m_overlay->pen().color(), m_overlay->name(), QChar(0x254D)});
     entries.append({m_ridge->color(), m_ridge->name()});
+    if (m_pinned->isVisible())
+        entries.append({m_pinned->borderColor(), m_pinned->name(), QChar(0x25CB)});
     for (int k = 0; k < kOpKinds; ++k)
         entries.append({palette::opKind(k), m_ops[k]->name(), opMarker(k).glyph});
     const QString text = legendHtml(entries);

@@ -63,6 +63,8 @@ public:
     QLineSeries *roof() const { return m_roof; }
     QScatterSeries *ridge() const { return m_ridge; }
     QLineSeries *overlayRoof() const { return m_overlay; }
+    /// The pinned baseline's ops (hollow circles; empty and hidden when nothing is pinned).
+    QScatterSeries *pinnedOps() const { return m_pinned; }
     QLogValueAxis *xAxis() const { return m_axisX; }
     QLogValueAxis *yAxis() const { return m_axisY; }
 
@@ -90,6 +92,7 @@ private:
     QLineSeries *m_roof;
     QScatterSeries *m_ridge;
     QLineSeries *m_overlay;
+    QScatterSeries *m_pinned;
     QScatterSeries *m_ops[kOpKinds] = {};
     QList<int> m_pointOps[kOpKinds];  // series point -> index in the op table
     std::optional<Report> m_report;

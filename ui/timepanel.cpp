@@ -1,5 +1,6 @@
 #include "timepanel.h"
 
+#include "baseline.h"
 #include "gputimechart.h"
 #include "gputimes.h"
 #include "units.h"
@@ -119,14 +120,22 @@ void TimePanel::setReport(const Report &r)
     // The utilisation the user set comes first, so that it survives when the note is elided.
     const QString mfu = tr("MFU %1").arg(fmt::percent(t.mfuFraction, 1));
     const QString hfuText = tr("HFU %1").arg(fmt::percent(t.hfuFraction, 1));
+    // The pinned run's figure comes first in the note, beside the new one.
+    const Report *pinned = r.baseline.get();
+    const auto change = baselineChange(r);
+    const QString pinnedTime = pinned ? tr("pinned %1, %2 · ").arg(fmt::duration(pinned->time.seconds), signedPercent(change->time))
+                                      : QString();
     set(Figure::WallClock, fmt::duration(t.seconds),
-        tr("%1 (set) · %2 · %3 × %4")
+        pinnedTime + tr("%1 (set) · %2 · %3 × %4")
             .arg(hfu ? hfuText : mfu, hfu ? mfu : hfuText)
             .arg(t.gpus)
             .arg(nameWithoutVendor(r.gpu)));
     set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
     set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
-    set(Figure::Cost, fmt::usd(r.time.costUsd), tr("at %1 per GPU-hour").arg(fmt::usd(r.scenario.pricePerGpuHourUsd)));
+    set(Figure::Cost, fmt::usd(r.time.costUsd),
+        (pinned ? tr("pinned %1, %2 · ").arg(fmt::usd(pinned->time.costUsd), signedPercent(change->cost))
+                : QString())
+            + tr("at %1 per GPU-hour").arg(fmt::usd(r.scenario.pricePerGpuHourUsd)));
     set(Figure::Energy, fmt::energyKwh(r.time.energyKwh),
         tr("%1 × %2 W, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
     m_chart->setReport(r);
