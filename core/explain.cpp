@@ -165,4 +165,42 @@ QString opTooltip(const RooflineOp &op, const RooflineReport &r)
         .arg(fmt::duration(op.seconds));
 }
 
+double opStepShare(const RooflineOp &op, const RooflineReport &r)
+{
+    return r.stepSeconds > 0 ? op.count * op.seconds / r.stepSeconds : 0;
+}
+
+QList<double> kindStepShares(const RooflineReport &r)
+{
+    QList<double> shares(6, 0.0);
+    for (const RooflineOp &op : r.ops)
+        shares[static_cast<int>(op.kind)] += opStepShare(op, r);
+    return shares;
+}
+
+QString opsTooltip(const QList<int> &opIndices, const RooflineReport &r)
+{
+    if (opIndices.isEmpty())
+        return {};
+    const RooflineOp &nearest = r.ops[opIndices.first()];
+    const QString share = tr("Share of the step time: %1 (%2× %3 of %4)")
+                              .arg(fmt::percent(opStepShare(nearest, r)), fmt::repeats(nearest.count),
+                                   fmt::duration(nearest.seconds), fmt::duration(r.stepSeconds));
+    if (opIndices.size() == 1)
+        return opTooltip(nearest, r) + QLatin1Char('\n') + share;
+    QStringList lines{tr("%1 ops at this point:").arg(opIndices.size())};
+    for (int i : opIndices) {
+        const RooflineOp &op = r.ops[i];
+        lines << tr("  %1 — %2, %3 of the step").arg(opLabel(op), opKindName(op.kind), fmt::percent(opStepShare(op, r)));
+    }
+    lines << QString() << opTooltip(nearest, r) << share;
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString stepSummary(const RooflineReport &r)
+{
+    return tr("Step %1 · implied MFU %2")
+        .arg(fmt::duration(r.stepSeconds), fmt::percent(r.impliedMfu));
+}
+
 } // namespace napkin

@@ -110,6 +110,10 @@ QString bandwidth(double b)
 
 QString duration(double s)
 {
+    if (s > 0 && s < 1e-3)
+        return number(s * 1e6) + QStringLiteral(" µs");
+    if (s > 0 && s < 1)
+        return number(s * 1e3) + QStringLiteral(" ms");
     if (s < 120)
         return number(s) + QStringLiteral(" s");
     if (s < 2 * 3600)

@@ -55,7 +55,9 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
       m_roof(new QLineSeries),
       m_ridge(new QScatterSeries),
       m_overlay(new QLineSeries),
-      m_pinned(new QScatterSeries)
+      m_pinned(new QScatterSeries),
+      m_overlayOps(new QScatterSeries),
+      m_overlayRidge(new QScatterSeries)
 {
     m_reset->setToolTip(tr("Fit the axes to the roof and every op again after zooming or panning"));
     m_reset->setAccessibleName(tr("Reset roofline view"));
@@ -123,6 +125,21 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_pinned->setPen(QPen(palette::neutral().darker(160), 1.5));
     m_pinned->setVisible(false);
     add(m_pinned);
+    // The compared GPU's ops and ridge: small grey points under the chosen GPU's.
+    const QColor compared(0x80, 0x80, 0x80);
+    m_overlayOps->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_overlayOps->setMarkerSize(7);
+    m_overlayOps->setColor(compared);
+    m_overlayOps->setBorderColor(Qt::white);
+    m_overlayOps->setVisible(false);
+    add(m_overlayOps);
+    m_overlayRidge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_overlayRidge->setMarkerSize(11);
+    m_overlayRidge->setColor(Qt::white);
+    m_overlayRidge->setBorderColor(compared);
+    m_overlayRidge->setPen(QPen(compared, 2.5));
+    m_overlayRidge->setVisible(false);
+    add(m_overlayRidge);
     // Hollow markers first, so that a filled one on the same point is drawn inside them.
     for (bool hollow : {true, false})
         for (int k = 0; k < kOpKinds; ++k)
@@ -137,6 +154,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_chart->legend()->hide();
     m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Roofline legend"));
+    m_legend->setToolTip(tr("Step: the bottom-up time of one micro-batch on one GPU, each op at max(FLOPs / peak, bytes / bandwidth). Implied MFU: the model FLOPs of that step over that time at peak. The % after each kind: its share of the step."));
     restyle();
 
     auto *layout = new QVBoxLayout(this);
@@ -211,15 +229,30 @@ void RooflinePanel::refreshRoofs()
     m_roof->setName(tr("Roof: %1, %2").arg(fmt::flopRate(r.peakFlopsPerS), fmt::bandwidth(r.bandwidthBytesPerS)));
     const GpuSpec *other = m_overlayId.isEmpty() ? nullptr : m_catalog.findGpu(m_overlayId);
     LogRange fitY = m_fitY;  // a second roof above the first raises the top
+    m_overlayStep.clear();
     if (other) {
-        QString dtype;
-        const double peak = other->peakFor(m_report->memory.recipe.computeDtype, &dtype);
-        m_overlay->replace(roofPoints(peak, other->memoryBandwidthBytesPerS));
-        m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(peak),
-                                                fmt::bandwidth(other->memoryBandwidthBytesPerS)));
-        fitY.hi = std::max(fitY.hi, LogRange::decadesAround(peak, peak, 0.25).hi);
+        // The same step on the compared GPU: its roof, its ridge and where its ops land.
+        const RooflineReport o = computeRoofline(m_report->scenario, m_report->memory.recipe, *other);
+        m_overlay->replace(roofPoints(o.peakFlopsPerS, o.bandwidthBytesPerS));
+        m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(o.peakFlopsPerS),
+                                                fmt::bandwidth(o.bandwidthBytesPerS)));
+        QList<QPointF> points;
+        for (const RooflineOp &op : o.ops)
+            points.append({op.intensity, op.attainableFlopsPerS / kUnit});
+        m_overlayOps->replace(points);
+        m_overlayOps->setName(tr("%1 ops").arg(other->shortName));
+        m_overlayRidge->replace(QList<QPointF>{{o.ridgeIntensity, o.peakFlopsPerS / kUnit}});
+        m_overlayRidge->setName(tr("%1 ridge %2 FLOPs/B").arg(other->shortName, fmt::number(o.ridgeIntensity)));
+        m_overlayStep = tr("%1: %2").arg(other->shortName, stepSummary(o));
+        fitY.hi = std::max(fitY.hi, LogRange::decadesAround(o.peakFlopsPerS, o.peakFlopsPerS, 0.25).hi);
+        double lowest = o.peakFlopsPerS;
+        for (const RooflineOp &op : o.ops)
+            lowest = std::min(lowest, op.attainableFlopsPerS);
+        fitY.lo = std::min(fitY.lo, LogRange::decadesAround(lowest, o.peakFlopsPerS, 0.25).lo);
     }
     m_overlay->setVisible(other != nullptr);
+    m_overlayOps->setVisible(other != nullptr);
+    m_overlayRidge->setVisible(other != nullptr);
     m_zoom->setFit(m_fitX, fitY);
     refreshLegend();
 }
@@ -227,14 +260,22 @@ void RooflinePanel::refreshRoofs()
 void RooflinePanel::refreshLegend()
 {
     QList<LegendEntry> entries;
+    if (m_report)
+        entries.append({palette::neutral(), stepSummary(m_report->roofline), QChar()});
     entries.append({m_roof->pen().color(), m_roof->name(), QChar(0x2501)});
-    if (m_overlay->isVisible())
+    if (m_overlay->isVisible()) {
         entries.append({m_overlay->pen().color(), m_overlay->name(), QChar(0x254D)});
+        entries.append({m_overlayOps->color(), m_overlayOps->name(), QChar(0x25CF)});
+        entries.append({m_overlayRidge->borderColor(), m_overlayRidge->name(), QChar(0x25A1)});
+        entries.append({palette::neutral(), m_overlayStep, QChar()});
+    }
     entries.append({m_ridge->color(), m_ridge->name()});
     if (m_pinned->isVisible())
         entries.append({m_pinned->borderColor(), m_pinned->name(), QChar(0x25CB)});
+    // Each kind with its share of the bottom-up step time.
+    const QList<double> shares = m_report ? kindStepShares(m_report->roofline) : QList<double>(kOpKinds, 0.0);
     for (int k = 0; k < kOpKinds; ++k)
-        entries.append({palette::opKind(k), m_ops[k]->name(), opMarker(k).glyph});
+        entries.append({palette::opKind(k), tr("%1 %2").arg(m_ops[k]->name(), fmt::percent(shares[k], 0)), opMarker(k).glyph});
     const QString text = legendHtml(entries);
     if (text != m_legend->text())
         m_legend->setText(text);
@@ -275,30 +316,41 @@ QPointF RooflinePanel::opPosition(int opIndex) const
     return m_chart->mapToPosition({op.intensity, op.attainableFlopsPerS / kUnit}, m_ops[static_cast<int>(op.kind)]);
 }
 
-std::optional<int> RooflinePanel::opAt(const QPointF &chartPos) const
+QString RooflinePanel::legendText() const
+{
+    return m_legend->text();
+}
+
+QList<int> RooflinePanel::opsAt(const QPointF &chartPos) const
 {
     if (!m_report || !m_chart->plotArea().contains(chartPos))
-        return std::nullopt;
-    std::optional<int> best;
-    double bestDistance = kHoverRadiusPx * kHoverRadiusPx;
+        return {};
+    QList<std::pair<double, int>> hits;
     for (int k = 0; k < kOpKinds; ++k) {
         const QList<QPointF> points = m_ops[k]->points();
         for (int p = 0; p < points.size(); ++p) {
             const QPointF d = m_chart->mapToPosition(points[p], m_ops[k]) - chartPos;
             const double distance = d.x() * d.x() + d.y() * d.y();
-            if (distance <= bestDistance) {
-                bestDistance = distance;
-                best = m_pointOps[k][p];
-            }
+            if (distance <= kHoverRadiusPx * kHoverRadiusPx)
+                hits.append({distance, m_pointOps[k][p]});
         }
     }
-    return best;
+    std::stable_sort(hits.begin(), hits.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    QList<int> out;
+    for (const auto &hit : hits)
+        out.append(hit.second);
+    return out;
+}
+
+std::optional<int> RooflinePanel::opAt(const QPointF &chartPos) const
+{
+    const QList<int> ops = opsAt(chartPos);
+    return ops.isEmpty() ? std::nullopt : std::optional<int>(ops.first());
 }
 
 void RooflinePanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
 {
-    const auto op = opAt(chartPos);
-    m_hoverText = op ? opTooltip(m_report->roofline.ops[*op], m_report->roofline) : QString();
+    m_hoverText = m_report ? opsTooltip(opsAt(chartPos), m_report->roofline) : QString();
     if (m_hoverText.isEmpty())
         QToolTip::hideText();
     else

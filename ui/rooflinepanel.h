@@ -53,6 +53,9 @@ public:
 
     /// Index into the report's op table of the op nearest a point (within a few pixels).
     std::optional<int> opAt(const QPointF &chartPos) const;
+    /// Every op within a few pixels of a point, nearest first (ops often share a point).
+    QList<int> opsAt(const QPointF &chartPos) const;
+    QString legendText() const;
     /// Where an op of the current report is drawn, in chart coordinates.
     QPointF opPosition(int opIndex) const;
     QString hoverText() const { return m_hoverText; }
@@ -65,6 +68,9 @@ public:
     QLineSeries *overlayRoof() const { return m_overlay; }
     /// The pinned baseline's ops (hollow circles; empty and hidden when nothing is pinned).
     QScatterSeries *pinnedOps() const { return m_pinned; }
+    /// The compared GPU's ops and ridge (hidden without a comparison).
+    QScatterSeries *overlayOps() const { return m_overlayOps; }
+    QScatterSeries *overlayRidge() const { return m_overlayRidge; }
     QLogValueAxis *xAxis() const { return m_axisX; }
     QLogValueAxis *yAxis() const { return m_axisY; }
 
@@ -93,6 +99,9 @@ private:
     QScatterSeries *m_ridge;
     QLineSeries *m_overlay;
     QScatterSeries *m_pinned;
+    QScatterSeries *m_overlayOps;
+    QScatterSeries *m_overlayRidge;
+    QString m_overlayStep;
     QScatterSeries *m_ops[kOpKinds] = {};
     QList<int> m_pointOps[kOpKinds];  // series point -> index in the op table
     std::optional<Report> m_report;

@@ -18,6 +18,8 @@
 #include <QScatterSeries>
 #include <QSet>
 #include <QTest>
+
+#include <cmath>
 #include <QWheelEvent>
 
 using namespace napkin;
@@ -110,7 +112,63 @@ private slots:
         const QPoint at = view->mapFromScene(roof->chart()->mapToScene(roof->opPosition(qkv)));
         QTest::mouseMove(view->viewport(), at);
         QTRY_VERIFY(!roof->hoverText().isEmpty());
-        QCOMPARE(roof->hoverText(), opTooltip(r.roofline.ops[*roof->opAt(roof->opPosition(qkv))], r.roofline));
+        const QList<int> under = roof->opsAt(roof->opPosition(qkv));
+        QCOMPARE(roof->hoverText(), opsTooltip(under, r.roofline));
+        // GPT-2's QKV projection shares its point with other matmuls of the same shape class:
+        // every one of them is listed, each with its share of the step time.
+        QVERIFY(under.size() >= 2);
+        QVERIFY(under.contains(qkv));
+        for (int i : under) {
+            const RooflineOp &op = r.roofline.ops[i];
+            QVERIFY2(roof->hoverText().contains(QStringLiteral("%1 — %2, %3 of the step")
+                                                    .arg(opLabel(op), opKindName(op.kind), fmt::percent(opStepShare(op, r.roofline)))),
+                     qPrintable(opLabel(op)));
+        }
+    }
+
+    void stepTimeAndSharesAreShown()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        const RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        const Report r = env().report(Scenario{});
+        // The shares are parts of the bottom-up step time: they add up to all of it.
+        double sum = 0;
+        for (double share : kindStepShares(r.roofline))
+            sum += share;
+        QVERIFY(std::abs(sum - 1) < 1e-12);
+        const QString legend = roof->legendText();
+        QVERIFY2(legend.contains(stepSummary(r.roofline).toHtmlEscaped()), qPrintable(legend));
+        QVERIFY(legend.contains(QStringLiteral("implied MFU %1").arg(fmt::percent(r.roofline.impliedMfu))));
+        const QList<double> shares = kindStepShares(r.roofline);
+        for (int k = 0; k < shares.size(); ++k) {
+            const QString entry = QStringLiteral("%1 %2").arg(opKindTitle(static_cast<OpKind>(k)), fmt::percent(shares[k], 0));
+            QVERIFY2(legend.contains(entry.toHtmlEscaped()), qPrintable(entry));
+        }
+    }
+
+    void compareOverlaysPointsAndRidge()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        QVERIFY(!roof->overlayOps()->isVisible());
+        // A100 80GB: 312 TFLOP/s bf16 dense, 2.039 TB/s (NVIDIA A100 datasheet): ridge 153 FLOPs/B.
+        roof->setOverlayGpu(QStringLiteral("a100-80gb-sxm"));
+        QVERIFY(roof->overlayOps()->isVisible());
+        QVERIFY(roof->overlayRidge()->isVisible());
+        const Report r = env().report(Scenario{});
+        QCOMPARE(roof->overlayOps()->count(), r.roofline.ops.size());
+        const QPointF ridge = roof->overlayRidge()->at(0);
+        QVERIFY2(std::abs(ridge.x() - 312e12 / 2.039e12) < 0.5, qPrintable(QString::number(ridge.x())));
+        QCOMPARE(ridge.y(), 312.0);
+        // Same intensities (the step is the same), attainable under the A100's roofs.
+        for (int i = 0; i < r.roofline.ops.size(); ++i) {
+            const QPointF p = roof->overlayOps()->at(i);
+            QCOMPARE(p.x(), r.roofline.ops[i].intensity);
+            QVERIFY(p.y() <= 312.0 + 1e-9);
+        }
+        QVERIFY(roof->legendText().contains(QStringLiteral("A100 80G: Step ")));
+        roof->setOverlayGpu(QString());
+        QVERIFY(!roof->overlayOps()->isVisible());
     }
 
     void coincidentOpsStayVisible_data()
