@@ -409,7 +409,8 @@ Run:
   --utilization-basis hfu|mfu        what --mfu is: hfu (default) counts the recomputed forward
                       in the FLOPs, so recomputation costs time; mfu counts model FLOPs only
                       (Chowdhery et al. 2022, App. B)
-  --price USD         rental price per GPU-hour
+  --price USD         rental price per GPU-hour (default: the GPU's catalog price, see
+                      `napkin gpus`)
   --scenario FILE     load a saved scenario (options given too override it); a regular
                       file of at most 1 MiB
 Output:

@@ -190,9 +190,13 @@ void RooflinePanel::refreshRoofs()
     m_roof->setName(tr("Roof: %1, %2").arg(fmt::flopRate(r.peakFlopsPerS), fmt::bandwidth(r.bandwidthBytesPerS)));
     const GpuSpec *other = m_overlayId.isEmpty() ? nullptr : m_catalog.findGpu(m_overlayId);
     LogRange fitY = m_fitY;  // a second roof above the first raises the top
+    QString dtype;
+    // A GPU without a peak for the recipe's dtype gets no roof (never one from another dtype).
+    const auto otherPeak = other ? other->peakFor(m_report->memory.recipe.computeDtype, &dtype) : std::nullopt;
+    if (!otherPeak)
+        other = nullptr;
     if (other) {
-        QString dtype;
-        const double peak = other->peakFor(m_report->memory.recipe.computeDtype, &dtype);
+        const double peak = *otherPeak;
         m_overlay->replace(roofPoints(peak, other->memoryBandwidthBytesPerS));
         m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(peak),
                                                 fmt::bandwidth(other->memoryBandwidthBytesPerS)));
