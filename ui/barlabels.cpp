@@ -83,14 +83,6 @@ QStringList BarLabels::texts() const
     return m_item->texts;
 }
 
-void BarLabels::setTexts(const QStringList &texts)
-{
-    if (texts == m_item->texts)
-        return;
-    m_item->texts = texts;
-    restyle();
-}
-
 void BarLabels::restyle()
 {
     m_item->font = m_axis->labelsFont();

@@ -29,8 +29,6 @@ public:
     /// 0 (horizontal), 45 or 90 degrees, picked from the room between bars.
     int angle() const { return m_angle; }
     QStringList texts() const;
-    /// Replaces the texts (one per bar) and places them again; nothing happens when unchanged.
-    void setTexts(const QStringList &texts);
     /// The outline of each label as drawn, in chart coordinates.
     QList<QPolygonF> labelShapes() const;
 

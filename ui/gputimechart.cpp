@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
+#include <QGraphicsSimpleTextItem>
 #include <QStackedBarSeries>
 #include <QLegend>
 #include <QToolTip>
@@ -76,6 +77,13 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_axisY->setTickAnchor(0);
     m_chart->legend()->hide();
     m_labels = new BarLabels(m_chart, m_series, m_axisX, names);
+    for (int i = 0; i < names.size(); ++i) {
+        auto *mark = new QGraphicsSimpleTextItem(m_chart);
+        mark->setRotation(-90);  // reads upwards from the axis, one narrow column per bar
+        mark->setZValue(11);
+        m_marks.append(mark);
+    }
+    connect(m_chart, &QChart::plotAreaChanged, this, &GpuTimeChart::placeMarks);
     restyle();
 
     auto *layout = new QVBoxLayout(this);
@@ -95,17 +103,17 @@ void GpuTimeChart::setReport(const Report &report)
     const QString dtype = report.memory.recipe.computeDtype;
     double maxSeconds = 0;
     int chosen = -1;
-    QStringList labels;
     for (int i = 0; i < m_times.size(); ++i) {
         const GpuTime &t = m_times[i];
         maxSeconds = std::max(maxSeconds, t.seconds);
         if (t.gpuId == report.gpu.id)
             chosen = i;
-        labels << (!t.hasPeak ? tr("%1: no %2 peak").arg(t.shortName, dtype)
-                   : t.fits   ? t.shortName
-                              : tr("%1: does not fit (%2)").arg(t.shortName, fmt::bytes(t.memoryBytes, ByteUnit::GiB)));
+        const QString mark = !t.hasPeak ? tr("no %1 peak").arg(dtype)
+                             : t.fits ? QString()
+                                      : tr("does not fit (%1)").arg(fmt::bytes(t.memoryBytes, ByteUnit::GiB));
+        if (m_marks[i]->text() != mark)
+            m_marks[i]->setText(mark);
     }
-    m_labels->setTexts(labels);
     // While dragging the unit and the axis stay unless the bars leave them.
     const TimeUnit fitted = unitFor(maxSeconds);
     const bool stay = m_unit.name && axisCanStay(maxSeconds * 1.05 / m_secondsPerUnit, m_axisY->max(), m_dragging);
@@ -145,10 +153,32 @@ void GpuTimeChart::setReport(const Report &report)
     const QStringList accepted = acceptedPeakDtypes(report.memory.recipe.computeDtype);
     const QString rule = accepted.size() > 1 ? tr("%1 peak").arg(accepted.join(QLatin1Char('/')))
                                              : tr("%1 peak only").arg(accepted.first());
-    setChartTitle(m_chart, tr("This run on every GPU (%1 each, %2 %3, %4)")
+    setChartTitle(m_chart, tr("Every GPU (×%1, %2 %3, %4)")
                                .arg(report.scenario.gpus)
                                .arg(fmt::percent(report.scenario.mfuFraction, 0),
                                     utilizationBasisName(report.scenario.utilizationBasis).toUpper(), rule));
+    placeMarks();
+}
+
+QStringList GpuTimeChart::marks() const
+{
+    QStringList out;
+    for (const QGraphicsSimpleTextItem *mark : m_marks)
+        out << mark->text();
+    return out;
+}
+
+void GpuTimeChart::placeMarks()
+{
+    const QRectF area = m_chart->plotArea();
+    for (int i = 0; i < m_marks.size(); ++i) {
+        QGraphicsSimpleTextItem *mark = m_marks[i];
+        if (mark->text().isEmpty() || area.isEmpty())
+            continue;
+        // Turned -90°, the text's height lies along x: centre it on the bar, start above the axis.
+        const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
+        mark->setPos(x - mark->boundingRect().height() / 2, area.bottom() - 3);
+    }
 }
 
 void GpuTimeChart::restyle()
@@ -158,6 +188,11 @@ void GpuTimeChart::restyle()
     small.setPointSizeF(small.pointSizeF() * 0.85);
     m_axisX->setLabelsFont(small);
     m_labels->restyle();
+    for (QGraphicsSimpleTextItem *mark : m_marks) {
+        mark->setFont(small);
+        mark->setBrush(m_axisX->labelsBrush());
+    }
+    placeMarks();
 }
 
 void GpuTimeChart::setDragging(bool dragging)

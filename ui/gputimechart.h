@@ -9,6 +9,7 @@
 #include <optional>
 
 class QBarCategoryAxis;
+class QGraphicsSimpleTextItem;
 class QBarSet;
 class QChart;
 class QStackedBarSeries;
@@ -22,8 +23,8 @@ class ChartView;
 /// Puts the choice in context: the run's wall-clock time on every GPU in the catalog (same
 /// count, MFU and FLOPs), one bar each labelled with the GPU's short name, the chosen one
 /// highlighted. A GPU whose memory the run's per-GPU total exceeds gets a hatched grey bar
-/// and "does not fit" in its label; one without a peak for the recipe's dtype gets no bar and
-/// "no <dtype> peak" (GpuSpec::peakFor()'s rule, stated under the title).
+/// marked "does not fit"; one without a peak for the recipe's dtype gets no bar and the mark
+/// "no <dtype> peak" (GpuSpec::peakFor()'s rule, stated in the title).
 class GpuTimeChart final : public QWidget
 {
     Q_OBJECT
@@ -49,6 +50,9 @@ public:
     const QList<GpuTime> &times() const { return m_times; }
     QValueAxis *valueAxis() const { return m_axisY; }
     BarLabels *barLabels() const { return m_labels; }
+    /// The words drawn upright over each GPU's bar: "does not fit (16 GiB)", "no fp32 peak", or
+    /// empty. In the plot, so that they never take room from it.
+    QStringList marks() const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -56,6 +60,7 @@ protected:
 private:
     void restyle();
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
+    void placeMarks();
 
     const Catalog &m_catalog;
     QChart *m_chart;
@@ -66,6 +71,7 @@ private:
     QBarCategoryAxis *m_axisX;
     QValueAxis *m_axisY;
     BarLabels *m_labels = nullptr;
+    QList<QGraphicsSimpleTextItem *> m_marks;
     std::optional<Report> m_report;
     QList<GpuTime> m_times;
     struct TimeUnit {
