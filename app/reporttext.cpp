@@ -161,7 +161,7 @@ QString gpusText(const Catalog &catalog)
           << pad(QString::number(g.tdpWatts) + QStringLiteral(" W"), 8) << g.name << "\n                source: " << g.source
           << "\n                price:  ";
         if (g.pricePerGpuHourUsd)
-            t << fmt::usd(*g.pricePerGpuHourUsd) << " per GPU-hour, on demand (" << g.priceSource << ", seen "
+            t << fmt::usd(*g.pricePerGpuHourUsd) << " per GPU-hour (" << g.priceSource << ", seen "
               << g.priceDate << ")\n";
         else
             t << "none in the catalog (give --price)\n";

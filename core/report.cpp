@@ -48,7 +48,7 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
                 recipesWithPeak << other.id;
         return refuse({QStringLiteral("recipe"),
                        QStringLiteral("\"%6\" computes in %1, and GPU \"%2\" lists no %3 peak: choose a recipe it "
-                                      "has a peak for (%4) or a GPU with a %3 peak (%5)")
+                                      "has a peak for (%4) or a GPU that lists one (%5)")
                            .arg(recipe->computeDtype, gpu->id, acceptedPeakDtypes(recipe->computeDtype).join(QStringLiteral(" or ")),
                                 recipesWithPeak.join(QStringLiteral(", ")), catalog.gpuIdListWithPeak(recipe->computeDtype), recipe->id)});
     }
