@@ -427,7 +427,8 @@ Run:
   --utilization-basis hfu|mfu        what --mfu is: hfu (default) counts the recomputed forward
                       in the FLOPs, so recomputation costs time; mfu counts model FLOPs only
                       (Chowdhery et al. 2022, App. B)
-  --price USD         rental price per GPU-hour
+  --price USD         rental price per GPU-hour (default: the GPU's catalog price, see
+                      `napkin gpus`)
   --reserved BYTES    memory each GPU holds besides the model: CUDA context and kernels
                       (default 1343 MiB = 1.408e9, as measured in Hugging Face's "Model
                       training anatomy"; 0 for the source document's accounting)

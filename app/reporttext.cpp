@@ -107,7 +107,11 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  utilisation      MFU " << fmt::percent(tm.mfuFraction) << (hfu ? "" : " (set)") << "   HFU "
       << fmt::percent(tm.hfuFraction) << (hfu ? " (set)" : "") << "   (Chowdhery et al. 2022, App. B)\n";
     t << "  GPU-hours        " << fmt::number(tm.gpuHours) << "   (" << fmt::number(tm.gpuYears) << " GPU-years)\n";
-    t << "  cost             " << fmt::usd(tm.costUsd) << "   at " << fmt::usd(s.pricePerGpuHourUsd) << " per GPU-hour\n";
+    if (tm.costUsd)
+        t << "  cost             " << fmt::usd(*tm.costUsd) << "   at " << fmt::usd(*tm.price.usdPerGpuHour)
+          << " per GPU-hour (" << priceOriginText(tm.price) << ")\n";
+    else
+        t << "  cost             no price   (the catalog has none for " << r.gpu.id << ": give --price)\n";
     t << "  energy           " << fmt::number(tm.energyKwh) << " kWh   at " << r.gpu.tdpWatts << " W TDP per GPU\n";
 
     const ConventionsReport &cv = r.conventions;
@@ -138,7 +142,7 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     if (const auto change = baselineChange(r)) {
         const Report &b = *r.baseline;
         t << "\nPinned baseline: " << gb(b.memory.perGpu.total()) << " per GPU, " << fmt::duration(b.time.seconds)
-          << ", " << fmt::usd(b.time.costUsd) << "\n  this run vs pinned: " << baselineChangeText(*change) << '\n';
+          << (b.time.costUsd ? QStringLiteral(", ") + fmt::usd(*b.time.costUsd) : QString()) << "\n  this run vs pinned: " << baselineChangeText(*change) << '\n';
     }
     return out;
 }
@@ -160,11 +164,17 @@ QString gpusText(const Catalog &catalog)
     QTextStream t(&out);
     for (const GpuSpec &g : catalog.gpus) {
         QString dtype;
-        const double peak = g.peakFor(QStringLiteral("bf16"), &dtype);
+        // The parser requires a bf16 or fp16 peak of every entry.
+        const double peak = g.peakFor(QStringLiteral("bf16"), &dtype).value_or(0);
         t << pad(g.id, 16) << pad(fmt::flopRate(peak) + QLatin1Char(' ') + dtype, 22)
           << pad(fmt::bandwidth(g.memoryBandwidthBytesPerS), 12) << pad(fmt::bytes(g.memoryBytes, ByteUnit::GiB), 10)
           << pad(QString::number(g.tdpWatts) + QStringLiteral(" W"), 8) << g.name << "\n                source: " << g.source
-          << '\n';
+          << "\n                price:  ";
+        if (g.pricePerGpuHourUsd)
+            t << fmt::usd(*g.pricePerGpuHourUsd) << " per GPU-hour (" << g.priceSource << ", seen "
+              << g.priceDate << ")\n";
+        else
+            t << "none in the catalog (give --price)\n";
     }
     return out;
 }

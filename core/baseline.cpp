@@ -26,8 +26,11 @@ std::optional<BaselineChange> baselineChange(const Report &report)
     const Report &b = *report.baseline;
     // A pinned figure of 0 (nothing counted) has no relative change; say none.
     const auto change = [](double now, double then) { return then > 0 ? now / then - 1 : 0.0; };
-    return BaselineChange{change(report.memory.perGpu.total(), b.memory.perGpu.total()),
-                          change(report.time.seconds, b.time.seconds), change(report.time.costUsd, b.time.costUsd)};
+    BaselineChange out{change(report.memory.perGpu.total(), b.memory.perGpu.total()),
+                       change(report.time.seconds, b.time.seconds), std::nullopt};
+    if (report.time.costUsd && b.time.costUsd)
+        out.cost = change(*report.time.costUsd, *b.time.costUsd);
+    return out;
 }
 
 QString signedPercent(double fraction)
@@ -41,8 +44,10 @@ QString signedPercent(double fraction)
 
 QString baselineChangeText(const BaselineChange &change)
 {
-    return QStringLiteral("%1 memory, %2 time, %3 cost")
-        .arg(signedPercent(change.memory), signedPercent(change.time), signedPercent(change.cost));
+    QString text = QStringLiteral("%1 memory, %2 time").arg(signedPercent(change.memory), signedPercent(change.time));
+    if (change.cost)
+        text += QStringLiteral(", %1 cost").arg(signedPercent(*change.cost));
+    return text;
 }
 
 } // namespace napkin

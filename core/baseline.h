@@ -18,7 +18,7 @@ Scenario withoutBaseline(const Scenario &s);
 struct BaselineChange {
     double memory = 0;
     double time = 0;
-    double cost = 0;
+    std::optional<double> cost;  ///< absent when either run has no price
 };
 
 /// Absent when the report has no pinned baseline.
@@ -27,7 +27,7 @@ std::optional<BaselineChange> baselineChange(const Report &report);
 /// "+37%", "−12%" (a real minus sign), "±0%" below half a per cent.
 QString signedPercent(double fraction);
 
-/// "+37% memory, −12% time, +5% cost" (a real minus sign; "±0%" below half a per cent).
+/// "+37% memory, −12% time, +5% cost" (without the cost when it is unknown) (a real minus sign; "±0%" below half a per cent).
 QString baselineChangeText(const BaselineChange &change);
 
 } // namespace napkin

@@ -78,6 +78,21 @@ bool parseGpu(const QJsonObject &o, int index, GpuSpec *g, QString *error)
     if (!g->peakFlopsPerS.contains(QStringLiteral("bf16"))
         && !g->peakFlopsPerS.contains(QStringLiteral("fp16")))
         return fail(error, where + QStringLiteral(": peak_flops_per_s needs bf16 or fp16"));
+    // GpuSpec::peakFor() lets bf16 and fp16 stand in for each other only because they are equal.
+    const auto bf16 = g->peakFlopsPerS.constFind(QStringLiteral("bf16"));
+    const auto fp16 = g->peakFlopsPerS.constFind(QStringLiteral("fp16"));
+    if (bf16 != g->peakFlopsPerS.constEnd() && fp16 != g->peakFlopsPerS.constEnd() && *bf16 != *fp16)
+        return fail(error, where + QStringLiteral(": peak_flops_per_s bf16 and fp16 must be equal when both are given"));
+    if (o.contains(QStringLiteral("price_per_gpu_hour_usd"))) {
+        double price = 0;
+        if (!readPositive(o, QStringLiteral("price_per_gpu_hour_usd"), where, &price, error)
+            || !readString(o, QStringLiteral("price_source"), where, &g->priceSource, error)
+            || !readString(o, QStringLiteral("price_date"), where, &g->priceDate, error))
+            return false;
+        g->pricePerGpuHourUsd = price;
+    } else if (o.contains(QStringLiteral("price_source")) || o.contains(QStringLiteral("price_date"))) {
+        return fail(error, where + QStringLiteral(": price_source and price_date need price_per_gpu_hour_usd"));
+    }
     return true;
 }
 
@@ -139,18 +154,31 @@ bool parseArray(const QByteArray &json, const QString &file, const QString &key,
 
 } // namespace
 
-double GpuSpec::peakFor(const QString &dtype, QString *usedDtype) const
+QStringList acceptedPeakDtypes(const QString &dtype)
 {
-    QString key = dtype;
-    if (!peakFlopsPerS.contains(key) && key == QLatin1String("bf16"))
-        key = QStringLiteral("fp16");
-    if (!peakFlopsPerS.contains(key) && key == QLatin1String("fp32"))
-        key = peakFlopsPerS.contains(QStringLiteral("tf32")) ? QStringLiteral("tf32")
-              : peakFlopsPerS.contains(QStringLiteral("bf16")) ? QStringLiteral("bf16")
-                                                                : QStringLiteral("fp16");
+    // bf16 and fp16 run at one tensor-core rate on every catalog GPU listing both (NVIDIA
+    // A100/H100/H200/B200, L4, RTX 30/40/50 datasheets; AMD MI250X/MI300X data sheets);
+    // parseGpu() refuses an entry where they differ, so either stands in for the other.
+    if (dtype == QLatin1String("bf16"))
+        return {dtype, QStringLiteral("fp16")};
+    if (dtype == QLatin1String("fp16"))
+        return {dtype, QStringLiteral("bf16")};
+    return {dtype};
+}
+
+std::optional<double> GpuSpec::peakFor(const QString &dtype, QString *usedDtype) const
+{
+    for (const QString &key : acceptedPeakDtypes(dtype)) {
+        const auto it = peakFlopsPerS.constFind(key);
+        if (it != peakFlopsPerS.constEnd()) {
+            if (usedDtype)
+                *usedDtype = key;
+            return *it;
+        }
+    }
     if (usedDtype)
-        *usedDtype = key;
-    return peakFlopsPerS.value(key, peakFlopsPerS.value(QStringLiteral("fp16")));
+        usedDtype->clear();
+    return std::nullopt;
 }
 
 const GpuSpec *Catalog::findGpu(const QString &id) const
@@ -174,6 +202,15 @@ QString Catalog::gpuIdList() const
     QStringList ids;
     for (const GpuSpec &g : gpus)
         ids << g.id;
+    return ids.join(QStringLiteral(", "));
+}
+
+QString Catalog::gpuIdListWithPeak(const QString &dtype) const
+{
+    QStringList ids;
+    for (const GpuSpec &g : gpus)
+        if (g.peakFor(dtype))
+            ids << g.id;
     return ids.join(QStringLiteral(", "));
 }
 

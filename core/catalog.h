@@ -6,6 +6,7 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -24,11 +25,21 @@ struct GpuSpec {
     double tdpWatts = 0;
     QString source;
     QString notes;
+    /// Typical on-demand rental price of one GPU (one TPU chip) for one hour; absent when
+    /// no dated public price was found. Its provider and URL, and the day it was read.
+    std::optional<double> pricePerGpuHourUsd;
+    QString priceSource;
+    QString priceDate;
 
-    /// Peak for a recipe's compute dtype; bf16 falls back to fp16 (V100, T4 have no bf16),
-    /// and the fallback is reported through `usedDtype`.
-    double peakFor(const QString &dtype, QString *usedDtype = nullptr) const;
+    /// Peak for a recipe's compute dtype, by one rule: the dtype's own peak, else its partner's
+    /// (bf16 <-> fp16: one tensor-core rate on every catalog GPU with both, which the parser
+    /// checks); fp32 and every other dtype have no partner, so fp32 never takes a tensor-core
+    /// rate. nullopt when neither is listed. The dtype used is reported through `usedDtype`.
+    std::optional<double> peakFor(const QString &dtype, QString *usedDtype = nullptr) const;
 };
+
+/// The dtypes whose peak GpuSpec::peakFor() accepts for `dtype`: itself, then its partner.
+QStringList acceptedPeakDtypes(const QString &dtype);
 
 /// One model shape from resources/models.json.
 struct ModelPreset {
@@ -48,6 +59,8 @@ struct Catalog {
     const ModelPreset *findPreset(const QString &id) const;
     /// "id1, id2, ..." for error messages that list what is accepted.
     QString gpuIdList() const;
+    /// "id1, id2, ..." of the GPUs with a peak for `dtype` under GpuSpec::peakFor()'s rule.
+    QString gpuIdListWithPeak(const QString &dtype) const;
     QString presetIdList() const;
 };
 

@@ -88,9 +88,13 @@ QString timeText(const Report &r)
 QString costText(const Report &r)
 {
     const TimeReport &t = r.time;
-    return tr("Cost = GPU-hours × price = %1 × %2 = %3\nEnergy = GPUs × board power × time = %4 × %5 W × %6 = %7 "
-              "(no cooling or PUE)")
-        .arg(fmt::number(t.gpuHours), fmt::usd(r.scenario.pricePerGpuHourUsd), fmt::usd(t.costUsd))
+    const QString cost = t.costUsd
+        ? tr("Cost = GPU-hours × price = %1 × %2 = %3 (price: %4)")
+              .arg(fmt::number(t.gpuHours), fmt::usd(*t.price.usdPerGpuHour), fmt::usd(*t.costUsd),
+                   priceOriginText(t.price))
+        : tr("Cost: no price for %1 in the catalog; set one").arg(r.gpu.id);
+    return tr("%1\nEnergy = GPUs × board power × time = %2 × %3 W × %4 = %5 (no cooling or PUE)")
+        .arg(cost)
         .arg(t.gpus)
         .arg(fmt::number(r.gpu.tdpWatts), fmt::duration(t.seconds), fmt::energyKwh(t.energyKwh));
 }

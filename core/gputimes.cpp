@@ -8,10 +8,26 @@ QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog)
 {
     QList<GpuTime> out;
     out.reserve(catalog.gpus.size());
+    const double needed = report.memory.perGpu.total();
     for (const GpuSpec &gpu : catalog.gpus) {
-        // FLOPs do not depend on the GPU, so only the time step is repeated.
-        const TimeReport t = computeTime(report.scenario, report.flops, report.memory.recipe, gpu);
-        out.append({gpu.id, gpu.shortName, t.seconds});
+        GpuTime g;
+        g.gpuId = gpu.id;
+        g.shortName = gpu.shortName;
+        g.memoryBytes = gpu.memoryBytes;
+        g.neededBytes = needed;
+        g.fits = needed <= gpu.memoryBytes;  // memory.cpp: fits = perGpu.total() <= capacity
+        const auto peak = gpu.peakFor(report.memory.recipe.computeDtype, &g.peakDtype);
+        if (peak) {
+            // FLOPs do not depend on the GPU, so only the time step is repeated.
+            const TimeReport t = computeTime(report.scenario, report.flops, report.memory.recipe, gpu);
+            g.hasPeak = true;
+            g.peakFlopsPerS = *peak;
+            g.seconds = t.seconds;
+            g.price = gpu.id == report.gpu.id ? report.time.price : catalogPrice(gpu);
+            if (g.price.usdPerGpuHour)
+                g.costUsd = t.gpuHours * *g.price.usdPerGpuHour;
+        }
+        out.append(g);
     }
     return out;
 }

@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include <QStringList>
+
 #include <cmath>
 
 namespace napkin {
@@ -39,6 +41,19 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
     if (!recipe)
         return refuse({QStringLiteral("recipe"),
                        QStringLiteral("must be one of %1 (got \"%2\")").arg(recipeIdList(), printable(s.recipeId))});
+    // One dtype rule (GpuSpec::peakFor): the recipe's dtype, bf16 and fp16 for each other, never
+    // a tensor-core rate for fp32; a GPU without such a peak gives no time rather than a wrong one.
+    if (!gpu->peakFor(recipe->computeDtype)) {
+        QStringList recipesWithPeak;
+        for (const Recipe &other : recipes())
+            if (gpu->peakFor(other.computeDtype))
+                recipesWithPeak << other.id;
+        return refuse({QStringLiteral("recipe"),
+                       QStringLiteral("\"%6\" computes in %1, and GPU \"%2\" lists no %3 peak: choose a recipe it "
+                                      "has a peak for (%4) or a GPU that lists one (%5)")
+                           .arg(recipe->computeDtype, gpu->id, acceptedPeakDtypes(recipe->computeDtype).join(QStringLiteral(" or ")),
+                                recipesWithPeak.join(QStringLiteral(", ")), catalog.gpuIdListWithPeak(recipe->computeDtype), recipe->id)});
+    }
     Report r = computeReport(s, *gpu, *recipe);
     // Under MFU the hardware runs the recomputed forward too: its utilisation is higher and
     // cannot pass 100% of peak (Chowdhery et al. 2022, App. B).

@@ -108,7 +108,14 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("hfu"), t.hfuFraction},
         {QStringLiteral("peak_flops_per_s"), t.peakFlopsPerS},
         {QStringLiteral("peak_dtype"), t.peakDtype},
-        {QStringLiteral("cost_usd"), t.costUsd},
+        {QStringLiteral("cost_usd"), t.costUsd ? QJsonValue(*t.costUsd) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("price_per_gpu_hour_usd"),
+         t.price.usdPerGpuHour ? QJsonValue(*t.price.usdPerGpuHour) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("price_origin"), t.price.origin == PriceOrigin::Scenario  ? QStringLiteral("scenario")
+                                         : t.price.origin == PriceOrigin::Catalog ? QStringLiteral("catalog")
+                                                                                  : QStringLiteral("none")},
+        {QStringLiteral("price_source"), t.price.source},
+        {QStringLiteral("price_date"), t.price.date},
         {QStringLiteral("energy_kwh"), t.energyKwh},
     };
 
@@ -167,10 +174,10 @@ QJsonObject reportToJson(const Report &r)
         out.insert(QStringLiteral("baseline"),
                    QJsonObject{{QStringLiteral("memory_per_gpu_total"), b.memory.perGpu.total()},
                                {QStringLiteral("seconds"), b.time.seconds},
-                               {QStringLiteral("cost_usd"), b.time.costUsd},
+                               {QStringLiteral("cost_usd"), b.time.costUsd ? QJsonValue(*b.time.costUsd) : QJsonValue()},
                                {QStringLiteral("change"), QJsonObject{{QStringLiteral("memory"), change->memory},
                                                                       {QStringLiteral("time"), change->time},
-                                                                      {QStringLiteral("cost"), change->cost}}}});
+                                                                      {QStringLiteral("cost"), change->cost ? QJsonValue(*change->cost) : QJsonValue()}}}});
     }
     return out;
 }

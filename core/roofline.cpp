@@ -106,7 +106,7 @@ RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const Gp
 {
     RooflineReport r;
     r.gpuId = gpu.id;
-    r.peakFlopsPerS = gpu.peakFor(recipe.computeDtype, &r.peakDtype);
+    r.peakFlopsPerS = gpu.peakFor(recipe.computeDtype, &r.peakDtype).value_or(0);  // computeReport refuses none
     r.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
     r.ridgeIntensity = r.peakFlopsPerS / r.bandwidthBytesPerS;
 

@@ -86,7 +86,9 @@ struct Scenario {
     /// `utilizationBasis` says (JSON key "mfu" and option --mfu, kept from before the basis).
     double mfuFraction = 0.4;
     UtilizationBasis utilizationBasis = UtilizationBasis::Hfu;
-    double pricePerGpuHourUsd = 2.0;
+    /// Rental price of one GPU-hour set by the user; absent: the chosen GPU's catalog price
+    /// (GpuSpec::pricePerGpuHourUsd), so that changing the GPU changes the price with it.
+    std::optional<double> pricePerGpuHourUsd;
     /// Bytes each GPU holds besides the model: CUDA context, kernels and library handles
     /// (kDefaultReservedBytes); 0 to limits::maxReservedBytes. JSON "reserved_bytes".
     double reservedBytes = kDefaultReservedBytes;

@@ -114,7 +114,8 @@ QJsonObject scenarioToJson(const Scenario &s)
         {QStringLiteral("flops_basis"), flopsBasisName(s.flopsBasis)},
         {QStringLiteral("mfu"), s.mfuFraction},
         {QStringLiteral("utilization_basis"), utilizationBasisName(s.utilizationBasis)},
-        {QStringLiteral("price"), s.pricePerGpuHourUsd},
+        // null: the chosen GPU's catalog price, which follows the GPU.
+        {QStringLiteral("price"), s.pricePerGpuHourUsd ? QJsonValue(*s.pricePerGpuHourUsd) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("reserved_bytes"), s.reservedBytes},
     };
     if (s.baseline)
@@ -185,7 +186,17 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
              return readEnum<UtilizationBasis>(v, k, QStringLiteral("hfu, mfu"), utilizationBasisFromName,
                                                &s.utilizationBasis, error);
          }},
-        {QStringLiteral("price"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.pricePerGpuHourUsd, error); }},
+        {QStringLiteral("price"), [&](const QJsonValue &v, const QString &k) {
+             if (v.isNull()) {
+                 s.pricePerGpuHourUsd.reset();
+                 return true;
+             }
+             double price = 0;
+             if (!readReal(v, k, &price, error))
+                 return false;
+             s.pricePerGpuHourUsd = price;
+             return true;
+         }},
         {QStringLiteral("reserved_bytes"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.reservedBytes, error); }},
         {QStringLiteral("baseline"), [&](const QJsonValue &v, const QString &k) {
              if (v.isNull()) {

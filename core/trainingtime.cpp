@@ -2,6 +2,30 @@
 
 namespace napkin {
 
+PriceChoice choosePrice(const Scenario &s, const GpuSpec &gpu)
+{
+    if (s.pricePerGpuHourUsd)
+        return {s.pricePerGpuHourUsd, PriceOrigin::Scenario, {}, {}};
+    return catalogPrice(gpu);
+}
+
+PriceChoice catalogPrice(const GpuSpec &gpu)
+{
+    if (gpu.pricePerGpuHourUsd)
+        return {gpu.pricePerGpuHourUsd, PriceOrigin::Catalog, gpu.priceSource, gpu.priceDate};
+    return {};
+}
+
+QString priceOriginText(const PriceChoice &price)
+{
+    switch (price.origin) {
+    case PriceOrigin::Scenario: return QStringLiteral("set by the user");
+    case PriceOrigin::Catalog: return QStringLiteral("%1, seen %2").arg(price.source, price.date);
+    case PriceOrigin::None: break;
+    }
+    return QStringLiteral("no price");
+}
+
 TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe &recipe,
                        const GpuSpec &gpu)
 {
@@ -11,7 +35,7 @@ TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe
     // Under 6ND too the recomputed work is the detailed forward matmuls: 6ND has no per-op split.
     t.recomputeFlops = flops.recompute;
     t.hardwareFlops = t.trainingFlops + t.recomputeFlops;
-    t.peakFlopsPerS = gpu.peakFor(recipe.computeDtype, &t.peakDtype);
+    t.peakFlopsPerS = gpu.peakFor(recipe.computeDtype, &t.peakDtype).value_or(0);
     t.utilizationBasis = s.utilizationBasis;
     t.utilizationFraction = s.mfuFraction;
     t.gpus = s.gpus;
@@ -23,7 +47,9 @@ TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe
     t.hfuFraction = hfu ? s.mfuFraction : s.mfuFraction * t.hardwareFlops / t.trainingFlops;
     t.gpuHours = gpus * t.seconds / 3600;
     t.gpuYears = t.gpuHours / (365 * 24);
-    t.costUsd = t.gpuHours * s.pricePerGpuHourUsd;
+    t.price = choosePrice(s, gpu);
+    if (t.price.usdPerGpuHour)
+        t.costUsd = t.gpuHours * *t.price.usdPerGpuHour;
     t.energyKwh = gpus * gpu.tdpWatts * t.seconds / 3.6e6;
     return t;
 }

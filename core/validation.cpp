@@ -91,7 +91,8 @@ std::optional<ValidationError> validateScenario(const Scenario &s)
     if (auto e = checkInt("gpus", s.gpus, 1, limits::maxGpus)) return e;
     if (auto e = checkInt("zero", s.zeroStage, 0, 3)) return e;
     if (auto e = checkReal("mfu", s.mfuFraction, limits::minMfu, limits::maxMfu)) return e;
-    if (auto e = checkReal("price", s.pricePerGpuHourUsd, 0, limits::maxPriceUsd)) return e;
+    if (s.pricePerGpuHourUsd)
+        if (auto e = checkReal("price", *s.pricePerGpuHourUsd, 0, limits::maxPriceUsd)) return e;
     if (auto e = checkReal("reserved_bytes", s.reservedBytes, 0, limits::maxReservedBytes)) return e;
     return std::nullopt;
 }

@@ -55,13 +55,96 @@ private slots:
             QCOMPARE(g->tdpWatts, tdp);
     }
 
-    void bf16FallsBackToFp16()
+    void peakRule_data()
     {
-        // V100 and T4 have no bf16 tensor cores; a bf16 recipe runs at their fp16 rate.
-        QString used;
-        const double peak = test::catalog().findGpu(QStringLiteral("v100-sxm2-32gb"))->peakFor(QStringLiteral("bf16"), &used);
-        QCOMPARE(used, QStringLiteral("fp16"));
-        QCOMPARE(peak, 125e12);
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<QString>("used");  // empty: no peak
+        QTest::addColumn<double>("peak");
+        // One rule (GpuSpec::peakFor): the dtype's own peak, bf16 and fp16 for each other, fp32 never
+        // a tensor-core rate. Figures from each vendor's datasheet (gpus.json "source").
+        QTest::newRow("NVIDIA V100 datasheet: no bf16, runs at fp16 tensor 125 TFLOP/s")
+            << QStringLiteral("v100-sxm2-32gb") << QStringLiteral("bf16") << QStringLiteral("fp16") << 125e12;
+        QTest::newRow("NVIDIA T4 datasheet: no bf16, runs at fp16 tensor 65 TFLOP/s")
+            << QStringLiteral("t4") << QStringLiteral("bf16") << QStringLiteral("fp16") << 65e12;
+        QTest::newRow("NVIDIA V100 datasheet: fp32 15.7 TFLOP/s, not the fp16 tensor rate")
+            << QStringLiteral("v100-sxm2-32gb") << QStringLiteral("fp32") << QStringLiteral("fp32") << 15.7e12;
+        QTest::newRow("NVIDIA H100 datasheet (SXM): fp32 67 TFLOP/s, not tf32 494.5")
+            << QStringLiteral("h100-sxm") << QStringLiteral("fp32") << QStringLiteral("fp32") << 67e12;
+        QTest::newRow("NVIDIA A100 datasheet: bf16 312 TFLOP/s")
+            << QStringLiteral("a100-80gb-sxm") << QStringLiteral("bf16") << QStringLiteral("bf16") << 312e12;
+        QTest::newRow("NVIDIA A100 datasheet: fp32 19.5 TFLOP/s, not tf32 156")
+            << QStringLiteral("a100-40gb-sxm") << QStringLiteral("fp32") << QStringLiteral("fp32") << 19.5e12;
+        QTest::newRow("AMD MI250X data sheet: fp32 47.9 TFLOP/s")
+            << QStringLiteral("mi250x") << QStringLiteral("fp32") << QStringLiteral("fp32") << 47.9e12;
+        QTest::newRow("Google TPU v4 docs: bf16 275 TFLOP/s")
+            << QStringLiteral("tpu-v4") << QStringLiteral("bf16") << QStringLiteral("bf16") << 275e12;
+        QTest::newRow("Google TPU v4 docs: fp16 recipe runs at the bf16 275 TFLOP/s")
+            << QStringLiteral("tpu-v4") << QStringLiteral("fp16") << QStringLiteral("bf16") << 275e12;
+        // Google lists only bf16 for its TPUs: an fp32 recipe gets no peak, not the bf16 one.
+        QTest::newRow("Google TPU v4 docs: no fp32 peak") << QStringLiteral("tpu-v4") << QStringLiteral("fp32") << QString() << 0.0;
+        QTest::newRow("Google TPU v5e docs: no fp32 peak") << QStringLiteral("tpu-v5e") << QStringLiteral("fp32") << QString() << 0.0;
+        QTest::newRow("Google TPU v5p docs: no fp32 peak") << QStringLiteral("tpu-v5p") << QStringLiteral("fp32") << QString() << 0.0;
+        QTest::newRow("NVIDIA V100 datasheet: no fp8") << QStringLiteral("v100-sxm2-32gb") << QStringLiteral("fp8") << QString() << 0.0;
+    }
+
+    void peakRule()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(QString, dtype);
+        QFETCH(QString, used);
+        QFETCH(double, peak);
+        QString actualUsed = QStringLiteral("unset");
+        const auto actual = test::catalog().findGpu(gpu)->peakFor(dtype, &actualUsed);
+        QCOMPARE(actual.has_value(), !used.isEmpty());
+        QCOMPARE(actualUsed, used);
+        if (actual)
+            QCOMPARE(*actual, peak);
+    }
+
+    void bf16EqualsFp16WhereBothListed()
+    {
+        // The premise of letting one stand in for the other, on the real catalog; parseGpu() refuses
+        // an entry where they differ (corruptRejected "bf16 != fp16").
+        int both = 0;
+        for (const GpuSpec &g : test::catalog().gpus)
+            if (g.peakFlopsPerS.contains(QStringLiteral("bf16")) && g.peakFlopsPerS.contains(QStringLiteral("fp16"))) {
+                QCOMPARE(g.peakFlopsPerS.value(QStringLiteral("bf16")), g.peakFlopsPerS.value(QStringLiteral("fp16")));
+                ++both;
+            }
+        QCOMPARE(both, 12);  // all but V100, T4 (fp16 only) and the three TPUs (bf16 only)
+    }
+
+    void prices_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<double>("usd");  // 0: no price in the catalog
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("date");
+        QTest::newRow("Lambda pricing page, H100 SXM") << QStringLiteral("h100-sxm") << 3.99 << QStringLiteral("https://lambda.ai/pricing") << QStringLiteral("2026-09-20");
+        QTest::newRow("Lambda pricing page, B200") << QStringLiteral("b200") << 6.69 << QStringLiteral("https://lambda.ai/pricing") << QStringLiteral("2026-09-20");
+        QTest::newRow("RunPod pricing page, H200") << QStringLiteral("h200-sxm") << 4.59 << QStringLiteral("https://www.runpod.io/pricing") << QStringLiteral("2026-09-25");
+        QTest::newRow("Modal pricing page, T4") << QStringLiteral("t4") << 0.5904 << QStringLiteral("https://modal.com/pricing") << QStringLiteral("2026-05-07");
+        QTest::newRow("Akash GPU pricing, RTX 3090 floor") << QStringLiteral("rtx-3090") << 0.16 << QStringLiteral("https://akash.network/pricing/gpus/") << QStringLiteral("2026-09-20");
+        QTest::newRow("DigitalOcean GPU Droplets, MI300X") << QStringLiteral("mi300x") << 2.59 << QStringLiteral("https://www.digitalocean.com/pricing/gpu-droplets") << QStringLiteral("2026-10-07");
+        QTest::newRow("Google Cloud TPU pricing (archive), v4") << QStringLiteral("tpu-v4") << 3.22 << QStringLiteral("https://cloud.google.com/tpu/pricing") << QStringLiteral("2023-06-01");
+        QTest::newRow("MI250X: no dated public price") << QStringLiteral("mi250x") << 0.0 << QString() << QString();
+    }
+
+    void prices()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(double, usd);
+        QFETCH(QString, provider);
+        QFETCH(QString, date);
+        const GpuSpec *g = test::catalog().findGpu(gpu);
+        QVERIFY(g);
+        QCOMPARE(g->pricePerGpuHourUsd.has_value(), usd > 0);
+        if (usd > 0) {
+            QCOMPARE(*g->pricePerGpuHourUsd, usd);
+            QVERIFY2(g->priceSource.contains(provider), qPrintable(g->priceSource));
+            QCOMPARE(g->priceDate, date);
+        }
     }
 
     void presetsSourced()
@@ -82,6 +165,21 @@ private slots:
                                             << QStringLiteral("memory_bandwidth_bytes_per_s");
         QTest::newRow("no bf16/fp16") << QByteArray(R"({"gpus":[)" + QByteArray(good).replace("bf16", "int8") + "]}")
                                       << QStringLiteral("needs bf16 or fp16");
+        const auto edited = [&good](const char *from, const char *to) {
+            return QByteArray(R"({"gpus":[)") + QByteArray(good).replace(from, to) + QByteArray("]}");
+        };
+        QTest::newRow("bf16 != fp16") << edited("\"bf16\":1e14", "\"bf16\":1e14,\"fp16\":2e14")
+                                      << QStringLiteral("bf16 and fp16 must be equal");
+        const char *price = "\"tdp_watts\":100,\"price_per_gpu_hour_usd\":2,\"price_source\":\"P, https://p\",\"price_date\":\"2026-01-01\"";
+        QTest::newRow("priced entry accepted (control)") << edited("\"tdp_watts\":100", price) << QString();
+        QTest::newRow("price 0") << edited("\"tdp_watts\":100", QByteArray(price).replace(":2,", ":0,").constData())
+                                 << QStringLiteral("\"price_per_gpu_hour_usd\" must be a positive number");
+        QTest::newRow("price without source") << edited("\"tdp_watts\":100", QByteArray(price).replace("P, https://p", "").constData())
+                                              << QStringLiteral("\"price_source\" must be a non-empty string");
+        QTest::newRow("price without date") << edited("\"tdp_watts\":100", QByteArray(price).replace(",\"price_date\":\"2026-01-01\"", "").constData())
+                                            << QStringLiteral("\"price_date\" must be a non-empty string");
+        QTest::newRow("source without price") << edited("\"tdp_watts\":100", QByteArray(price).replace("\"price_per_gpu_hour_usd\":2,", "").constData())
+                                              << QStringLiteral("need price_per_gpu_hour_usd");
         QTest::newRow("duplicate id") << QByteArray(R"({"gpus":[)" + good + "," + good + "]}") << QStringLiteral("duplicate id");
     }
 
@@ -92,7 +190,13 @@ private slots:
         QFile models(QStringLiteral(":/napkin/models.json"));
         QVERIFY(models.open(QIODevice::ReadOnly));
         QString error;
-        QVERIFY(!parseCatalog(gpus, models.readAll(), &error));
+        const auto parsed = parseCatalog(gpus, models.readAll(), &error);
+        if (message.isEmpty()) {  // the control row: the same entry, valid, is accepted
+            QVERIFY2(parsed, qPrintable(error));
+            QCOMPARE(parsed->gpus.first().pricePerGpuHourUsd.value_or(0), 2.0);
+            return;
+        }
+        QVERIFY(!parsed);
         QVERIFY2(error.contains(message), qPrintable(error));
     }
 };

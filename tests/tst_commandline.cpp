@@ -160,6 +160,60 @@ private slots:
         QCOMPARE(s[QStringLiteral("tied")].toBool(), tied);
     }
 
+    void price_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<double>("price");  // 0: none
+        QTest::addColumn<QString>("origin");
+        QTest::addColumn<QString>("source");
+        // The chosen GPU's catalog price unless --price is given.
+        QTest::newRow("H100 SXM: Lambda pricing page, 3.99 (2026-09-20)") << QString() << 3.99 << QStringLiteral("catalog")
+                                                                         << QStringLiteral("https://lambda.ai/pricing");
+        QTest::newRow("T4: Modal pricing page, 0.5904 (2026-05-07)") << QStringLiteral("--gpu t4") << 0.5904
+                                                                    << QStringLiteral("catalog") << QStringLiteral("https://modal.com/pricing");
+        QTest::newRow("--price overrides the catalog") << QStringLiteral("--gpu t4 --price 1.1") << 1.1 << QStringLiteral("scenario") << QString();
+        QTest::newRow("MI250X: no dated price in the catalog") << QStringLiteral("--gpu mi250x") << 0.0 << QStringLiteral("none") << QString();
+    }
+
+    void price()
+    {
+        QFETCH(QString, args);
+        QFETCH(double, price);
+        QFETCH(QString, origin);
+        QFETCH(QString, source);
+        const Run r = runNapkin(QStringList{QStringLiteral("report"), QStringLiteral("--json")} + split(args));
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject t = root[QStringLiteral("time")].toObject();
+        QCOMPARE(t[QStringLiteral("price_origin")].toString(), origin);
+        QVERIFY2(t[QStringLiteral("price_source")].toString().contains(source), qPrintable(t[QStringLiteral("price_source")].toString()));
+        if (price > 0) {
+            QCOMPARE(t[QStringLiteral("price_per_gpu_hour_usd")].toDouble(), price);
+            QVERIFY(test::near(t[QStringLiteral("cost_usd")].toDouble(), t[QStringLiteral("gpu_hours")].toDouble() * price, 1e-12));
+        } else {
+            QVERIFY(t[QStringLiteral("price_per_gpu_hour_usd")].isNull());
+            QVERIFY(t[QStringLiteral("cost_usd")].isNull());
+        }
+        // The scenario records only a price the user set: null follows the GPU.
+        const QJsonValue set = root[QStringLiteral("scenario")].toObject()[QStringLiteral("price")];
+        QCOMPARE(set.isNull(), origin != QLatin1String("scenario"));
+        // The text report names the price and where it came from.
+        const Run text = runNapkin(QStringList{QStringLiteral("report")} + split(args));
+        QVERIFY2(text.status == 0, text.err.constData());
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(price > 0 ? out.contains(source.isEmpty() ? QStringLiteral("set by the user") : source)
+                           : out.contains(QLatin1String("no price")),
+                 qPrintable(out));
+    }
+
+    void fp32OnTpuRefused()
+    {
+        // Google lists only bf16 for TPU v5e: an fp32 recipe there has no peak and is refused.
+        const Run r = runNapkin(split(QStringLiteral("report --gpu tpu-v5e --recipe fp32-adamw")));
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("recipe") && r.err.contains("lists no fp32 peak"), r.err.constData());
+    }
+
     // --preset shortens a longer gpt2 sequence to the position table, as the window's preset
     // chooser does (core/shapefix.h applyPreset); a --seq-len given too is checked, as a typed
     // value is in the window.

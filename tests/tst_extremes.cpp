@@ -123,6 +123,13 @@ private slots:
                     s.flashAttention = counter % 5 < 2;
                     ValidationError e;
                     const auto report = computeReport(s, test::catalog(), &e);
+                    // A GPU without a peak for the recipe's dtype (TPUs for the fp32 recipes: Google
+                    // lists only bf16) is refused on the recipe, never timed at another dtype's rate.
+                    if (!gpu.peakFor(recipe.computeDtype)) {
+                        QVERIFY2(!report, qPrintable(gpu.id + QLatin1Char('/') + recipe.id));
+                        QCOMPARE(e.field, QStringLiteral("recipe"));
+                        continue;
+                    }
                     // MFU 100% with recomputation means more than 100% HFU: refused, by that rule.
                     if (!report && s.utilizationBasis == UtilizationBasis::Mfu && s.recompute != Recompute::None
                         && s.mfuFraction == limits::maxMfu && e.field == QLatin1String("mfu")

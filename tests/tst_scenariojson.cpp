@@ -41,6 +41,31 @@ private slots:
         QVERIFY(*back == s);
     }
 
+    void priceRoundTrip_data()
+    {
+        QTest::addColumn<double>("price");  // negative: not set, the catalog's
+        QTest::newRow("catalog") << -1.0;
+        QTest::newRow("set") << 1.25;
+        QTest::newRow("set to 0") << 0.0;
+    }
+
+    void priceRoundTrip()
+    {
+        QFETCH(double, price);
+        Scenario s;
+        if (price >= 0)
+            s.pricePerGpuHourUsd = price;
+        const QJsonObject o = scenarioToJson(s);
+        QCOMPARE(o[QStringLiteral("price")].isNull(), price < 0);
+        ValidationError e;
+        Scenario base;
+        base.pricePerGpuHourUsd = 9;  // a null in the file clears a base's price too
+        const auto back = scenarioFromJson(o, base, &e);
+        QVERIFY2(back, qPrintable(e.message()));
+        QCOMPARE(back->pricePerGpuHourUsd.has_value(), price >= 0);
+        QVERIFY(*back == s);
+    }
+
     void fileRoundTripIsAtomic()
     {
         QTemporaryDir dir;

@@ -73,7 +73,7 @@ private slots:
         const double share = hfu.hardwareFlops / hfu.trainingFlops;
         QVERIFY(test::near(hfu.seconds / none.seconds, share, 1e-12));
         QCOMPARE(mfu.seconds, none.seconds);
-        QVERIFY(test::near(hfu.costUsd / none.costUsd, share, 1e-12));
+        QVERIFY(test::near(hfu.costUsd.value_or(0) / none.costUsd.value_or(1), share, 1e-12));
         // The one set is reported as set; the other follows from the same time.
         QCOMPARE(hfu.hfuFraction, 0.4);
         QCOMPARE(mfu.mfuFraction, 0.4);

@@ -72,25 +72,35 @@ void GpuChooser::setByteUnit(ByteUnit unit)
     refreshTexts();
 }
 
+QString GpuChooser::peakText(const std::optional<double> &peak, const QString &dtype) const
+{
+    return peak ? tr("%1 %2").arg(fmt::flopRate(*peak), dtype) : tr("no %1 peak").arg(m_dtype);
+}
+
 void GpuChooser::refreshTexts()
 {
     for (int i = 0; i < m_catalog.gpus.size(); ++i) {
         const GpuSpec &g = m_catalog.gpus[i];
         QString dtype;
-        const double peak = g.peakFor(m_dtype, &dtype);
-        m_combo->setItemText(i, tr("%1 — %2 %3 · %4 · %5")
-                                    .arg(nameWithoutVendor(g), fmt::flopRate(peak), dtype,
+        const auto peak = g.peakFor(m_dtype, &dtype);
+        m_combo->setItemText(i, tr("%1 — %2 · %3 · %4")
+                                    .arg(nameWithoutVendor(g), peakText(peak, dtype),
                                          fmt::bandwidth(g.memoryBandwidthBytesPerS),
                                          fmt::bytes(g.memoryBytes, m_unit)));
-        m_combo->setItemData(i, tr("%1\nSource: %2\n%3").arg(g.name, g.source, g.notes), Qt::ToolTipRole);
+        const QString price = g.pricePerGpuHourUsd
+                                  ? tr("%1 per GPU-hour on demand (%2, seen %3)")
+                                        .arg(fmt::usd(*g.pricePerGpuHourUsd), g.priceSource, g.priceDate)
+                                  : tr("no price in the catalog");
+        m_combo->setItemData(i, tr("%1\nSource: %2\n%3\nPrice: %4").arg(g.name, g.source, g.notes, price),
+                             Qt::ToolTipRole);
     }
     const GpuSpec *g = m_catalog.findGpu(gpuId());
     if (!g)
         return;
     QString dtype;
-    const double peak = g->peakFor(m_dtype, &dtype);
-    m_details->setText(tr("Peak %1 (%2, dense) · bandwidth %3 · memory %4 · %5 W")
-                           .arg(fmt::flopRate(peak), dtype, fmt::bandwidth(g->memoryBandwidthBytesPerS),
+    const auto peak = g->peakFor(m_dtype, &dtype);
+    m_details->setText(tr("Peak %1 (dense) · bandwidth %2 · memory %3 · %4 W")
+                           .arg(peakText(peak, dtype), fmt::bandwidth(g->memoryBandwidthBytesPerS),
                                 fmt::bytes(g->memoryBytes, m_unit), fmt::number(g->tdpWatts)));
 }
 

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <optional>
+
 class QComboBox;
 class QLabel;
 
@@ -33,6 +35,8 @@ signals:
 
 private:
     void refreshTexts();
+    /// "989 TFLOP/s bf16", or "no fp32 peak" (GpuSpec::peakFor()'s rule).
+    QString peakText(const std::optional<double> &peak, const QString &dtype) const;
 
     const Catalog &m_catalog;
     QComboBox *m_combo;

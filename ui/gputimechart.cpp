@@ -3,14 +3,14 @@
 #include "barlabels.h"
 #include "chartstyle.h"
 #include "chartview.h"
-#include "gputimes.h"
 #include "units.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
-#include <QBarSeries>
+#include <QGraphicsSimpleTextItem>
+#include <QStackedBarSeries>
 #include <QLegend>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -37,8 +37,9 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
       m_catalog(catalog),
       m_chart(new QChart),
       m_view(new ChartView(m_chart, this)),
-      m_series(new QBarSeries),
+      m_series(new QStackedBarSeries),
       m_set(new QBarSet(tr("Wall-clock time"))),
+      m_tooBig(new QBarSet(tr("Wall-clock time, does not fit in memory"))),
       m_axisX(new QBarCategoryAxis),
       m_axisY(new QValueAxis)
 {
@@ -52,11 +53,17 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     for (const GpuSpec &g : catalog.gpus) {
         names.append(g.shortName);
         m_set->append(0);
+        m_tooBig->append(0);
     }
     m_set->setColor(palette::neutral());
     m_set->setBorderColor(palette::neutral().darker(130));
     m_set->setSelectedColor(palette::highlight());
+    // Hatched and grey: told apart by pattern, not by colour alone; the label says it in words.
+    m_tooBig->setBrush(QBrush(QColor(0x70, 0x70, 0x70), Qt::BDiagPattern));
+    m_tooBig->setBorderColor(QColor(0x70, 0x70, 0x70));
+    // Each GPU's bar is in exactly one of the two sets, the other holding 0 there.
     m_series->append(m_set);
+    m_series->append(m_tooBig);
     m_series->setBarWidth(0.75);
     m_chart->addSeries(m_series);
     m_axisX->append(names);
@@ -70,6 +77,13 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_axisY->setTickAnchor(0);
     m_chart->legend()->hide();
     m_labels = new BarLabels(m_chart, m_series, m_axisX, names);
+    for (int i = 0; i < names.size(); ++i) {
+        auto *mark = new QGraphicsSimpleTextItem(m_chart);
+        mark->setRotation(-90);  // reads upwards from the axis, one narrow column per bar
+        mark->setZValue(11);
+        m_marks.append(mark);
+    }
+    connect(m_chart, &QChart::plotAreaChanged, this, &GpuTimeChart::placeMarks);
     restyle();
 
     auto *layout = new QVBoxLayout(this);
@@ -85,15 +99,20 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
 void GpuTimeChart::setReport(const Report &report)
 {
     m_report = report;
-    const QList<GpuTime> times = timeOnEveryGpu(report, m_catalog);
-    m_seconds.clear();
+    m_times = timeOnEveryGpu(report, m_catalog);
+    const QString dtype = report.memory.recipe.computeDtype;
     double maxSeconds = 0;
     int chosen = -1;
-    for (int i = 0; i < times.size(); ++i) {
-        m_seconds.append(times[i].seconds);
-        maxSeconds = std::max(maxSeconds, times[i].seconds);
-        if (times[i].gpuId == report.gpu.id)
+    for (int i = 0; i < m_times.size(); ++i) {
+        const GpuTime &t = m_times[i];
+        maxSeconds = std::max(maxSeconds, t.seconds);
+        if (t.gpuId == report.gpu.id)
             chosen = i;
+        const QString mark = !t.hasPeak ? tr("no %1 peak").arg(dtype)
+                             : t.fits ? QString()
+                                      : tr("does not fit (%1)").arg(fmt::bytes(t.memoryBytes, ByteUnit::GiB));
+        if (m_marks[i]->text() != mark)
+            m_marks[i]->setText(mark);
     }
     // While dragging the unit and the axis stay unless the bars leave them.
     const TimeUnit fitted = unitFor(maxSeconds);
@@ -101,10 +120,14 @@ void GpuTimeChart::setReport(const Report &report)
     const TimeUnit unit = stay ? m_unit : fitted;
     m_unit = unit;
     m_secondsPerUnit = unit.seconds;
-    for (int i = 0; i < times.size(); ++i) {
-        const double v = times[i].seconds / unit.seconds;
-        if (m_set->at(i) != v)
-            m_set->replace(i, v);
+    for (int i = 0; i < m_times.size(); ++i) {
+        const double v = m_times[i].seconds / unit.seconds;
+        const double fitting = m_times[i].fits ? v : 0;
+        const double tooBig = m_times[i].fits ? 0 : v;
+        if (m_set->at(i) != fitting)
+            m_set->replace(i, fitting);
+        if (m_tooBig->at(i) != tooBig)
+            m_tooBig->replace(i, tooBig);
     }
     if (chosen != m_chosen) {
         if (m_chosen >= 0)
@@ -114,19 +137,48 @@ void GpuTimeChart::setReport(const Report &report)
         m_chosen = chosen;
     }
     if (!stay) {
-        // A whole number of round steps, so the labels are round numbers.
-        const double step = niceStep(maxSeconds / unit.seconds * 1.05, 4);
-        const double max = std::ceil(maxSeconds / unit.seconds * 1.05 / step) * step;
+        // A whole number of round steps, so the labels are round numbers; an axis stays when
+        // no GPU has a peak for the dtype (the chosen one always has: computeReport refuses otherwise).
+        const double top = maxSeconds > 0 ? maxSeconds / unit.seconds * 1.05 : 1;
+        const double step = niceStep(top, 4);
+        const double max = std::ceil(top / step) * step;
         if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
             m_axisY->setTickInterval(step);
             m_axisY->setRange(0, max);
         }
     }
     m_axisY->setTitleText(tr(unit.name));
-    setChartTitle(m_chart, tr("This run on every GPU (%1 each, %2 %3)")
+    // The dtype rule in the title (GpuSpec::peakFor()): "bf16/fp16 peak", or "fp32 peak only";
+    // kept to one plain line, which the layout tests measure whole.
+    const QStringList accepted = acceptedPeakDtypes(report.memory.recipe.computeDtype);
+    const QString rule = accepted.size() > 1 ? tr("%1 peak").arg(accepted.join(QLatin1Char('/')))
+                                             : tr("%1 peak only").arg(accepted.first());
+    setChartTitle(m_chart, tr("Every GPU (×%1, %2 %3, %4)")
                                .arg(report.scenario.gpus)
                                .arg(fmt::percent(report.scenario.mfuFraction, 0),
-                                    utilizationBasisName(report.scenario.utilizationBasis).toUpper()));
+                                    utilizationBasisName(report.scenario.utilizationBasis).toUpper(), rule));
+    placeMarks();
+}
+
+QStringList GpuTimeChart::marks() const
+{
+    QStringList out;
+    for (const QGraphicsSimpleTextItem *mark : m_marks)
+        out << mark->text();
+    return out;
+}
+
+void GpuTimeChart::placeMarks()
+{
+    const QRectF area = m_chart->plotArea();
+    for (int i = 0; i < m_marks.size(); ++i) {
+        QGraphicsSimpleTextItem *mark = m_marks[i];
+        if (mark->text().isEmpty() || area.isEmpty())
+            continue;
+        // Turned -90°, the text's height lies along x: centre it on the bar, start above the axis.
+        const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
+        mark->setPos(x - mark->boundingRect().height() / 2, area.bottom() - 3);
+    }
 }
 
 void GpuTimeChart::restyle()
@@ -136,6 +188,11 @@ void GpuTimeChart::restyle()
     small.setPointSizeF(small.pointSizeF() * 0.85);
     m_axisX->setLabelsFont(small);
     m_labels->restyle();
+    for (QGraphicsSimpleTextItem *mark : m_marks) {
+        mark->setFont(small);
+        mark->setBrush(m_axisX->labelsBrush());
+    }
+    placeMarks();
 }
 
 void GpuTimeChart::setDragging(bool dragging)
@@ -160,14 +217,32 @@ void GpuTimeChart::showHover(const QPointF &chartPos, const QPoint &globalPos)
 {
     const auto index = barAt(chartPos);
     m_hoverText.clear();
-    if (index && *index < m_seconds.size()) {
+    if (index && *index < m_times.size()) {
         const GpuSpec &g = m_catalog.gpus[*index];
-        QString dtype;
-        const double peak = g.peakFor(m_report->memory.recipe.computeDtype, &dtype);
-        m_hoverText = tr("%1 (%2): %3\n%4 GPUs × %5 (%6) × %7 MFU\n= training FLOPs %8 ÷ (GPUs × peak × MFU)")
-                          .arg(g.name, g.id, fmt::duration(m_seconds[*index])).arg(m_report->scenario.gpus)
-                          .arg(fmt::flopRate(peak), dtype, fmt::percent(m_report->scenario.mfuFraction, 0),
-                               fmt::sci(m_report->time.trainingFlops));
+        const GpuTime &t = m_times[*index];
+        const QString dtype = m_report->memory.recipe.computeDtype;
+        const QString basis = utilizationBasisName(m_report->scenario.utilizationBasis).toUpper();
+        if (!t.hasPeak) {
+            m_hoverText = tr("%1 (%2): no time\nThe catalog lists no %3 peak for it; a %3 recipe is never "
+                             "timed at another dtype's rate")
+                              .arg(g.name, g.id, acceptedPeakDtypes(dtype).join(tr(" or ")));
+        } else {
+            const bool hfu = m_report->scenario.utilizationBasis == UtilizationBasis::Hfu;
+            m_hoverText = tr("%1 (%2): %3\n%4 GPUs × %5 (%6) × %7 %8\n= %9 FLOPs %10 ÷ (GPUs × peak × %8)")
+                              .arg(g.name, g.id, fmt::duration(t.seconds)).arg(m_report->scenario.gpus)
+                              .arg(fmt::flopRate(t.peakFlopsPerS), t.peakDtype,
+                                   fmt::percent(m_report->scenario.mfuFraction, 0), basis,
+                                   hfu ? tr("hardware") : tr("model"),
+                                   fmt::sci(hfu ? m_report->time.hardwareFlops : m_report->time.trainingFlops));
+            m_hoverText += t.costUsd ? tr("\nCost %1 at %2 per GPU-hour (%3)")
+                                           .arg(fmt::usd(*t.costUsd), fmt::usd(*t.price.usdPerGpuHour),
+                                                priceOriginText(t.price))
+                                     : tr("\nCost: no price in the catalog");
+        }
+        m_hoverText += t.fits ? tr("\nMemory: fits, %1 of %2 per GPU")
+                                    .arg(fmt::bytes(t.neededBytes, ByteUnit::GiB), fmt::bytes(t.memoryBytes, ByteUnit::GiB))
+                              : tr("\nMemory: does not fit (needs %1 per GPU, has %2)")
+                                    .arg(fmt::bytes(t.neededBytes, ByteUnit::GiB), fmt::bytes(t.memoryBytes, ByteUnit::GiB));
     }
     if (m_hoverText.isEmpty())
         QToolTip::hideText();

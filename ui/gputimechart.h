@@ -1,6 +1,7 @@
 #pragma once
 
 #include "catalog.h"
+#include "gputimes.h"
 #include "report.h"
 
 #include <QWidget>
@@ -8,9 +9,10 @@
 #include <optional>
 
 class QBarCategoryAxis;
+class QGraphicsSimpleTextItem;
 class QBarSet;
 class QChart;
-class QBarSeries;
+class QStackedBarSeries;
 class QValueAxis;
 
 namespace napkin::ui {
@@ -20,7 +22,9 @@ class ChartView;
 
 /// Puts the choice in context: the run's wall-clock time on every GPU in the catalog (same
 /// count, MFU and FLOPs), one bar each labelled with the GPU's short name, the chosen one
-/// highlighted.
+/// highlighted. A GPU whose memory the run's per-GPU total exceeds gets a hatched grey bar
+/// marked "does not fit"; one without a peak for the recipe's dtype gets no bar and the mark
+/// "no <dtype> peak" (GpuSpec::peakFor()'s rule, stated in the title).
 class GpuTimeChart final : public QWidget
 {
     Q_OBJECT
@@ -40,9 +44,15 @@ public:
 
     QChart *chart() const { return m_chart; }
     ChartView *view() const { return m_view; }
-    QBarSet *barSet() const { return m_set; }
+    /// The bars of the GPUs the run fits on; barSet(false) those it does not fit on.
+    QBarSet *barSet(bool fits = true) const { return fits ? m_set : m_tooBig; }
+    /// The run on each catalog GPU as last shown.
+    const QList<GpuTime> &times() const { return m_times; }
     QValueAxis *valueAxis() const { return m_axisY; }
     BarLabels *barLabels() const { return m_labels; }
+    /// The words drawn upright over each GPU's bar: "does not fit (16 GiB)", "no fp32 peak", or
+    /// empty. In the plot, so that they never take room from it.
+    QStringList marks() const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -50,17 +60,20 @@ protected:
 private:
     void restyle();
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
+    void placeMarks();
 
     const Catalog &m_catalog;
     QChart *m_chart;
     ChartView *m_view;
-    QBarSeries *m_series;
+    QStackedBarSeries *m_series;
     QBarSet *m_set;
+    QBarSet *m_tooBig;
     QBarCategoryAxis *m_axisX;
     QValueAxis *m_axisY;
     BarLabels *m_labels = nullptr;
+    QList<QGraphicsSimpleTextItem *> m_marks;
     std::optional<Report> m_report;
-    QList<double> m_seconds;
+    QList<GpuTime> m_times;
     struct TimeUnit {
         double seconds = 86400;
         const char *name = nullptr;  // untranslated; shown through tr()

@@ -6,6 +6,8 @@
 #include "optionform.h"
 #include "recipe.h"
 #include "scenariocontroller.h"
+#include "trainingtime.h"
+#include "units.h"
 #include "validation.h"
 
 #include <QCheckBox>
@@ -190,6 +192,9 @@ QWidget *MoreOptions::buildComputeGroup()
     m_price->setPrefix(QStringLiteral("$ "));
     m_price->setSingleStep(0.25);
     m_price->setKeyboardTracking(false);
+    m_catalogPrice = described(new QCheckBox(tr("Catalog price"), box), tr("Use the catalog price"),
+                               tr("Follow the chosen GPU's typical on-demand price from the catalog; editing "
+                                  "the price sets your own"));
     form->addRow(tr("FLOPs basis"), m_basis);
     form->addRow(m_causal);
     // The kind and its value as one field: two rows, so that the kind's name is never clipped
@@ -197,6 +202,7 @@ QWidget *MoreOptions::buildComputeGroup()
     form->addRow(tr("Utilisation"), m_utilizationBasis);
     form->addRow(QString(), m_mfu);
     form->addRow(tr("Price / GPU-hour"), m_price);
+    form->addRow(QString(), m_catalogPrice);
 
     connect(m_basis, &QComboBox::activated, this, [this](int index) {
         proposeChange(m_controller, tr("Change FLOPs basis"), [&](Scenario &s) {
@@ -217,13 +223,26 @@ QWidget *MoreOptions::buildComputeGroup()
     connect(m_price, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         proposeChange(m_controller, tr("Set price"), [&](Scenario &s) { s.pricePerGpuHourUsd = v; });
     });
+    connect(m_catalogPrice, &QCheckBox::toggled, this, [this](bool on) {
+        // Unticking keeps the catalog price (unrounded, not the box's two decimals) as the
+        // user's own, ready to edit.
+        proposeChange(m_controller, on ? tr("Use the catalog price") : tr("Set price"), [&](Scenario &s) {
+            const GpuSpec *gpu = m_controller->catalog().findGpu(s.gpuId);
+            const std::optional<double> catalog = gpu ? gpu->pricePerGpuHourUsd : std::nullopt;
+            if (on)
+                s.pricePerGpuHourUsd.reset();
+            else
+                s.pricePerGpuHourUsd = catalog.value_or(m_price->value());
+        });
+    });
     return box;
 }
 
 void MoreOptions::sync(const Scenario &s)
 {
     const QList<QObject *> all = {m_gpus, m_zero, m_recipe, m_recompute, m_flash, m_activations,
-                                  m_activationModel, m_dropout, m_basis, m_causal, m_mfu, m_utilizationBasis, m_price, m_reserved};
+                                  m_activationModel, m_dropout, m_basis, m_causal, m_mfu, m_utilizationBasis, m_price,
+                                  m_catalogPrice, m_reserved};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(all.size());
     for (QObject *o : all)
@@ -242,8 +261,27 @@ void MoreOptions::sync(const Scenario &s)
     m_causal->setChecked(s.causalHalving);
     m_mfu->setValue(s.mfuFraction * 100);
     m_utilizationBasis->setCurrentIndex(m_utilizationBasis->findData(static_cast<int>(s.utilizationBasis)));
-    m_price->setValue(s.pricePerGpuHourUsd);
     m_reserved->setValue(s.reservedBytes / kMiB);
+    syncPrice(s);
+}
+
+void MoreOptions::syncPrice(const Scenario &s)
+{
+    const GpuSpec *gpu = m_controller->catalog().findGpu(s.gpuId);
+    const PriceChoice catalog = gpu ? catalogPrice(*gpu) : PriceChoice{};
+    const QString catalogText = catalog.usdPerGpuHour
+                                    ? tr("Catalog price: %1 per GPU-hour on demand (%2)")
+                                          .arg(fmt::usd(*catalog.usdPerGpuHour), priceOriginText(catalog))
+                                    : tr("The catalog has no price for this GPU");
+    m_catalogPrice->setChecked(!s.pricePerGpuHourUsd);
+    // At the bottom of the range, "no price" stands for a missing catalog price, never for $0 set.
+    m_price->setSpecialValueText(!s.pricePerGpuHourUsd && !catalog.usdPerGpuHour ? tr("no price") : QString());
+    m_price->setValue(s.pricePerGpuHourUsd.value_or(catalog.usdPerGpuHour.value_or(0)));
+    const QString tip = s.pricePerGpuHourUsd ? tr("Rental price of one GPU for one hour, in US dollars, set by you. %1")
+                                                   .arg(catalogText)
+                                             : catalogText;
+    m_price->setToolTip(tip);
+    m_price->setAccessibleDescription(tip);
 }
 
 } // namespace napkin::ui

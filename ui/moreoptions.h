@@ -38,6 +38,9 @@ public:
     QWidget *setupGroup() const { return m_setup; }
     QComboBox *recomputeBox() const { return m_recompute; }
     QComboBox *utilizationBasisBox() const { return m_utilizationBasis; }
+    QDoubleSpinBox *priceBox() const { return m_price; }
+    /// Checked: the price follows the chosen GPU's catalog price; unchecked: the box's value.
+    QCheckBox *catalogPriceBox() const { return m_catalogPrice; }
 
 signals:
     void notice(const QString &message);
@@ -47,6 +50,8 @@ private:
     QWidget *buildActivationGroup();
     QWidget *buildComputeGroup();
     void sync(const Scenario &s);
+    /// The price box shows the price in use and, as its tip, the catalog's with its source.
+    void syncPrice(const Scenario &s);
 
     ScenarioController *m_controller;
     ModelShapeOptions *m_shape;
@@ -65,6 +70,7 @@ private:
     QComboBox *m_utilizationBasis = nullptr;
     QDoubleSpinBox *m_price = nullptr;
     QDoubleSpinBox *m_reserved = nullptr;  ///< MiB
+    QCheckBox *m_catalogPrice = nullptr;
 };
 
 } // namespace napkin::ui

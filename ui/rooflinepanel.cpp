@@ -230,6 +230,11 @@ void RooflinePanel::refreshRoofs()
     const GpuSpec *other = m_overlayId.isEmpty() ? nullptr : m_catalog.findGpu(m_overlayId);
     LogRange fitY = m_fitY;  // a second roof above the first raises the top
     m_overlayStep.clear();
+    QString dtype;
+    // A GPU without a peak for the recipe's dtype gets no roof (never one from another dtype).
+    const auto otherPeak = other ? other->peakFor(m_report->memory.recipe.computeDtype, &dtype) : std::nullopt;
+    if (!otherPeak)
+        other = nullptr;
     if (other) {
         // The same step on the compared GPU: its roof, its ridge and where its ops land.
         const RooflineReport o = computeRoofline(m_report->scenario, m_report->memory.recipe, *other);

@@ -132,10 +132,16 @@ void TimePanel::setReport(const Report &r)
             .arg(nameWithoutVendor(r.gpu)));
     set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
     set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
-    set(Figure::Cost, fmt::usd(r.time.costUsd),
-        (pinned ? tr("pinned %1, %2 · ").arg(fmt::usd(pinned->time.costUsd), signedPercent(change->cost))
-                : QString())
-            + tr("at %1 per GPU-hour").arg(fmt::usd(r.scenario.pricePerGpuHourUsd)));
+    const QString pinnedCost = pinned && pinned->time.costUsd && change && change->cost
+                                   ? tr("pinned %1, %2 · ").arg(fmt::usd(*pinned->time.costUsd), signedPercent(*change->cost))
+                                   : QString();
+    if (r.time.costUsd)
+        set(Figure::Cost, fmt::usd(*r.time.costUsd),
+            pinnedCost + (r.time.price.origin == PriceOrigin::Catalog
+                              ? tr("at %1 per GPU-hour, on demand (%2)").arg(fmt::usd(*r.time.price.usdPerGpuHour), r.time.price.date)
+                              : tr("at %1 per GPU-hour (set)").arg(fmt::usd(*r.time.price.usdPerGpuHour))));
+    else
+        set(Figure::Cost, tr("no price"), tr("the catalog has none for %1: set one").arg(r.gpu.shortName));
     set(Figure::Energy, fmt::energyKwh(r.time.energyKwh),
         tr("%1 × %2 W, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
     m_chart->setReport(r);

@@ -2,7 +2,9 @@
 // in the window makes the wall clock slower by the hardware/model FLOPs ratio, read back from
 // the panel's own text; with MFU it does not move. Both utilisations are shown, the set one first.
 
+#include "barlabels.h"
 #include "controlspanel.h"
+#include "gputimechart.h"
 #include "dashboard.h"
 #include "guitestfixture.h"
 #include "mainwindow.h"
@@ -12,7 +14,12 @@
 #include "timepanel.h"
 #include "units.h"
 
+#include <QBarSet>
+#include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QRegularExpression>
 #include <QTest>
 #include <QUndoStack>
@@ -117,6 +124,90 @@ private slots:
         w.controller()->undoStack()->undo();
         QCOMPARE(more->utilizationBasisBox()->currentData().toInt(), static_cast<int>(UtilizationBasis::Hfu));
         QCOMPARE(wallClock()->seconds, slower->seconds);
+    }
+
+    void everyGpuChartMarksWhatDoesNotFit()
+    {
+        // 7e9 params, ZeRO-0, no activations: 16 B/param (Rajbhandari et al. 2019, Section 3.1) =
+        // 112e9 B per GPU. More than T4's 16 GiB and H100's 80 GiB (85.9e9 B), less than H200's
+        // 141 GiB (151.4e9 B) (NVIDIA T4, H100, H200 datasheets).
+        Scenario s;
+        s.paramsOverride = 7'000'000'000;
+        s.includeActivations = false;
+        MainWindow w(env().catalog(), s);
+        QVERIFY(uitest::showAndWait(w));
+        GpuTimeChart *chart = w.dashboard()->timePanel()->gpuChart();
+        const auto index = [&](const char *id) {
+            for (int i = 0; i < env().catalog().gpus.size(); ++i)
+                if (env().catalog().gpus[i].id == QLatin1String(id))
+                    return i;
+            return -1;
+        };
+        const QStringList marks = chart->marks();
+        for (const char *id : {"t4", "h100-sxm"}) {
+            const int i = index(id);
+            QVERIFY2(marks[i].startsWith(QLatin1String("does not fit (")), qPrintable(marks[i]));
+            QCOMPARE(chart->barSet(true)->at(i), 0.0);
+            QVERIFY(chart->barSet(false)->at(i) > 0);  // hatched, still showing its time
+        }
+        const int h200 = index("h200-sxm");
+        QCOMPARE(marks[h200], QString());
+        QCOMPARE(chart->barLabels()->texts()[h200], QStringLiteral("H200"));
+        QVERIFY(chart->barSet(true)->at(h200) > 0);
+        QCOMPARE(chart->barSet(false)->at(h200), 0.0);
+
+        // fp32 recipe: the TPUs list no fp32 peak (Google TPU docs: bf16 only), so no bar and
+        // words saying why; the A100 is timed at its fp32 19.5 TFLOP/s, not tf32.
+        Scenario next = w.controller()->scenario();
+        next.recipeId = QStringLiteral("fp32-adamw");
+        w.controller()->propose(next, QStringLiteral("fp32"));
+        const int v5e = index("tpu-v5e");
+        QCOMPARE(chart->marks()[v5e], QStringLiteral("no fp32 peak"));
+        QCOMPARE(chart->barSet(true)->at(v5e) + chart->barSet(false)->at(v5e), 0.0);
+        QVERIFY2(chart->chart()->title().contains(QLatin1String("fp32 peak only")), qPrintable(chart->chart()->title()));
+    }
+
+    void priceFollowsTheCatalogUntilSet()
+    {
+        MainWindow w(env().catalog(), Scenario{});  // H100 SXM
+        QVERIFY(uitest::showAndWait(w));
+        MoreOptions *more = w.controls()->moreOptions();
+        TimePanel *panel = w.dashboard()->timePanel();
+        // Lambda pricing page, 2026-09-20: H100 SXM $3.99 per GPU-hour.
+        QVERIFY(more->catalogPriceBox()->isChecked());
+        QCOMPARE(more->priceBox()->value(), 3.99);
+        QVERIFY2(more->priceBox()->toolTip().contains(QLatin1String("https://lambda.ai/pricing")),
+                 qPrintable(more->priceBox()->toolTip()));
+        QVERIFY2(panel->note(TimePanel::Figure::Cost)->text().contains(QLatin1String("$3.99")),
+                 qPrintable(panel->note(TimePanel::Figure::Cost)->text()));
+
+        // Another GPU, another catalog price (Modal pricing page, 2026-05-07: T4 $0.5904).
+        Scenario t4 = w.controller()->scenario();
+        t4.gpuId = QStringLiteral("t4");
+        w.controller()->propose(t4, QStringLiteral("T4"));
+        QCOMPARE(w.controller()->report()->time.price.usdPerGpuHour.value_or(0), 0.5904);
+        QCOMPARE(more->priceBox()->value(), 0.59);  // two decimals in the box
+
+        // Typing a price overrides it, as one undo step; undo follows the catalog again.
+        QLineEdit *edit = more->priceBox()->findChild<QLineEdit *>();
+        QVERIFY(edit);
+        more->priceBox()->setFocus();
+        edit->selectAll();
+        QTest::keyClicks(edit, QStringLiteral("1.5"));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(w.controller()->scenario().pricePerGpuHourUsd.value_or(-1), 1.5);
+        QVERIFY(!more->catalogPriceBox()->isChecked());
+        QCOMPARE(w.controller()->report()->time.price.origin, PriceOrigin::Scenario);
+        w.controller()->undoStack()->undo();
+        QVERIFY(!w.controller()->scenario().pricePerGpuHourUsd);
+        QVERIFY(more->catalogPriceBox()->isChecked());
+        QCOMPARE(more->priceBox()->value(), 0.59);
+
+        // Unticking keeps the exact catalog price as the user's own; ticking goes back.
+        more->catalogPriceBox()->setChecked(false);
+        QCOMPARE(w.controller()->scenario().pricePerGpuHourUsd.value_or(-1), 0.5904);
+        more->catalogPriceBox()->setChecked(true);
+        QVERIFY(!w.controller()->scenario().pricePerGpuHourUsd);
     }
 };
 
