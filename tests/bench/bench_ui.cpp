@@ -3,7 +3,10 @@
 // (p50, p99, max); and cold start -> the first painted window, both from main() and from
 // exec() of a fresh process (libraries loaded). Prints the figures; it is not a test.
 //
-//   bench_ui [changes=500] [width height]      BENCH_TRACE=1 prints every sample
+//   bench_ui [changes=500] [width height]      BENCH_TRACE=1 prints every sample,
+//   BENCH_PINNED=1 drags with a pinned baseline (two reports per change)
+// The cold start is compared with a bare window holding one Qt Charts line chart, started
+// the same way in the same run.
 
 #include "catalog.h"
 #include "controlspanel.h"
@@ -12,7 +15,12 @@
 #include "mainwindow.h"
 #include "scenariocontroller.h"
 
+#include "baseline.h"
+
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QSettings>
@@ -56,6 +64,21 @@ int main(int argc, char **argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const bool coldChild = QCoreApplication::arguments().contains(QStringLiteral("--cold-child"));
+    if (QCoreApplication::arguments().contains(QStringLiteral("--bare-child"))) {
+        // The floor: one chart, one series, two axes, painted once.
+        auto *series = new QLineSeries;
+        series->append(QList<QPointF>{{0, 0}, {1, 1}, {2, 4}});
+        auto *chart = new QChart;
+        chart->addSeries(series);
+        chart->createDefaultAxes();
+        chart->setTitle(QStringLiteral("bare"));
+        QChartView view(chart);
+        view.resize(1280, 720);
+        view.show();
+        QApplication::processEvents();
+        view.repaint();
+        return 0;
+    }
     const int changes = argc > 1 ? std::max(10, QString::fromLocal8Bit(argv[1]).toInt()) : 500;
     const QSize size(argc > 3 ? QString::fromLocal8Bit(argv[2]).toInt() : 1280,
                      argc > 3 ? QString::fromLocal8Bit(argv[3]).toInt() : 720);
@@ -72,7 +95,8 @@ int main(int argc, char **argv)
         return 1;
     }
     const double appMs = static_cast<double>(cold.nsecsElapsed()) / 1e6;
-    MainWindow window(*catalog, Scenario{});
+    const Scenario start = qEnvironmentVariableIsSet("BENCH_PINNED") ? withBaselinePinned(Scenario{}) : Scenario{};
+    MainWindow window(*catalog, start);
     window.resize(size);
     window.show();
     QApplication::processEvents();
@@ -82,17 +106,21 @@ int main(int argc, char **argv)
         return 0;
 
     // Cold start as a user sees it: exec() of a new process until its first frame is painted.
+    // Interleaved with the bare window, so that both see the same machine load.
     std::vector<double> processMs;
+    std::vector<double> bareMs;
     for (int run = 0; run < 5; ++run) {
-        QElapsedTimer p;
-        p.start();
-        QProcess child;
-        child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--cold-child")});
-        if (!child.waitForFinished(30000) || child.exitCode() != 0) {
-            std::fprintf(stderr, "bench_ui: cold-start child failed\n");
-            return 1;
+        for (const char *mode : {"--cold-child", "--bare-child"}) {
+            QElapsedTimer p;
+            p.start();
+            QProcess child;
+            child.start(QCoreApplication::applicationFilePath(), {QString::fromLatin1(mode)});
+            if (!child.waitForFinished(30000) || child.exitCode() != 0) {
+                std::fprintf(stderr, "bench_ui: cold-start child %s failed\n", mode);
+                return 1;
+            }
+            (mode[2] == 'c' ? processMs : bareMs).push_back(static_cast<double>(p.nsecsElapsed()) / 1e6);
         }
-        processMs.push_back(static_cast<double>(p.nsecsElapsed()) / 1e6);
     }
 
     // A drag over each slider in turn, back and forth, as a user would: the slider is held
@@ -152,6 +180,10 @@ int main(int argc, char **argv)
                 coldMs, appMs);
     std::printf("%-44s median %.1f ms of 5 (to exit, after the first paint)\n", "cold start (exec) -> first painted window",
                 percentile(processMs, 0.5));
+    std::printf("%-44s median %.1f ms of 5: Napkin takes %.2fx\n", "cold start (exec) -> bare one-chart window",
+                percentile(bareMs, 0.5), percentile(processMs, 0.5) / percentile(bareMs, 0.5));
+    if (start.baseline)
+        std::printf("(with a pinned baseline: every change computes two reports)\n");
     report("control change -> recomputed, charts updated", computed);
     report("control change -> dirty regions painted", natural);
     report("control change -> all charts updated + painted", painted);
