@@ -153,6 +153,14 @@ QList<Option> outputOptions()
     return {
         {"json", false, flag([](Command &c) { c.json = true; })},
         {"gib", false, flag([](Command &c) { c.unit = ByteUnit::GiB; })},
+        {"memory-axis", true, [](Command &c, const QString &v) -> std::optional<Failure> {
+             const QStringList names = {QStringLiteral("all"), QStringLiteral("capacity"), QStringLiteral("chosen")};
+             const qsizetype i = names.indexOf(v);
+             if (i < 0)
+                 return failure(QStringLiteral("memory-axis"), QStringLiteral("must be all, capacity or chosen (got '%1')").arg(v));
+             c.memoryAxis = static_cast<MemoryAxisFocus>(i);
+             return std::nullopt;
+         }},
         {"out", true, [](Command &c, const QString &v) -> std::optional<Failure> {
              if (v.isEmpty())
                  return failure(QStringLiteral("out"), QStringLiteral("must name a folder"));
@@ -436,6 +444,8 @@ Run:
                       file of at most 1 MiB
 Output:
   --json              report as JSON           --gib     show GiB (2^30) instead of GB (1e9)
+  --memory-axis all|capacity|chosen   what the memory chart's axis spans in exports: every
+                      stage (default), the chosen stage and the GPU's capacity, or the chosen one
   --size WxH          export size in pixels (default 1600x1000)
   --scale N           export at N device pixels per pixel, 1 or 2 (2: a WxH layout drawn
                       at 2W x 2H pixels, sharp on slides; default 1)

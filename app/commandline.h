@@ -21,6 +21,7 @@ struct Command {
     bool scenarioGiven = false;  ///< any scenario option or file was on the command line
     bool json = false;
     ByteUnit unit = ByteUnit::GB;
+    MemoryAxisFocus memoryAxis = MemoryAxisFocus::AllStages;
     QString outDir;
     QSize size{1600, 1000};
     int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale

@@ -56,7 +56,7 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &
 int writePngs(const Command &c, const Catalog &catalog)
 {
     QString error;
-    if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error, c.scale))
+    if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error, c.scale, c.unit, c.memoryAxis))
         return refuse(QStringLiteral("--out: ") + error);
     for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png"})
         print(stdout, QDir(c.outDir).filePath(QLatin1String(name)) + QLatin1Char('\n'));

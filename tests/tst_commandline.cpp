@@ -286,6 +286,24 @@ private slots:
         }
     }
 
+    // --gib and --memory-axis reach the exported memory chart as View > GiB and the Axis button.
+    void exportViewOptions()
+    {
+        QTemporaryDir dir;
+        QByteArray images[3];
+        const QString variants[3] = {QString(), QStringLiteral("--memory-axis chosen"), QStringLiteral("--gib")};
+        for (int i = 0; i < 3; ++i) {
+            const QString out = dir.filePath(QString::number(i));
+            const Run r = runNapkin(split(QStringLiteral("export --size 640x400 --out %1 %2").arg(out, variants[i])));
+            QVERIFY2(r.status == 0, r.err.constData());
+            QFile png(out + QStringLiteral("/memory.png"));
+            QVERIFY(png.open(QIODevice::ReadOnly));
+            images[i] = png.readAll();
+        }
+        QVERIFY(images[0] != images[1]);
+        QVERIFY(images[0] != images[2]);
+    }
+
     void shapeFlagBeforePresetStillWins()
     {
         const ParseOutcome o = parseCommandLine(split(QStringLiteral("report --layers 2 --preset gpt2-xl")), test::catalog());
@@ -342,6 +360,9 @@ private slots:
         QTest::newRow("unknown recipe") << QStringLiteral("report --recipe fp8") << QStringLiteral("--recipe: must be one of bf16-mixed-adamw");
         QTest::newRow("unknown preset") << QStringLiteral("report --preset gpt5") << QStringLiteral("--preset: must be one of gpt2-small");
         QTest::newRow("unknown activation model") << QStringLiteral("report --activation-model exact") << QStringLiteral("--activation-model: must be korthikanti or pytorch");
+        QTest::newRow("memory axis") << QStringLiteral("export --out x --memory-axis some") << QStringLiteral("--memory-axis: must be all, capacity or chosen (got 'some')");
+        QTest::newRow("reserved negative") << QStringLiteral("report --reserved -1") << QStringLiteral("--reserved:");
+        QTest::newRow("lecture with a value") << QStringLiteral("report --lecture=1") << QStringLiteral("--lecture: takes no value");
         QTest::newRow("unknown option") << QStringLiteral("report --bogus") << QStringLiteral("unknown option '--bogus'");
         QTest::newRow("missing value") << QStringLiteral("report --layers") << QStringLiteral("--layers: needs a value");
         QTest::newRow("unknown verb") << QStringLiteral("frobnicate") << QStringLiteral("unknown command 'frobnicate'");

@@ -32,7 +32,7 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
 }
 
 bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error,
-                  int scale)
+                  int scale, ByteUnit unit, MemoryAxisFocus memoryAxis)
 {
     const auto fail = [error](const QString &message) {
         if (error)
@@ -59,7 +59,10 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
     for (ChartKind kind : {ChartKind::Memory, ChartKind::Time, ChartKind::Roofline, ChartKind::Dashboard}) {
         const QString path = out.absoluteFilePath(chartFileName(kind));
         QString reason;
-        const auto png = encodePng(renderChart(kind, *report, catalog, ViewOptions{}, size, scale), &reason);
+        ViewOptions options;
+        options.unit = unit;
+        options.memoryFocus = memoryAxis;
+        const auto png = encodePng(renderChart(kind, *report, catalog, options, size, scale), &reason);
         if (!png)
             return fail(QApplication::translate("napkin::ui::Export", "cannot write %1: %2")
                             .arg(printable(QDir::toNativeSeparators(path)), reason));

@@ -2,6 +2,7 @@
 
 #include "catalog.h"
 #include "scenario.h"
+#include "units.h"
 
 #include <QSize>
 #include <QString>
@@ -15,7 +16,8 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
 
 /// Writes memory.png, time.png, roofline.png and dashboard.png into `dir` (created if missing) at `size` pixels each; false + a clear message (naming the path and QImageWriter::errorString()) on failure. No file is left half-written (write to QSaveFile or a temp name then rename).
 /// `scale` device pixels per logical pixel (limits::minExportScale to maxExportScale) as in the export dialog.
+/// `unit` and `memoryAxis` as View > GiB and the memory chart's Axis button.
 bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error,
-                  int scale = 1);
+                  int scale = 1, ByteUnit unit = ByteUnit::GB, MemoryAxisFocus memoryAxis = MemoryAxisFocus::AllStages);
 
 } // namespace napkin::ui

@@ -9,11 +9,6 @@
 
 namespace napkin::ui {
 
-/// What the memory chart's value axis spans: every ZeRO stage's bar, or the chosen one and
-/// the GPU's capacity, or the chosen one alone (so that a small chosen stage is not a sliver
-/// under ZeRO 0's bar).
-enum class MemoryAxisFocus { AllStages, ChosenAndCapacity, ChosenStage };
-
 /// How the charts are shown, apart from the scenario: what an exported image must repeat
 /// to look like the screen.
 struct ViewOptions {
