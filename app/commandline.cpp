@@ -152,7 +152,10 @@ QList<Option> outputOptions()
 {
     return {
         {"json", false, flag([](Command &c) { c.json = true; })},
-        {"gib", false, flag([](Command &c) { c.unit = ByteUnit::GiB; })},
+        {"gib", false, flag([](Command &c) {
+             c.unit = ByteUnit::GiB;
+             c.unitGiven = true;
+         })},
         {"memory-axis", true, [](Command &c, const QString &v) -> std::optional<Failure> {
              const QStringList names = {QStringLiteral("all"), QStringLiteral("capacity"), QStringLiteral("chosen")};
              const qsizetype i = names.indexOf(v);
@@ -335,8 +338,11 @@ ParseOutcome parseUnescaped(const QStringList &args, const Catalog &catalog)
     if (lecture && (scenarioGiven || !preset.isEmpty()))
         return {std::nullopt, QStringLiteral("--lecture: is a whole scenario; give it without --scenario and --preset "
                                              "(other options given too override it)")};
-    if (lecture)
+    if (lecture) {
         c.scenario = lectureExample();
+        // Its 1.984 GB under an 80 GiB axis would hide the split it teaches.
+        c.memoryAxis = MemoryAxisFocus::ChosenStage;
+    }
     if (scenarioGiven) {
         ValidationError e;
         const auto s = readScenarioFile(scenarioFile, c.scenario, &e);
@@ -444,8 +450,8 @@ Run:
                       file of at most 1 MiB
 Output:
   --json              report as JSON           --gib     show GiB (2^30) instead of GB (1e9)
-  --memory-axis all|capacity|chosen   what the memory chart's axis spans in exports: every
-                      stage (default), the chosen stage and the GPU's capacity, or the chosen one
+  --memory-axis all|capacity|chosen   what the memory chart's axis spans: every stage
+                      (default), the chosen stage and the GPU's capacity, or the chosen one
   --size WxH          export size in pixels (default 1600x1000)
   --scale N           export at N device pixels per pixel, 1 or 2 (2: a WxH layout drawn
                       at 2W x 2H pixels, sharp on slides; default 1)

@@ -21,7 +21,9 @@ struct Command {
     bool scenarioGiven = false;  ///< any scenario option or file was on the command line
     bool json = false;
     ByteUnit unit = ByteUnit::GB;
-    MemoryAxisFocus memoryAxis = MemoryAxisFocus::AllStages;
+    bool unitGiven = false;  ///< --gib: the window uses it instead of the remembered unit
+    /// --memory-axis; absent: all stages, or the chosen stage for --lecture
+    std::optional<MemoryAxisFocus> memoryAxis;
     QString outDir;
     QSize size{1600, 1000};
     int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale

@@ -56,7 +56,8 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &
 int writePngs(const Command &c, const Catalog &catalog)
 {
     QString error;
-    if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error, c.scale, c.unit, c.memoryAxis))
+    if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error, c.scale, c.unit,
+                          c.memoryAxis.value_or(MemoryAxisFocus::AllStages)))
         return refuse(QStringLiteral("--out: ") + error);
     for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png"})
         print(stdout, QDir(c.outDir).filePath(QLatin1String(name)) + QLatin1Char('\n'));
@@ -144,5 +145,6 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("Napkin"));
     QApplication::setOrganizationName(QStringLiteral("Napkin"));
     QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
-    return ui::runMainWindow(*catalog, c.scenarioGiven ? std::optional<Scenario>(c.scenario) : std::nullopt);
+    return ui::runMainWindow(*catalog, c.scenarioGiven ? std::optional<Scenario>(c.scenario) : std::nullopt,
+                             c.unitGiven ? std::optional<ByteUnit>(c.unit) : std::nullopt, c.memoryAxis);
 }

@@ -1,5 +1,8 @@
 #include "gui.h"
 
+#include "dashboard.h"
+#include "memorypanel.h"
+
 #include "chartrender.h"
 #include "mainwindow.h"
 #include "report.h"
@@ -14,7 +17,8 @@
 
 namespace napkin::ui {
 
-int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial)
+int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial, std::optional<ByteUnit> unit,
+                  std::optional<MemoryAxisFocus> memoryAxis)
 {
     Scenario start;
     QStringList replaced;
@@ -24,6 +28,10 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
         start = *last;
     MainWindow window(catalog, start);
     window.restoreSavedGeometry();
+    if (unit)
+        window.setByteUnit(*unit);
+    if (memoryAxis)
+        window.dashboard()->memoryPanel()->setAxisFocus(*memoryAxis);
     window.show();
     if (!replaced.isEmpty())
         window.statusBar()->showMessage(QApplication::translate("napkin::ui::Settings", "Remembered settings: %1")

@@ -35,7 +35,8 @@ QString stageLabel(int stage, bool chosen)
     // The bars name their stage; the axis title only explains the marker.
     // No-break spaces: Qt Charts wraps a category label at a space, and the second line is
     // elided away when the plot is short.
-    return chosen ? MemoryPanel::tr("▶\u00A0ZeRO\u00A0%1").arg(stage) : MemoryPanel::tr("ZeRO\u00A0%1").arg(stage);
+    // (and elides one that holds a no-break space after the ▶ even when it would fit).
+    return chosen ? MemoryPanel::tr("▶ZeRO\u00A0%1").arg(stage) : MemoryPanel::tr("ZeRO\u00A0%1").arg(stage);
 }
 
 } // namespace
