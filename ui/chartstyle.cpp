@@ -1,5 +1,8 @@
 #include "chartstyle.h"
 
+#include <QTextDocumentFragment>
+#include <QWidget>
+
 #include <QAbstractAxis>
 #include <QChart>
 #include <QFontMetricsF>
@@ -39,7 +42,28 @@ void setChartTitle(QChart *chart, const QString &title)
 namespace {
 const char kFullTitle[] = "napkinFullTitle";
 const char kCompactTitle[] = "napkinCompactTitle";
+
+void fitChartTitle(QChart *chart)
+{
+    const QString full = chart->property(kFullTitle).toString();
+    if (full.isEmpty())
+        return;
+    // Qt Charts elides a title wider than the chart less its margins, and measures it with
+    // some padding of its own: keep two characters' width in hand.
+    const QFontMetricsF fm(chart->titleFont());
+    const qreal room = chart->size().width() - chart->margins().left() - chart->margins().right() - 16
+                       - 2 * fm.averageCharWidth();
+    const bool fits = room <= 0 || fm.horizontalAdvance(full) <= room;
+    setChartTitle(chart, fits ? full : chart->property(kCompactTitle).toString());
+}
 } // namespace
+
+void setFittingChartTitle(QChart *chart, const QString &full, const QString &compact)
+{
+    chart->setProperty(kFullTitle, full);
+    chart->setProperty(kCompactTitle, compact);
+    fitChartTitle(chart);
+}
 
 void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full, const QString &compact)
 {
@@ -52,6 +76,7 @@ void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full
 
 void fitAxisTitles(QChart *chart)
 {
+    fitChartTitle(chart);
     const QRectF plot = chart->plotArea();
     for (QAbstractAxis *axis : chart->axes()) {
         const QString full = axis->property(kFullTitle).toString();
@@ -91,13 +116,32 @@ QString legendHtml(const QList<LegendEntry> &entries)
 {
     QStringList parts;
     for (const LegendEntry &e : entries) {
+        // Qt's rich text ignores white-space:nowrap on a span and breaks after '/' too
+        // ("TFLOP/ s"): no-break spaces and a word joiner after each slash keep an item whole.
+        const QString text = QString(e.text).replace(QLatin1Char(' '), QChar(0x00A0))
+                                 .replace(QLatin1Char('/'), QStringLiteral("/\u2060")).toHtmlEscaped();
         if (e.glyph.isNull())
-            parts << QStringLiteral("<span style=\"white-space:nowrap\">%1</span>").arg(e.text.toHtmlEscaped());
+            parts << text;
         else
-            parts << QStringLiteral("<span style=\"white-space:nowrap\"><span style=\"color:%1\">%2</span>&nbsp;%3</span>")
-                         .arg(e.color.name(), QString(e.glyph), e.text.toHtmlEscaped());
+            parts << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(e.color.name(), QString(e.glyph), text);
     }
     return parts.join(QStringLiteral(" &nbsp; "));
+}
+
+void styleLegend(QWidget *legend, const QFont &panelFont)
+{
+    QFont f = panelFont;
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * 0.9);
+    else if (f.pixelSize() > 0)
+        f.setPixelSize(std::max(1, static_cast<int>(f.pixelSize() * 0.9)));
+    if (legend->font() != f)
+        legend->setFont(f);
+}
+
+QString legendPlainText(const QString &html)
+{
+    return QTextDocumentFragment::fromHtml(html).toPlainText().replace(QChar(0x00A0), QLatin1Char(' ')).remove(QChar(0x2060));
 }
 
 OpMarker opMarker(int kind)

@@ -1,5 +1,7 @@
 #pragma once
 
+class QWidget;
+
 #include <QColor>
 #include <QFont>
 #include <QList>
@@ -22,6 +24,9 @@ void setChartTitle(QChart *chart, const QString &title);
 /// An axis title with a shorter form for short plots: ChartView shows the full text when it
 /// fits beside (or under) the plot area and the compact one otherwise, so a large text size
 /// never clips the title.
+/// A chart title in two forms: the full one while it fits the chart's width, else the compact
+/// one (refitted with the axis titles whenever the plot area changes).
+void setFittingChartTitle(QChart *chart, const QString &full, const QString &compact);
 void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full, const QString &compact);
 /// Picks the full or compact title of every axis of `chart` for its current plot area.
 void fitAxisTitles(QChart *chart);
@@ -44,6 +49,11 @@ struct LegendEntry {
     QChar glyph = QChar(0x25A0);  ///< ■ for bars and markers; ━ (0x2501) for lines
 };
 QString legendHtml(const QList<LegendEntry> &entries);
+/// A legend's text at 90% of its panel's, as a chart's own labels are a little smaller than
+/// the window's text: one line less on a projector at large text.
+void styleLegend(QWidget *legend, const QFont &panelFont);
+/// What a legend says, as plain text with ordinary spaces (for tests and accessibility).
+QString legendPlainText(const QString &html);
 
 /// How one op kind is drawn on the roofline. Each kind has its own shape as well as colour,
 /// and kinds that land on the same point as another (normalization with elementwise ops,

@@ -153,10 +153,10 @@ void GpuTimeChart::setReport(const Report &report)
     const QStringList accepted = acceptedPeakDtypes(report.memory.recipe.computeDtype);
     const QString rule = accepted.size() > 1 ? tr("%1 peak").arg(accepted.join(QLatin1Char('/')))
                                              : tr("%1 peak only").arg(accepted.first());
-    setChartTitle(m_chart, tr("Every GPU (×%1, %2 %3, %4)")
-                               .arg(report.scenario.gpus)
-                               .arg(fmt::percent(report.scenario.mfuFraction, 0),
-                                    utilizationBasisName(report.scenario.utilizationBasis).toUpper(), rule));
+    const QString utilization = tr("%1 %2").arg(fmt::percent(report.scenario.mfuFraction, 0),
+                                                utilizationBasisName(report.scenario.utilizationBasis).toUpper());
+    setFittingChartTitle(m_chart, tr("Every GPU (×%1, %2, %3)").arg(report.scenario.gpus).arg(utilization, rule),
+                         tr("×%1, %2, %3").arg(report.scenario.gpus).arg(utilization, accepted.join(QLatin1Char('/'))));
     placeMarks();
 }
 

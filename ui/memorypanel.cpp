@@ -106,6 +106,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Memory chart legend"));
     styleChart(m_chart, font());
+    styleLegend(m_legend, font());
     for (QGraphicsSimpleTextItem *total : m_totals)
         total->setFont(m_axisX->labelsFont());
 
@@ -188,7 +189,7 @@ QString MemoryPanel::totalText(int stage) const
 
 QString MemoryPanel::legendText() const
 {
-    return m_legend->text();
+    return legendPlainText(m_legend->text());
 }
 
 void MemoryPanel::setDragging(bool dragging)
@@ -370,6 +371,7 @@ void MemoryPanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::FontChange) {
         styleChart(m_chart, font());
+        styleLegend(m_legend, font());
         for (QGraphicsSimpleTextItem *total : m_totals)
             total->setFont(m_axisX->labelsFont());
         placeTotals();

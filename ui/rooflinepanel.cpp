@@ -323,7 +323,7 @@ QPointF RooflinePanel::opPosition(int opIndex) const
 
 QString RooflinePanel::legendText() const
 {
-    return m_legend->text();
+    return legendPlainText(m_legend->text());
 }
 
 QList<int> RooflinePanel::opsAt(const QPointF &chartPos) const
@@ -372,6 +372,7 @@ void RooflinePanel::changeEvent(QEvent *event)
 void RooflinePanel::restyle()
 {
     styleChart(m_chart, font());
+    styleLegend(m_legend, font());
     // Markers grow with the text (View > Bigger text, large exports) so that they keep their
     // weight beside the labels.
     const double scale = std::max(1.0, QFontMetricsF(font()).height() / QFontMetricsF(QGuiApplication::font()).height());

@@ -75,14 +75,29 @@ private slots:
     void everyTextSizeIsReadable_data()
     {
         QTest::addColumn<double>("scale");
-        for (double s : offeredScales())
-            QTest::addRow("text x%.2f", s) << s;
+        QTest::addColumn<bool>("large");
+        for (double s : offeredScales()) {
+            QTest::addRow("text x%.2f", s) << s << false;
+            // Long titles and legends, and GPUs the run does not fit on: Llama 3 70B on 64 GPUs.
+            QTest::addRow("text x%.2f, Llama 3 70B x64", s) << s << true;
+        }
     }
 
     void everyTextSizeIsReadable()
     {
         QFETCH(double, scale);
-        MainWindow w(env().catalog(), Scenario{});
+        QFETCH(bool, large);
+        Scenario start;
+        if (large) {
+            start.presetId = QStringLiteral("llama3-70b");
+            start.model = env().catalog().findPreset(start.presetId)->shape;
+            start.gpus = 64;
+            start.zeroStage = 3;
+            start.recompute = Recompute::Full;
+            start.seqLen = 8192;
+            start.microBatch = 1;
+        }
+        MainWindow w(env().catalog(), start);
         w.setFontScale(scale);
         w.resize(1280, 720);
         QVERIFY(uitest::showAndWait(w));
@@ -182,9 +197,11 @@ private:
                  qPrintable(QStringLiteral("%1: plot %2 px high, text line %3 px").arg(name).arg(plot.height()).arg(line)));
         QVERIFY2(plot.width() >= kMinPlotLinesWide * line,
                  qPrintable(QStringLiteral("%1: plot %2 px wide, text line %3 px").arg(name).arg(plot.width()).arg(line)));
-        // Titles whole: Qt Charts elides what does not fit with "...".
-        const qreal titleWidth = QFontMetricsF(chart->titleFont()).horizontalAdvance(chart->title());
-        QVERIFY2(titleWidth <= chart->size().width() - 8,
+        // Titles whole: Qt Charts elides what does not fit its width less its margins with "...".
+        const QFontMetricsF titleMetrics(chart->titleFont());
+        const qreal titleWidth = titleMetrics.horizontalAdvance(chart->title());
+        QVERIFY2(titleWidth <= chart->size().width() - chart->margins().left() - chart->margins().right() - 16
+                                   - titleMetrics.averageCharWidth(),
                  qPrintable(QStringLiteral("%1: title %2 px in a %3 px chart").arg(name).arg(titleWidth).arg(chart->size().width())));
         for (QAbstractAxis *axis : axes) {
             if (axis->titleText().isEmpty() || !axis->isTitleVisible())
