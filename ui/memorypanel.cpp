@@ -335,7 +335,13 @@ void MemoryPanel::placeTotals()
             top += m_sets[c]->at(stage);
         const QPointF anchor = m_chart->mapToPosition({static_cast<double>(stage), top}, m_series);
         const QRectF text = item->boundingRect();
-        const double y = std::max(area.top(), anchor.y() - text.height() - 2);
+        double y = std::max(area.top(), anchor.y() - text.height() - 2);
+        // A total that would sit on the capacity line moves above it, where both stay readable.
+        if (m_capacity->isVisible()) {
+            const double line = m_chart->mapToPosition({0, m_capacity->at(0).y()}, m_capacity).y();
+            if (line >= y - 1 && line <= y + text.height() + 1)
+                y = std::max(area.top(), line - text.height() - 3);
+        }
         item->setPos(anchor.x() - text.width() / 2, y);
     }
 }
