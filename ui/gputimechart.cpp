@@ -21,6 +21,11 @@
 
 namespace napkin::ui {
 
+namespace {
+constexpr int kFullMark = 0;   // QGraphicsItem::data keys of a bar's mark
+constexpr int kShortMark = 1;
+} // namespace
+
 GpuTimeChart::TimeUnit GpuTimeChart::unitFor(double maxSeconds)
 {
     if (maxSeconds < 2 * 3600)
@@ -111,8 +116,8 @@ void GpuTimeChart::setReport(const Report &report)
         const QString mark = !t.hasPeak ? tr("no %1 peak").arg(dtype)
                              : t.fits ? QString()
                                       : tr("does not fit (%1)").arg(fmt::bytes(t.memoryBytes, ByteUnit::GiB));
-        if (m_marks[i]->text() != mark)
-            m_marks[i]->setText(mark);
+        m_marks[i]->setData(kFullMark, mark);
+        m_marks[i]->setData(kShortMark, !t.hasPeak ? tr("no peak") : t.fits ? QString() : tr("no fit"));
     }
     // While dragging the unit and the axis stay unless the bars leave them.
     const TimeUnit fitted = unitFor(maxSeconds);
@@ -164,7 +169,7 @@ QStringList GpuTimeChart::marks() const
 {
     QStringList out;
     for (const QGraphicsSimpleTextItem *mark : m_marks)
-        out << mark->text();
+        out << mark->data(kFullMark).toString();
     return out;
 }
 
@@ -173,7 +178,22 @@ void GpuTimeChart::placeMarks()
     const QRectF area = m_chart->plotArea();
     for (int i = 0; i < m_marks.size(); ++i) {
         QGraphicsSimpleTextItem *mark = m_marks[i];
-        if (mark->text().isEmpty() || area.isEmpty())
+        // Written up the bar, the mark must fit the plot's height: the full text, else a
+        // short one, else a cross (the tooltip always has the whole story).
+        const QFontMetricsF fm(mark->font());
+        const double room = area.height() - 6;
+        QString shown;
+        for (const QString &candidate : {mark->data(kFullMark).toString(), mark->data(kShortMark).toString(),
+                                         QStringLiteral("✗")}) {
+            shown = candidate;
+            if (candidate.isEmpty() || fm.horizontalAdvance(candidate) <= room)
+                break;
+        }
+        if (mark->data(kFullMark).toString().isEmpty())
+            shown.clear();
+        if (mark->text() != shown)
+            mark->setText(shown);
+        if (shown.isEmpty() || area.isEmpty())
             continue;
         // Turned -90°, the text's height lies along x: centre it on the bar, start above the axis.
         const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
