@@ -128,7 +128,8 @@ private slots:
         const Report r = test::reportFor(s);
         const double needed = 16.0 * static_cast<double>(params) / (zero == 3 ? static_cast<double>(gpus) : 1.0);
         QVERIFY(test::near(r.memory.perGpu.total(), needed, 1e-12));
-        const GpuTime &t = on(timeOnEveryGpu(r, test::catalog()), gpu);
+        const QList<GpuTime> times = timeOnEveryGpu(r, test::catalog());  // outlives the reference below
+        const GpuTime &t = on(times, gpu);
         QCOMPARE(t.neededBytes, r.memory.perGpu.total());
         QCOMPARE(t.memoryBytes, test::catalog().findGpu(gpu)->memoryBytes);
         QCOMPARE(t.fits, fits);
