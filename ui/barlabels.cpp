@@ -83,6 +83,14 @@ QStringList BarLabels::texts() const
     return m_item->texts;
 }
 
+void BarLabels::setText(int bar, const QString &text)
+{
+    if (bar < 0 || bar >= m_item->texts.size() || m_item->texts[bar] == text)
+        return;
+    m_item->texts[bar] = text;
+    restyle();  // measures the new text, then places every label again
+}
+
 void BarLabels::restyle()
 {
     m_item->font = m_axis->labelsFont();

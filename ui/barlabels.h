@@ -29,6 +29,8 @@ public:
     /// 0 (horizontal), 45 or 90 degrees, picked from the room between bars.
     int angle() const { return m_angle; }
     QStringList texts() const;
+    /// Changes one bar's label (the chosen GPU's gets its ▶).
+    void setText(int bar, const QString &text);
     /// The outline of each label as drawn, in chart coordinates.
     QList<QPolygonF> labelShapes() const;
 

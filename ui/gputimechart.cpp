@@ -135,10 +135,16 @@ void GpuTimeChart::setReport(const Report &report)
             m_tooBig->replace(i, tooBig);
     }
     if (chosen != m_chosen) {
-        if (m_chosen >= 0)
+        // The chosen GPU: its bar in the highlight colour, and ▶ before its name as on the
+        // memory chart, which still shows when its bar is hatched (the run does not fit it).
+        if (m_chosen >= 0) {
             m_set->deselectBar(m_chosen);
-        if (chosen >= 0)
+            m_labels->setText(m_chosen, m_times[m_chosen].shortName);
+        }
+        if (chosen >= 0) {
             m_set->selectBar(chosen);
+            m_labels->setText(chosen, QStringLiteral("▶") + m_times[chosen].shortName);
+        }
         m_chosen = chosen;
     }
     if (!stay) {

@@ -210,8 +210,8 @@ private slots:
         }
         const BarLabels *labels = chart->barLabels();
         QStringList shortNames;
-        for (const GpuSpec &g : env().catalog().gpus)
-            shortNames << g.shortName;
+        for (const GpuSpec &g : env().catalog().gpus)  // the chosen one marked ▶, as on the memory chart
+            shortNames << (g.id == w.controller()->scenario().gpuId ? QStringLiteral("▶") : QString()) + g.shortName;
         QCOMPARE(labels->texts(), shortNames);
         QVERIFY2(labels->angle() <= maxAngle, qPrintable(QString::number(labels->angle())));
 

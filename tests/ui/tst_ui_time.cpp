@@ -153,6 +153,8 @@ private slots:
         const int h200 = index("h200-sxm");
         QCOMPARE(marks[h200], QString());
         QCOMPARE(chart->barLabels()->texts()[h200], QStringLiteral("H200"));
+        // The chosen GPU (H100, hatched here) is still marked, as on the memory chart.
+        QCOMPARE(chart->barLabels()->texts()[index("h100-sxm")], QStringLiteral("▶H100 SXM"));
         QVERIFY(chart->barSet(true)->at(h200) > 0);
         QCOMPARE(chart->barSet(false)->at(h200), 0.0);
 
