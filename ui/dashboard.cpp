@@ -132,11 +132,13 @@ void Dashboard::setReport(const Report &report)
     m_settings->setText(scenarioSettings(report));
     const auto change = baselineChange(report);
     if (change) {
-        m_pinned->setText(tr("Against the pinned baseline (%1): %2")
-                              .arg(scenarioSummary(*report.baseline, m_catalog), baselineChangeText(*change)));
+        // The differences first: a narrow window elides the end, and the tooltip has it all.
+        m_pinned->setText(tr("╌○ vs pinned: %1 · pinned: %2")
+                              .arg(baselineChangeText(*change), scenarioSummary(*report.baseline, m_catalog)));
     }
     if (m_pinned->isVisibleTo(this) != change.has_value()) {
         m_pinned->setVisible(change.has_value());
+        m_summary->setLines(m_tabbed && !change ? 2 : 1);
         arrange();
     }
     if (m_lastReport)
@@ -186,8 +188,8 @@ bool Dashboard::gridFits(QSize size) const
     const int cellWidth = (size.width() - spacing) / 2;
     const int topRow = (size.height() - spacing) * 3 / 5;
     const int bottomRow = size.height() - spacing - topRow;
-    // The time row is figures beside a bar chart: it needs less height than a roofline.
-    return cellWidth >= chart.width() && topRow >= chart.height() && bottomRow >= chart.height() * 4 / 5;
+    // The time row is figures beside the every-GPU chart, whose tilted names take lines too.
+    return cellWidth >= chart.width() && topRow >= chart.height() && bottomRow >= chart.height() * 9 / 10;
 }
 
 void Dashboard::arrange()
@@ -204,7 +206,8 @@ void Dashboard::arrange()
         return;
     m_tabbed = tabbed;
     // Large text: the summary wraps to a second line instead of losing its GPU.
-    m_summary->setLines(tabbed ? 2 : 1);
+    // With a pinned baseline its line takes the second one (the GPU is in the controls too).
+    m_summary->setLines(tabbed && !m_pinned->isVisibleTo(this) ? 2 : 1);
     // The every-GPU chart gets a tab of its own: beside the figures it would be too narrow.
     if (tabbed)
         m_time->setChartDetached(true);

@@ -283,12 +283,11 @@ void MemoryPanel::refresh()
         if (component == MemoryComponent::Optimizer)
             legend.append({palette::neutral(), tr("= model state %1").arg(bytes(chosenStage.modelState())), QChar()});
     }
+    // The pinned baseline's dashed outlines are named on the dashboard's "vs pinned" line.
     legend.append({palette::neutral(), tr("= total %1").arg(bytes(chosenStage.total())), QChar()});
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)),
                    QChar(0x2501)});
-    if (pinned)
-        legend.append({m_pinned->pen().color(),
-                       tr("Pinned %1").arg(bytes(pinned->memory.perGpu.total())), QChar(0x254C)});
+
     const QString legendText = legendHtml(legend);
     if (legendText != m_legend->text())
         m_legend->setText(legendText);

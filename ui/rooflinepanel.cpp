@@ -265,8 +265,13 @@ void RooflinePanel::refreshRoofs()
 void RooflinePanel::refreshLegend()
 {
     QList<LegendEntry> entries;
-    if (m_report)
-        entries.append({palette::neutral(), stepSummary(m_report->roofline), QChar()});
+    if (m_report) {
+        // With a pinned baseline the step entry also names its hollow circles and its step.
+        QString step = stepSummary(m_report->roofline);
+        if (m_report->baseline && m_pinned->isVisible())
+            step += tr(" (○ pinned: %1)").arg(fmt::duration(m_report->baseline->roofline.stepSeconds));
+        entries.append({palette::neutral(), step, QChar()});
+    }
     entries.append({m_roof->pen().color(), m_roof->name(), QChar(0x2501)});
     if (m_overlay->isVisible()) {
         entries.append({m_overlay->pen().color(), m_overlay->name(), QChar(0x254D)});
@@ -275,8 +280,7 @@ void RooflinePanel::refreshLegend()
         entries.append({palette::neutral(), m_overlayStep, QChar()});
     }
     entries.append({m_ridge->color(), m_ridge->name()});
-    if (m_pinned->isVisible())
-        entries.append({m_pinned->borderColor(), m_pinned->name(), QChar(0x25CB)});
+
     // Each kind with its share of the bottom-up step time.
     const QList<double> shares = m_report ? kindStepShares(m_report->roofline) : QList<double>(kOpKinds, 0.0);
     for (int k = 0; k < kOpKinds; ++k)

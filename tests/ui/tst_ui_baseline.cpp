@@ -74,7 +74,6 @@ private slots:
             QCOMPARE(outline[4 * stage].y(), 0.0);
         }
         QVERIFY(memory->pinnedOutline()->isVisible());
-        QVERIFY(memory->legendText().contains(QStringLiteral("Pinned %1").arg(fmt::bytesIn(pinned.memory.perGpu.total(), ByteUnit::GB, 3))));
 
         // Hollow roofline points: one per pinned op, at its intensity.
         const QScatterSeries *ghosts = w.dashboard()->rooflinePanel()->pinnedOps();
@@ -82,6 +81,8 @@ private slots:
         QCOMPARE(ghosts->count(), pinned.roofline.ops.size());
         QCOMPARE(ghosts->at(0).x(), pinned.roofline.ops[0].intensity);
         QCOMPARE(ghosts->color().alpha(), 0);
+        QVERIFY(w.dashboard()->rooflinePanel()->legendText().contains(
+            QStringLiteral("(○ pinned: %1)").arg(fmt::duration(pinned.roofline.stepSeconds))));
 
         // The pinned time beside the new one, and the differences in words.
         const QString timeNote = w.dashboard()->timePanel()->note(TimePanel::Figure::WallClock)->text();
@@ -90,7 +91,7 @@ private slots:
         QVERIFY(memoryChange > 0.1);
         const QString line = w.dashboard()->pinnedLine()->text();
         QVERIFY(w.dashboard()->pinnedLine()->isVisible());
-        QVERIFY2(line.contains(QStringLiteral("%1 memory, ±0% time").arg(signedPercent(memoryChange))), qPrintable(line));
+        QVERIFY2(line.startsWith(QStringLiteral("╌○ vs pinned: %1 memory, ±0% time").arg(signedPercent(memoryChange))), qPrintable(line));
 
         // Undo the change, then the pin: the ghosts go.
         w.controller()->undoStack()->undo();

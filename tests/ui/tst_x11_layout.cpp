@@ -78,8 +78,9 @@ private slots:
         QTest::addColumn<bool>("large");
         for (double s : offeredScales()) {
             QTest::addRow("text x%.2f", s) << s << false;
-            // Long titles and legends, and GPUs the run does not fit on: Llama 3 70B on 64 GPUs.
-            QTest::addRow("text x%.2f, Llama 3 70B x64", s) << s << true;
+            // Long titles and legends, GPUs the run does not fit on and a pinned baseline:
+            // Llama 3 70B on 64 GPUs.
+            QTest::addRow("text x%.2f, Llama 3 70B x64 pinned", s) << s << true;
         }
     }
 
@@ -96,6 +97,10 @@ private slots:
             start.recompute = Recompute::Full;
             start.seqLen = 8192;
             start.microBatch = 1;
+            // And a pinned baseline: its line above the charts, its entry in the legends.
+            Scenario pinned = start;
+            pinned.zeroStage = 1;
+            start.baseline.scenario = std::make_shared<const Scenario>(pinned);
         }
         MainWindow w(env().catalog(), start);
         w.setFontScale(scale);
