@@ -145,8 +145,39 @@ QList<Option> scenarioOptions(const Catalog &catalog)
                                       [](Command &c, UtilizationBasis b) { c.scenario.utilizationBasis = b; })},
         {"price", true, realOption("price", 0, limits::maxPriceUsd, false, [](Command &c, double x) { c.scenario.pricePerGpuHourUsd = x; })},
         {"reserved", true, realOption("reserved", 0, limits::maxReservedBytes, false, [](Command &c, double x) { c.scenario.reservedBytes = x; })},
+        {"reserved-gb", true, realOption("reserved-gb", 0, limits::maxReservedBytes / 1e9, false,
+                                         [](Command &c, double x) { c.scenario.reservedBytes = x * 1e9; })},
+        {"allocator-margin", true, realOption("allocator-margin", 0, limits::maxAllocatorMargin, false,
+                                              [](Command &c, double x) { c.scenario.allocatorMargin = x; })},
+        {"tp", true, integerOption("tp", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.tp = n; })},
+        {"sp", false, flag([](Command &c) { c.scenario.sequenceParallel = true; })},
+        {"no-sp", false, flag([](Command &c) { c.scenario.sequenceParallel = false; })},
+        {"pp", true, integerOption("pp", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.pp = n; })},
+        {"vpp", true, integerOption("vpp", 1, limits::maxLayers, [](Command &c, L n) { c.scenario.vpp = n; })},
+        {"cp", true, integerOption("cp", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.cp = n; })},
+        {"global-batch", true, integerOption("global-batch", 1, limits::maxGlobalBatch,
+                                             [](Command &c, L n) { c.scenario.globalBatch = n; })},
+        {"gpus-per-node", true, integerOption("gpus-per-node", 1, limits::maxGpus,
+                                              [](Command &c, L n) { c.scenario.gpusPerNode = n; })},
+        {"interconnect", true, [&catalog](Command &c, const QString &v) -> std::optional<Failure> {
+             if (!catalog.findInterconnect(v))
+                 return failure(QStringLiteral("interconnect"),
+                                QStringLiteral("must be one of %1 (got '%2'; see `napkin interconnects`)")
+                                    .arg(catalog.interconnectIdList(), v));
+             c.scenario.interconnectId = v;
+             return std::nullopt;
+         }},
+        {"efficiency-matmul", true, realOption("efficiency-matmul", 0, limits::maxEfficiency, true,
+                                               [](Command &c, double x) { c.scenario.efficiencyMatmul = x; })},
+        {"efficiency-memory", true, realOption("efficiency-memory", 0, limits::maxEfficiency, true,
+                                               [](Command &c, double x) { c.scenario.efficiencyMemory = x; })},
+        {"time-basis", true, enumOption<TimeBasis>("time-basis", "mfu or estimated", timeBasisFromName,
+                                                   [](Command &c, TimeBasis b) { c.scenario.timeBasis = b; })},
     };
 }
+
+/// The most layouts `napkin plan --top` prints.
+constexpr std::int64_t kMaxPlanTop = 1000;
 
 QList<Option> outputOptions()
 {
@@ -180,6 +211,8 @@ QList<Option> outputOptions()
              c.size = QSize(static_cast<int>(*w), static_cast<int>(*h));
              return std::nullopt;
          }},
+        {"top", true, integerOption("top", 1, kMaxPlanTop, [](Command &c, std::int64_t n) { c.planTop = static_cast<int>(n); })},
+        {"tp-beyond-node", false, flag([](Command &c) { c.planTpBeyondNode = true; })},
         {"scale", true, integerOption("scale", limits::minExportScale, limits::maxExportScale,
                                       [](Command &c, std::int64_t n) { c.scale = static_cast<int>(n); })},
     };
@@ -211,8 +244,8 @@ int qtStandardArgument(const QStringList &args, int i)
 const QList<std::pair<const char *, Verb>> &verbs()
 {
     static const QList<std::pair<const char *, Verb>> table = {
-        {"report", Verb::Report}, {"presets", Verb::Presets}, {"gpus", Verb::Gpus},
-        {"recipes", Verb::Recipes}, {"export", Verb::Export}, {"window", Verb::Window},
+        {"report", Verb::Report}, {"plan", Verb::Plan}, {"presets", Verb::Presets}, {"gpus", Verb::Gpus},
+        {"recipes", Verb::Recipes}, {"interconnects", Verb::Interconnects}, {"export", Verb::Export}, {"window", Verb::Window},
         {"help", Verb::Help},
     };
     return table;
@@ -408,10 +441,15 @@ GPU memory, how long will it take, and is it compute-bound or memory-bound?
 Commands:
   (none) | window     open the desktop window, starting from the options given
   report [--json]     print the accounting as text (or JSON in base units)
+  plan [--top K] [--json] [--tp-beyond-node]
+                      rank parallel layouts (tp, pp, vpp, cp, dp, ZeRO, micro-batch,
+                      recompute) for the model, GPU count and global batch by estimated
+                      step time, best first (K from 1 to 1000, default 10)
   export --out DIR    write memory.png, time.png, roofline.png, dashboard.png (no display needed)
   presets             list the model presets
   gpus                list the GPU catalog
   recipes             list the precision/optimizer recipes
+  interconnects       list the links (NVLink, PCIe, InfiniBand, RoCE, ICI) with sources
 
 Model:
   --preset NAME       start from a preset (shape options given too override it)
@@ -446,6 +484,20 @@ Run:
   --reserved BYTES    memory each GPU holds besides the model: CUDA context and kernels
                       (default 1343 MiB = 1.408e9, as measured in Hugging Face's "Model
                       training anatomy"; 0 for the source document's accounting)
+Parallel layout (ranks ordered TP, CP, DP, PP; dp = gpus / (tp x pp x cp)):
+  --tp N  --pp N  --vpp N  --cp N    tensor, pipeline, virtual-stage and context parallelism
+                      (tp divides heads and kv_heads; pp <= layers; vpp splits layers into
+                      pp x vpp chunks; 2 x cp divides seq_len)
+  --sp | --no-sp      sequence parallelism: split the TP-replicated activations too
+  --global-batch N    sequences per optimizer step (a multiple of batch x dp; default
+                      batch x dp, one micro-batch per replica)
+  --gpus-per-node N   GPUs sharing the scale-up link (default: the GPU's node)
+  --interconnect ID   the link between nodes (default: the GPU's; see napkin interconnects)
+  --efficiency-matmul F  --efficiency-memory F   fractions of peak FLOP/s and bandwidth the
+                      bottom-up step time assumes (default: the GPU's catalog figures)
+  --time-basis mfu|estimated   the run's time from --mfu (default) or the estimated step
+  --reserved-gb F     --reserved in GB (1e9 bytes)
+  --allocator-margin F   the caching allocator's margin, a fraction of the rest (default 0)
   --scenario FILE     load a saved scenario (options given too override it); a regular
                       file of at most 1 MiB
 Output:

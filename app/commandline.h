@@ -12,7 +12,7 @@
 
 namespace napkin {
 
-enum class Verb { Window, Report, Presets, Gpus, Recipes, Export, Help, Version };
+enum class Verb { Window, Report, Plan, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
 
 /// A parsed `napkin` invocation.
 struct Command {
@@ -27,6 +27,8 @@ struct Command {
     QString outDir;
     QSize size{1600, 1000};
     int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale
+    int planTop = 10;             ///< plan: layouts to print (--top)
+    bool planTpBeyondNode = false;  ///< plan: let TP span nodes (--tp-beyond-node)
 };
 
 /// Either a command or one line naming the option and what it accepts (exit status 2).

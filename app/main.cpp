@@ -43,6 +43,24 @@ int printReport(const Command &c, const Catalog &catalog)
     return 0;
 }
 
+int printPlan(const Command &c, const Catalog &catalog)
+{
+    ValidationError e;
+    const auto report = computeReport(c.scenario, catalog, &e);  // validates and resolves ids and links
+    if (!report)
+        return refuse(optionForField(e.field) + QStringLiteral(": ") + e.problem);
+    PlanOptions options;
+    options.top = c.planTop;
+    options.tpBeyondNode = c.planTpBeyondNode;
+    const PlanReport plan = planLayouts(c.scenario, report->gpu, report->memory.recipe, report->scaleUp,
+                                        report->scaleOut, options);
+    if (c.json)
+        print(stdout, QString::fromUtf8(QJsonDocument(planToJson(plan)).toJson(QJsonDocument::Indented)));
+    else
+        print(stdout, planText(plan, c.unit));
+    return 0;
+}
+
 // Headless runs print only Napkin's own lines: the offscreen platform's chatter (missing
 // XDG_RUNTIME_DIR, unsupported size hints) is noise to a command-line user or a script.
 // NAPKIN_DEBUG=1 keeps it.
@@ -122,6 +140,11 @@ int main(int argc, char **argv)
         return 0;
     case Verb::Report:
         return printReport(c, *catalog);
+    case Verb::Plan:
+        return printPlan(c, *catalog);
+    case Verb::Interconnects:
+        print(stdout, interconnectsText(*catalog));
+        return 0;
     case Verb::Export:
         return exportPngs(argc, argv, c, *catalog);
     case Verb::Window:

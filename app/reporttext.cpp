@@ -39,6 +39,10 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "Model      " << modelLine(s, catalog) << '\n';
     t << "Run        " << fmt::compactCount(s.tokens) << " tokens, seq_len " << s.seqLen << ", micro-batch "
       << s.microBatch << " per GPU, " << s.gpus << " x " << r.gpu.name << '\n';
+    const Layout &l = r.layout;
+    t << "Layout     " << layoutText(l) << "; global batch " << l.globalBatch << " sequences = " << l.microBatches
+      << " micro-batch" << (l.microBatches == 1 ? "" : "es") << " of " << l.microBatch << " per replica; "
+      << l.gpusPerNode << " GPUs per node on " << r.scaleUp.id << ", nodes on " << r.scaleOut.id << '\n';
     t << "Recipe     " << r.memory.recipe.name << ", ZeRO stage " << s.zeroStage << ", recompute "
       << recomputeName(s.recompute) << (s.flashAttention ? ", FlashAttention" : "") << '\n';
     if (s.paramsOverride)
@@ -68,11 +72,13 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  per token (detailed)          " << fmt::sci(f.perTokenDetailed) << "   attention QK^T + PV share "
       << fmt::percent(f.attentionShare) << '\n';
     t << "  per optimizer step            " << fmt::sci(f.perStepDetailed) << "   " << fmt::compactCount(f.tokensPerStep)
-      << " tokens (micro-batch x seq_len x GPUs)\n";
+      << " tokens (global batch x seq_len), all GPUs together\n";
 
     const MemoryReport &m = r.memory;
-    t << "\nMemory per GPU (" << fmt::unitName(unit) << ", ZeRO stage " << m.zeroStage << " over " << m.gpus
-      << " GPUs; bytes/param " << m.recipe.weightBytes << '/' << m.recipe.gradBytes << '/' << m.recipe.optimizerBytes << ")\n";
+    t << "\nMemory per GPU (" << fmt::unitName(unit) << ", ZeRO stage " << m.zeroStage << " over "
+      << m.layout.shardGroup() << " DP x CP ranks; bytes/param " << m.recipe.weightBytes << '/' << m.recipe.gradBytes << '/'
+      << m.recipe.optimizerBytes << (m.layout.pp > 1 ? QStringLiteral("; worst stage %1 of %2").arg(m.worstStage).arg(m.layout.pp) : QString())
+      << ")\n";
     t << "  params                        " << gb(m.perGpu.params) << '\n';
     t << "  grads                         " << gb(m.perGpu.grads) << '\n';
     t << "  optimizer_and_master_weights  " << gb(m.perGpu.optimizerAndMasterWeights) << '\n';
@@ -87,6 +93,11 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
                                           s.dropout ? QStringLiteral(", dropout") : QString())
                                : QStringLiteral("   (left out)"))
       << '\n';
+    if (m.perGpu.overheads > 0) {
+        const FrameworkOverheads &o = m.perStage[m.worstStage].overheads;
+        t << "  framework overheads           " << gb(m.perGpu.overheads) << "   ZeRO-3 gathered block " << gb(o.zero3Gathered)
+          << " + prefetch " << gb(o.zero3Prefetch) << " + allocator margin " << gb(o.allocatorMargin) << '\n';
+    }
     t << "  reserved                      " << gb(m.perGpu.reserved)
       << "   CUDA context and kernels (--reserved BYTES; default 1343 MiB, Hugging Face \"Model training anatomy\")\n";
     t << "  total                         " << gb(m.perGpu.total()) << "   of " << gb(m.capacity) << " on " << r.gpu.id
@@ -95,17 +106,53 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  by ZeRO stage                 ";
     for (int stage = 0; stage < 4; ++stage)
         t << stage << ": " << gb(m.byZeroStage[stage].total()) << (stage < 3 ? "   " : "\n");
+    if (m.layout.pp > 1) {
+        t << "  by pipeline stage             (layers, micro-batches in flight: total)\n";
+        for (const StageMemory &st : m.perStage)
+            t << "    stage " << pad(QString::number(st.stage), 4) << pad(QString::number(st.layers), 4) << " layers, "
+              << pad(fmt::number(st.inFlightMicroBatches), 6) << ": " << gb(st.bytes.total())
+              << (st.stage == m.worstStage ? "   <- worst" : "") << '\n';
+    }
+
+    const StepTimeReport &st = r.step;
+    t << "\nStep time, bottom-up (stage " << st.stage << "; matmul efficiency "
+      << fmt::percent(s.efficiencyMatmul.value_or(r.gpu.efficiencyMatmul)) << ", memory efficiency "
+      << fmt::percent(s.efficiencyMemory.value_or(r.gpu.efficiencyMemory)) << ")\n";
+    t << "  compute          " << fmt::duration(st.computeMatmul + st.computeAttention + st.computeOther) << "   matmul "
+      << fmt::duration(st.computeMatmul) << " + attention " << fmt::duration(st.computeAttention) << " + other "
+      << fmt::duration(st.computeOther) << ", over " << st.microBatches << " micro-batches\n";
+    t << "  exposed comm     " << fmt::duration(st.commExposedSeconds()) << "   TP " << fmt::duration(st.tpExposed) << " + CP "
+      << fmt::duration(st.cpExposed) << " + PP " << fmt::duration(st.ppExposed) << " + DP " << fmt::duration(st.dpExposed) << '\n';
+    t << "  pipeline bubble  " << fmt::duration(st.bubble) << "   (pp - 1)/(m x vpp) = " << fmt::percent(st.bubbleFraction, 1)
+      << " (Narayanan et al. 2021)\n";
+    t << "  optimizer        " << fmt::duration(st.optimizer) << '\n';
+    t << "  step             " << fmt::duration(st.stepSeconds) << "   estimated MFU " << fmt::percent(st.estimatedMfu)
+      << ", HFU " << fmt::percent(st.estimatedHfu) << ", " << fmt::number(st.tokensPerSecondPerGpu) << " tokens/s per GPU\n";
+    for (const CommOp &op : st.comm)
+        t << "    " << pad(op.name, 30) << pad(commGroupName(op.group) + QStringLiteral(" x") + QString::number(op.groupSize), 9)
+          << pad(op.linkId, 15) << pad(fmt::bytes(op.bytes, unit), 12) << fmt::duration(op.seconds) << " (exposed "
+          << fmt::duration(op.exposedSeconds) << ")\n";
 
     const TimeReport &tm = r.time;
     t << "\nTime (basis: " << (tm.basis == FlopsBasis::SixND ? "6ND" : f.causal ? "detailed, causal-halved" : "detailed") << ")\n";
     const bool hfu = tm.utilizationBasis == UtilizationBasis::Hfu;
+    t << "  time basis       " << (tm.timeBasis == TimeBasis::Estimated ? "estimated" : "mfu") << "   run time "
+      << fmt::duration(tm.secondsUtilization) << " at the set utilisation | " << fmt::duration(tm.secondsEstimated)
+      << " from the estimated step (" << fmt::number(tm.steps) << " steps; --time-basis mfu|estimated)\n";
     t << "  hardware FLOPs   " << fmt::sci(tm.hardwareFlops) << "   = " << fmt::sci(tm.trainingFlops) << " model + "
       << fmt::sci(tm.recomputeFlops) << " recomputed (recompute " << recomputeName(s.recompute) << ")\n";
-    t << "  wall clock       " << fmt::duration(tm.seconds) << "   = " << fmt::sci(hfu ? tm.hardwareFlops : tm.trainingFlops)
-      << (hfu ? " hardware" : " model") << " FLOPs / (" << tm.gpus << " GPUs x " << fmt::flopRate(tm.peakFlopsPerS) << " "
-      << tm.peakDtype << " x " << (hfu ? "HFU " : "MFU ") << fmt::percent(tm.utilizationFraction) << ")\n";
-    t << "  utilisation      MFU " << fmt::percent(tm.mfuFraction) << (hfu ? "" : " (set)") << "   HFU "
-      << fmt::percent(tm.hfuFraction) << (hfu ? " (set)" : "") << "   (Chowdhery et al. 2022, App. B)\n";
+    if (tm.timeBasis == TimeBasis::Estimated) {
+        t << "  wall clock       " << fmt::duration(tm.seconds) << "   = " << fmt::number(tm.steps) << " steps x "
+          << fmt::duration(st.stepSeconds) << " estimated step\n";
+        t << "  utilisation      MFU " << fmt::percent(tm.mfuFraction) << "   HFU " << fmt::percent(tm.hfuFraction)
+          << "   (estimated; Chowdhery et al. 2022, App. B)\n";
+    } else {
+        t << "  wall clock       " << fmt::duration(tm.seconds) << "   = " << fmt::sci(hfu ? tm.hardwareFlops : tm.trainingFlops)
+          << (hfu ? " hardware" : " model") << " FLOPs / (" << tm.gpus << " GPUs x " << fmt::flopRate(tm.peakFlopsPerS) << " "
+          << tm.peakDtype << " x " << (hfu ? "HFU " : "MFU ") << fmt::percent(tm.utilizationFraction) << ")\n";
+        t << "  utilisation      MFU " << fmt::percent(tm.mfuFraction) << (hfu ? "" : " (set)") << "   HFU "
+          << fmt::percent(tm.hfuFraction) << (hfu ? " (set)" : "") << "   (Chowdhery et al. 2022, App. B)\n";
+    }
     t << "  GPU-hours        " << fmt::number(tm.gpuHours) << "   (" << fmt::number(tm.gpuYears) << " GPU-years)\n";
     if (tm.costUsd)
         t << "  cost             " << fmt::usd(*tm.costUsd) << "   at " << fmt::usd(*tm.price.usdPerGpuHour)
@@ -127,7 +174,8 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
       << gb(cv.activationsPyTorch) << "   at the chosen recompute\n";
 
     const RooflineReport &rl = r.roofline;
-    t << "\nRoofline on " << r.gpu.name << ": " << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "
+    t << "\nRoofline on " << r.gpu.name << (r.layout.pp > 1 ? QStringLiteral(", stage %1").arg(rl.stage) : QString())
+      << ", one micro-batch on one GPU: " << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "
       << fmt::bandwidth(rl.bandwidthBytesPerS) << ", ridge at " << fmt::number(rl.ridgeIntensity) << " FLOP/byte\n";
     t << "  " << pad(QStringLiteral("op"), 26) << pad(QStringLiteral("phase"), 10) << pad(QStringLiteral("count"), 7)
       << pad(QStringLiteral("FLOPs"), 11) << pad(QStringLiteral("bytes"), 11) << pad(QStringLiteral("FLOP/B"), 9)
@@ -176,6 +224,45 @@ QString gpusText(const Catalog &catalog)
         else
             t << "none in the catalog (give --price)\n";
     }
+    return out;
+}
+
+QString layoutText(const Layout &l)
+{
+    return QStringLiteral("tp %1%2 x pp %3%4 x cp %5 x dp %6").arg(l.tp).arg(l.sp ? QStringLiteral(" (SP)") : QString())
+        .arg(l.pp).arg(l.vpp > 1 ? QStringLiteral(" (vpp %1)").arg(l.vpp) : QString()).arg(l.cp).arg(l.dp);
+}
+
+QString interconnectsText(const Catalog &catalog)
+{
+    QString out;
+    QTextStream t(&out);
+    for (const Interconnect &l : catalog.interconnects)
+        t << pad(l.id, 24) << pad(l.scaleUp ? QStringLiteral("scale-up") : QStringLiteral("scale-out"), 11)
+          << pad(fmt::bandwidth(l.bandwidthBytesPerS), 12) << pad(fmt::duration(l.latencySeconds), 10)
+          << (l.scaleUp ? QStringLiteral("%1 GPUs  ").arg(l.domainGpus) : QString()) << l.name
+          << "\n                        source: " << l.source << '\n';
+    return out;
+}
+
+QString planText(const PlanReport &p, ByteUnit unit)
+{
+    QString out;
+    QTextStream t(&out);
+    t << "Layouts for a global batch of " << p.globalBatch << " sequences: " << p.evaluated << " evaluated, " << p.fitting
+      << " fit; best first by estimated step time\n";
+    t << "  #   " << pad(QStringLiteral("layout"), 64) << pad(QStringLiteral("worst stage"), 13) << pad(QStringLiteral("step"), 10)
+      << "MFU\n";
+    for (qsizetype i = 0; i < p.layouts.size(); ++i) {
+        const PlannedLayout &l = p.layouts[i];
+        t << "  " << pad(QString::number(i + 1), 4) << pad(plannedLayoutText(l), 64) << pad(fmt::bytes(l.worstStageBytes, unit), 13)
+          << pad(l.fits ? fmt::duration(l.stepSeconds) : QStringLiteral("-"), 10)
+          << (l.fits ? fmt::percent(l.estimatedMfu) : QStringLiteral("-")) << "\n      " << l.reason << '\n';
+    }
+    t << "  current: " << plannedLayoutText(p.current) << ": "
+      << (p.currentRank ? QStringLiteral("rank %1, step %2").arg(*p.currentRank).arg(fmt::duration(p.current.stepSeconds))
+                        : QStringLiteral("does not fit (%1 on the worst stage)").arg(fmt::bytes(p.current.worstStageBytes, unit)))
+      << '\n';
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "catalog.h"
+#include "planner.h"
 #include "report.h"
 #include "units.h"
 
@@ -14,5 +15,9 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit);
 QString presetsText(const Catalog &catalog);
 QString gpusText(const Catalog &catalog);
 QString recipesText();
+QString interconnectsText(const Catalog &catalog);
+/// "tp 8 (SP) x pp 16 x cp 1 x dp 128"
+QString layoutText(const Layout &layout);
+QString planText(const PlanReport &plan, ByteUnit unit);
 
 } // namespace napkin

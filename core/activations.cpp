@@ -9,44 +9,50 @@ constexpr double kInt64 = 8;
 
 } // namespace
 
-ActivationBreakdown korthikantiActivationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
+ActivationTerms korthikantiActivationTerms(const Scenario &s, const Recipe &recipe, double microBatch)
 {
-    ActivationBreakdown a;
+    const ModelShape &m = s.model;
     const double sq = static_cast<double>(s.seqLen);
     const double b = microBatch;
-    const double h = static_cast<double>(s.model.dModel);
-    const double heads = static_cast<double>(s.model.heads);
-    const double v = static_cast<double>(s.model.vocab);
+    const double sb = sq * b;
+    const double h = static_cast<double>(m.dModel);
+    const double kv = static_cast<double>(m.kvHeads * (m.dModel / m.heads));
+    const double f = static_cast<double>(m.dFf);
+    const double heads = static_cast<double>(m.heads);
+    const double v = static_cast<double>(m.vocab);
     const double B = recipe.activationBytes;
-    const double sbh = sq * b * h;
+    const double drop = s.dropout ? 1 : 0;
     const double scores = heads * sq * sq * b;  // a s^2 b elements
-    // Korthikanti et al. 2022, Section 4.1: of the 34 sbh bytes, 32 are 2-byte tensors and 2
-    // are the attention- and MLP-output dropout masks (1 byte); of the 5as^2b, 4 are the softmax
-    // output and dropout output (2-byte each) and 1 the attention dropout mask. At B bytes:
-    const double linearTerms = sbh * (16 * B + 2);
-    const double squareTerms = scores * (2 * B + 1);
-    double perLayer = 0;
-    switch (s.recompute) {
-    case Recompute::None:
-        // FlashAttention (Dao et al. 2022) stores no s x s tensor, only the fp32 log-sum-exp
-        // per query and head (4asb); Q, K, V and the output are already among the 34 sbh.
-        perLayer = s.flashAttention ? linearTerms + kFp32 * heads * sq * b : linearTerms + squareTerms;
-        break;
-    case Recompute::Selective:
-        perLayer = linearTerms;  // Table 2: selective recompute drops the as^2b terms
-        break;
-    case Recompute::Full:
-        perLayer = B * sbh;  // Table 2: only each layer's input (2sbh at 2 bytes)
-        break;
+    ActivationTerms t;
+    if (s.recompute == Recompute::Full) {
+        // Table 2, full recompute: only each block's input (2sbh; / t with SP).
+        t.layerReplicated = B * sb * h;
+    } else {
+        // Section 4.1, attention block: the two norm inputs, the QKV and MLP-input projections'
+        // inputs (TP keeps them whole), and the two 1-byte output dropout masks: 10sbh.
+        t.layerReplicated = 4 * B * sb * h + 2 * drop * sb * h;
+        // Q and K for QK^T, V, the output projection's input (4sbh + 2sbh + 2sbh at MHA) and the
+        // MLP's inner tensors: GELU's input and the down projection's input (8sbh + 8sbh at
+        // d_ff = 4h); SwiGLU's fused gate-and-up output (2 d_ff wide) and the down input.
+        const double mlpInner = (m.arch == Arch::Llama ? 3 : 2) * B * sb * f;
+        t.layerSplit = B * sb * (h + 2 * kv) + B * sb * h + mlpInner;
+        if (s.recompute == Recompute::None) {
+            if (s.flashAttention)
+                t.layerSplit += kFp32 * heads * sb;  // Dao et al. 2022: only the fp32 log-sum-exp
+            else
+                t.layerSplit += scores * (B + drop * (1 + B));  // softmax out (+ dropout mask and out): 5as^2b
+        }
+        // Selective (Section 5): the as^2b terms are recomputed, nothing of them is kept.
     }
-    a.perLayer = perLayer;
-    a.layers = perLayer * static_cast<double>(s.model.layers);
-    // Section 4.3: final norm input 2sbh and LM head input 2sbh (at B bytes), fp32 logits 4sbv.
-    a.outputLayer = 2 * B * sbh + kFp32 * sq * b * v;
-    return a;
+    // Section 4.3: embedding dropout mask (sbh); Megatron-LM also counts the int64 token ids.
+    t.embeddingReplicated = kInt64 * sb + drop * sb * h;
+    // Section 4.3: the final norm's and the LM head's inputs (2sbh each) and fp32 logits 4sbv.
+    t.headReplicated = 2 * B * sb * h;
+    t.headSplit = kFp32 * sb * v;
+    return t;
 }
 
-ActivationBreakdown pytorchActivationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
+ActivationTerms pytorchActivationTerms(const Scenario &s, const Recipe &recipe, double microBatch)
 {
     // Every term is named in tests/validation/ACTIVATION_MODEL.md ("Every term, and which
     // autograd node saves it"); sb tokens, B activation bytes, F = 4 for what runs in fp32.
@@ -66,50 +72,83 @@ ActivationBreakdown pytorchActivationBytes(const Scenario &s, const Recipe &reci
     // x.float(), rsqrt(mean(x^2)) and the normalised tensor cast back.
     const double norm = llama ? F * sb * d + F * sb + B * sb * d : B * sb * d + 2 * F * sb;
 
-    double perLayer = 0;
+    ActivationTerms t;
     if (s.recompute == Recompute::Full) {
-        perLayer = B * sb * d;  // the checkpoint's input
+        t.layerReplicated = B * sb * d;  // the checkpoint's input
     } else {
-        perLayer = 2 * norm + 2 * B * sb * d     // two norms and their outputs (projection inputs)
-                   + 3 * B * sb * d              // q, and k and v expanded to every query head
-                   + B * sb * d                  // attention context = output projection input
-                   + 2 * residualDrop * sb * d;  // residual dropout masks
-        perLayer += llama ? 4 * B * sb * f       // SwiGLU: gate, SiLU, up, SiLU x up
-                          : 2 * B * sb * f;      // GELU input and output
+        t.layerReplicated = 2 * norm + 2 * B * sb * d    // two norms and their outputs (projection inputs)
+                            + 2 * residualDrop * sb * d;  // residual dropout masks
+        t.layerSplit = 3 * B * sb * d                     // q, and k and v expanded to every query head
+                       + B * sb * d;                      // attention context = output projection input
+        t.layerSplit += llama ? 4 * B * sb * f            // SwiGLU: gate, SiLU, up, SiLU x up
+                              : 2 * B * sb * f;           // GELU input and output
         if (s.recompute == Recompute::None) {
             if (s.flashAttention)
-                perLayer += F * scores / static_cast<double>(s.seqLen);  // log-sum-exp, 4asb
+                t.layerSplit += F * scores / static_cast<double>(s.seqLen);  // log-sum-exp, 4asb
             else if (!llama)
-                perLayer += scores * (B + drop * (1 + B));  // softmax out (+ dropout mask and out)
+                t.layerSplit += scores * (B + drop * (1 + B));  // softmax out (+ dropout mask and out)
             else if (drop > 0)
-                perLayer += scores * (F + 1 + B);            // fp32 softmax, mask, dropout out
+                t.layerSplit += scores * (F + 1 + B);            // fp32 softmax, mask, dropout out
             else
-                perLayer += scores * (B == F ? F : F + B);   // fp32 softmax (+ its cast to B)
+                t.layerSplit += scores * (B == F ? F : F + B);   // fp32 softmax (+ its cast to B)
         }
     }
 
-    double outside = kInt64 * sb                 // token ids
-                     + residualDrop * sb * d     // embedding dropout mask
-                     + norm                      // final norm
-                     + B * sb * d                // LM head input
-                     + F * sb * V                // log-softmax of the fp32 logits
-                     + kInt64 * sb + F;          // targets and nll_loss total_weight
+    t.embeddingReplicated = kInt64 * sb              // token ids
+                            + residualDrop * sb * d;  // embedding dropout mask
     if (llama && s.recompute != Recompute::Full)
-        outside += 2 * static_cast<double>(s.seqLen) * (d / a) * B;  // RoPE cos/sin, shared by all blocks
-
-    ActivationBreakdown r;
-    r.perLayer = perLayer;
-    r.layers = perLayer * static_cast<double>(s.model.layers);
-    r.outputLayer = outside;
-    return r;
+        t.embeddingReplicated += 2 * static_cast<double>(s.seqLen) * (d / a) * B;  // RoPE cos/sin, shared by all blocks
+    t.headReplicated = norm                          // final norm
+                       + B * sb * d                  // LM head input
+                       + kInt64 * sb + F;            // targets and nll_loss total_weight
+    t.headSplit = F * sb * V;                        // log-softmax of the fp32 logits
+    return t;
 }
 
-ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
+ActivationTerms activationTerms(const Scenario &s, const Recipe &recipe, double microBatch)
 {
     if (!s.includeActivations)
         return {};
-    return s.activationModel == ActivationModel::PyTorch ? pytorchActivationBytes(s, recipe, microBatch)
-                                                         : korthikantiActivationBytes(s, recipe, microBatch);
+    return s.activationModel == ActivationModel::PyTorch ? pytorchActivationTerms(s, recipe, microBatch)
+                                                         : korthikantiActivationTerms(s, recipe, microBatch);
+}
+
+ActivationBreakdown onDevice(const ActivationTerms &t, const Layout &layout, std::int64_t layers)
+{
+    const double tp = static_cast<double>(layout.tp);
+    const double cp = static_cast<double>(layout.cp);
+    const double rep = layout.sp ? tp : 1;
+    ActivationBreakdown a;
+    a.perLayer = (t.layerReplicated / rep + t.layerSplit / tp) / cp;
+    a.layers = a.perLayer * static_cast<double>(layers);
+    a.embedding = t.embeddingReplicated / rep / cp;
+    a.head = (t.headReplicated / rep + t.headSplit / tp) / cp;
+    a.outputLayer = a.embedding + a.head;
+    return a;
+}
+
+namespace {
+
+ActivationBreakdown single(const ActivationTerms &t, const Scenario &s)
+{
+    return onDevice(t, Layout{}, s.model.layers);
+}
+
+} // namespace
+
+ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
+{
+    return single(activationTerms(s, recipe, microBatch), s);
+}
+
+ActivationBreakdown korthikantiActivationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
+{
+    return single(korthikantiActivationTerms(s, recipe, microBatch), s);
+}
+
+ActivationBreakdown pytorchActivationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
+{
+    return single(pytorchActivationTerms(s, recipe, microBatch), s);
 }
 
 } // namespace napkin

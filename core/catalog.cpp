@@ -93,6 +93,39 @@ bool parseGpu(const QJsonObject &o, int index, GpuSpec *g, QString *error)
     } else if (o.contains(QStringLiteral("price_source")) || o.contains(QStringLiteral("price_date"))) {
         return fail(error, where + QStringLiteral(": price_source and price_date need price_per_gpu_hour_usd"));
     }
+    // Links and efficiencies are checked against the interconnect catalog in parseCatalog().
+    if (!readString(o, QStringLiteral("scale_up"), where, &g->scaleUpId, error)
+        || !readString(o, QStringLiteral("scale_out"), where, &g->scaleOutId, error)
+        || !readInt(o, QStringLiteral("gpus_per_node"), where, &g->gpusPerNode, error)
+        || !readString(o, QStringLiteral("links_source"), where, &g->linksSource, error)
+        || !readPositive(o, QStringLiteral("efficiency_matmul"), where, &g->efficiencyMatmul, error)
+        || !readPositive(o, QStringLiteral("efficiency_memory"), where, &g->efficiencyMemory, error)
+        || !readString(o, QStringLiteral("efficiency_source"), where, &g->efficiencySource, error))
+        return false;
+    if (g->efficiencyMatmul > 1 || g->efficiencyMemory > 1)
+        return fail(error, where + QStringLiteral(": efficiencies must be at most 1"));
+    return true;
+}
+
+bool parseInterconnect(const QJsonObject &o, int index, Interconnect *l, QString *error)
+{
+    QString where = QStringLiteral("interconnects.json entry %1").arg(index);
+    if (!readString(o, QStringLiteral("id"), where, &l->id, error))
+        return false;
+    where = QStringLiteral("interconnects.json \"%1\"").arg(l->id);
+    QString scope;
+    if (!readString(o, QStringLiteral("name"), where, &l->name, error)
+        || !readString(o, QStringLiteral("scope"), where, &scope, error)
+        || !readPositive(o, QStringLiteral("bandwidth_bytes_per_s"), where, &l->bandwidthBytesPerS, error)
+        || !readPositive(o, QStringLiteral("latency_s"), where, &l->latencySeconds, error)
+        || !readString(o, QStringLiteral("source"), where, &l->source, error))
+        return false;
+    if (scope != QLatin1String("scale-up") && scope != QLatin1String("scale-out"))
+        return fail(error, where + QStringLiteral(": \"scope\" must be scale-up or scale-out"));
+    l->scaleUp = scope == QLatin1String("scale-up");
+    if (l->scaleUp && !readInt(o, QStringLiteral("domain_gpus"), where, &l->domainGpus, error))
+        return false;
+    l->notes = o.value(QStringLiteral("notes")).toString();
     return true;
 }
 
@@ -189,6 +222,22 @@ const GpuSpec *Catalog::findGpu(const QString &id) const
     return nullptr;
 }
 
+const Interconnect *Catalog::findInterconnect(const QString &id) const
+{
+    for (const Interconnect &l : interconnects)
+        if (l.id == id)
+            return &l;
+    return nullptr;
+}
+
+QString Catalog::interconnectIdList() const
+{
+    QStringList ids;
+    for (const Interconnect &l : interconnects)
+        ids << l.id;
+    return ids.join(QStringLiteral(", "));
+}
+
 const ModelPreset *Catalog::findPreset(const QString &id) const
 {
     for (const ModelPreset &p : presets)
@@ -223,13 +272,31 @@ QString Catalog::presetIdList() const
 }
 
 std::optional<Catalog> parseCatalog(const QByteArray &gpusJson, const QByteArray &modelsJson,
-                                    QString *error)
+                                    const QByteArray &interconnectsJson, QString *error)
 {
     Catalog c;
     if (!parseArray(gpusJson, QStringLiteral("gpus.json"), QStringLiteral("gpus"), &c.gpus, parseGpu, error)
         || !parseArray(modelsJson, QStringLiteral("models.json"), QStringLiteral("presets"), &c.presets,
-                       parsePreset, error))
+                       parsePreset, error)
+        || !parseArray(interconnectsJson, QStringLiteral("interconnects.json"), QStringLiteral("interconnects"),
+                       &c.interconnects, parseInterconnect, error))
         return std::nullopt;
+    for (const GpuSpec &g : c.gpus) {
+        const Interconnect *up = c.findInterconnect(g.scaleUpId);
+        const Interconnect *out = c.findInterconnect(g.scaleOutId);
+        // scale_out may be a scale-up link too: a TPU pod's ICI joins hosts as well as chips.
+        if (!up || !up->scaleUp || !out) {
+            fail(error, QStringLiteral("gpus.json \"%1\": scale_up must name a scale-up link and scale_out a "
+                                       "link of interconnects.json (%2)")
+                            .arg(g.id, c.interconnectIdList()));
+            return std::nullopt;
+        }
+        if (g.gpusPerNode > up->domainGpus) {
+            fail(error, QStringLiteral("gpus.json \"%1\": gpus_per_node %2 is more than %3 connects (%4)")
+                            .arg(g.id).arg(g.gpusPerNode).arg(up->id).arg(up->domainGpus));
+            return std::nullopt;
+        }
+    }
     return c;
 }
 
@@ -237,11 +304,12 @@ std::optional<Catalog> loadBuiltinCatalog(QString *error)
 {
     QFile gpus(QStringLiteral(":/napkin/gpus.json"));
     QFile models(QStringLiteral(":/napkin/models.json"));
-    if (!gpus.open(QIODevice::ReadOnly) || !models.open(QIODevice::ReadOnly)) {
+    QFile links(QStringLiteral(":/napkin/interconnects.json"));
+    if (!gpus.open(QIODevice::ReadOnly) || !models.open(QIODevice::ReadOnly) || !links.open(QIODevice::ReadOnly)) {
         fail(error, QStringLiteral("the built-in catalogs are missing from this build"));
         return std::nullopt;
     }
-    return parseCatalog(gpus.readAll(), models.readAll(), error);
+    return parseCatalog(gpus.readAll(), models.readAll(), links.readAll(), error);
 }
 
 } // namespace napkin

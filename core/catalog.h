@@ -36,6 +36,29 @@ struct GpuSpec {
     /// checks); fp32 and every other dtype have no partner, so fp32 never takes a tensor-core
     /// rate. nullopt when neither is listed. The dtype used is reported through `usedDtype`.
     std::optional<double> peakFor(const QString &dtype, QString *usedDtype = nullptr) const;
+
+    // Default links and node (interconnects.json ids), and the efficiencies of Napkin's
+    // bottom-up step time, each with its source.
+    QString scaleUpId;          ///< the link inside a node (NVLink, Infinity Fabric, ICI, PCIe)
+    QString scaleOutId;         ///< the link between nodes (InfiniBand, RoCE, Ethernet, ICI)
+    std::int64_t gpusPerNode = 8;
+    QString linksSource;
+    double efficiencyMatmul = 0;  ///< fraction of the dense peak a large matmul reaches
+    double efficiencyMemory = 0;  ///< fraction of HBM bandwidth a streaming kernel reaches
+    QString efficiencySource;
+};
+
+/// One link of resources/interconnects.json: what a ring collective can use per GPU and
+/// direction, and the start-up latency of one step (the alpha-beta model's alpha and 1/beta).
+struct Interconnect {
+    QString id;
+    QString name;
+    bool scaleUp = false;          ///< inside a node ("scale-up") or between nodes ("scale-out")
+    double bandwidthBytesPerS = 0;
+    double latencySeconds = 0;
+    std::int64_t domainGpus = 0;   ///< scale-up: GPUs one domain connects; 0 for scale-out
+    QString source;
+    QString notes;
 };
 
 /// The dtypes whose peak GpuSpec::peakFor() accepts for `dtype`: itself, then its partner.
@@ -54,9 +77,12 @@ struct ModelPreset {
 struct Catalog {
     QList<GpuSpec> gpus;
     QList<ModelPreset> presets;
+    QList<Interconnect> interconnects;
 
     const GpuSpec *findGpu(const QString &id) const;
     const ModelPreset *findPreset(const QString &id) const;
+    const Interconnect *findInterconnect(const QString &id) const;
+    QString interconnectIdList() const;
     /// "id1, id2, ..." for error messages that list what is accepted.
     QString gpuIdList() const;
     /// "id1, id2, ..." of the GPUs with a peak for `dtype` under GpuSpec::peakFor()'s rule.
@@ -66,7 +92,7 @@ struct Catalog {
 
 /// Parses both catalogs; on failure returns nullopt and a message naming the entry and field.
 std::optional<Catalog> parseCatalog(const QByteArray &gpusJson, const QByteArray &modelsJson,
-                                    QString *error);
+                                    const QByteArray &interconnectsJson, QString *error);
 
 /// Loads the catalogs compiled into the binary (qt_add_resources, prefix /napkin).
 std::optional<Catalog> loadBuiltinCatalog(QString *error);

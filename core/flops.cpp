@@ -1,5 +1,6 @@
 #include "flops.h"
 
+#include "layout.h"
 #include "modelshape.h"
 
 namespace napkin {
@@ -47,7 +48,10 @@ FlopsReport computeFlops(const Scenario &s)
     r.causal = s.causalHalving;
     r.forwardPerSequence = s.causalHalving ? half : full;
     r.perTokenDetailed = 3 * r.forwardPerSequence.total() / seq;
-    r.tokensPerStep = static_cast<double>(s.microBatch) * seq * static_cast<double>(s.gpus);
+    // The global batch: micro-batch x DP x micro-batches (batch x gpus with one micro-batch
+    // per data-parallel GPU and no model parallelism).
+    const std::int64_t dp = s.gpus / (s.tp * s.pp * s.cp);
+    r.tokensPerStep = static_cast<double>(s.globalBatch.value_or(s.microBatch * dp)) * seq;
     r.perStepDetailed = r.perTokenDetailed * r.tokensPerStep;
     const ForwardMatmulFlops &f = r.forwardPerSequence;
     double recomputed = 0;  // per sequence

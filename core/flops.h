@@ -38,8 +38,8 @@ struct FlopsReport {
     double trainingHardware = 0;
     double perTokenDetailed = 0;  ///< trainingDetailed / tokens, per the chosen causal setting
     double perToken6nd = 0;       ///< 6 N
-    double tokensPerStep = 0;     ///< micro-batch x seq_len x GPUs
-    double perStepDetailed = 0;   ///< all GPUs, one optimizer step
+    double tokensPerStep = 0;     ///< global batch x seq_len
+    double perStepDetailed = 0;   ///< all GPUs together, one optimizer step
     double attentionShare = 0;    ///< fraction of trainingDetailed spent in QK^T and PV
     ForwardMatmulFlops forwardPerSequence;  ///< per the chosen causal setting
     /// The detailed figure the time estimate uses: causal-halved when the scenario asks.

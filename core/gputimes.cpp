@@ -1,5 +1,6 @@
 #include "gputimes.h"
 
+#include "report.h"
 #include "trainingtime.h"
 
 namespace napkin {
@@ -19,7 +20,13 @@ QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog)
         const auto peak = gpu.peakFor(report.memory.recipe.computeDtype, &g.peakDtype);
         if (peak) {
             // FLOPs do not depend on the GPU, so only the time step is repeated.
-            const TimeReport t = computeTime(report.scenario, report.flops, report.memory.recipe, gpu);
+            // Another GPU runs on its own default links unless the scenario names the network.
+            const Interconnect *up = catalog.findInterconnect(gpu.scaleUpId);
+            const Interconnect *net = gpu.id == report.gpu.id ? &report.scaleOut : catalog.findInterconnect(gpu.scaleOutId);
+            const StepTimeReport step = gpu.id == report.gpu.id || !up || !net
+                                            ? report.step
+                                            : estimateStepTimeOn(report.scenario, report.memory.recipe, gpu, *up, *net, report.flops);
+            const TimeReport t = computeTime(report.scenario, report.flops, report.memory.recipe, gpu, step);
             g.hasPeak = true;
             g.peakFlopsPerS = *peak;
             g.seconds = t.seconds;

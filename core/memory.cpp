@@ -2,6 +2,7 @@
 
 #include "modelshape.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace napkin {
@@ -15,6 +16,95 @@ MemoryBreakdown modelStateBytes(double params, const Recipe &recipe, int zeroSta
     return m;
 }
 
+double blockParamsOnRank(const ModelShape &m, std::int64_t tpRanks)
+{
+    const double tp = static_cast<double>(tpRanks);
+    const double d = static_cast<double>(m.dModel);
+    const double kv = static_cast<double>(kvWidth(m));
+    const double f = static_cast<double>(m.dFf);
+    if (m.arch == Arch::Gpt2)
+        return ((d * (d + 2 * kv) + (d + 2 * kv)) + d * d) / tp + d  // QKV (column), output (row) + its bias
+               + ((d * f + f) + f * d) / tp + d                        // MLP up (column), down (row) + its bias
+               + 2 * (2 * d);                                          // two LayerNorms
+    return (d * d + 2 * d * kv + d * d) / tp + 3 * d * f / tp + 2 * d;
+}
+
+QList<double> stageParams(const Scenario &s, const Layout &l)
+{
+    if (s.paramsOverride)
+        return {static_cast<double>(*s.paramsOverride)};
+    const ModelShape &m = s.model;
+    const ParamBreakdown p = countParams(m);
+    const double tp = static_cast<double>(l.tp);
+    const double block = blockParamsOnRank(m, l.tp);
+    const double tokenTable = static_cast<double>(m.vocab * m.dModel) / tp;
+    const double positions = static_cast<double>(p.embedding - m.vocab * m.dModel);
+    const std::vector<std::int64_t> layers = stageLayers(m.layers, l.pp);
+    QList<double> out;
+    out.reserve(l.pp);
+    for (std::int64_t i = 0; i < l.pp; ++i) {
+        double n = block * static_cast<double>(layers[static_cast<std::size_t>(i)]);
+        if (i == 0)
+            n += tokenTable + positions;
+        if (i == l.pp - 1) {
+            n += static_cast<double>(p.finalNorm);
+            if (!m.tied || l.pp > 1)
+                n += tokenTable;
+        }
+        out.append(n);
+    }
+    return out;
+}
+
+namespace {
+
+struct StageInputs {
+    double params = 0;
+    double blockParams = 0;      ///< one block on one rank, for ZeRO-3's gathered unit
+    double activations = 0;      ///< at the chosen micro-batch, in flight
+    double perSequence = 0;      ///< activations per sequence of micro-batch, in flight
+};
+
+MemoryBreakdown stageBytes(const StageInputs &in, const Scenario &s, const Recipe &recipe, int zeroStage,
+                           double shards, FrameworkOverheads *overheadsOut)
+{
+    MemoryBreakdown b = modelStateBytes(in.params, recipe, zeroStage, shards);
+    b.activations = in.activations;
+    FrameworkOverheads o;
+    if (zeroStage >= 3 && shards > 1) {
+        o.zero3Gathered = in.blockParams * (recipe.weightBytes + recipe.gradBytes);
+        o.zero3Prefetch = in.blockParams * recipe.weightBytes;
+    }
+    o.allocatorMargin = s.allocatorMargin * (b.modelState() + b.activations + o.zero3Gathered + o.zero3Prefetch);
+    b.overheads = o.total();
+    b.reserved = s.reservedBytes;
+    if (overheadsOut)
+        *overheadsOut = o;
+    return b;
+}
+
+} // namespace
+
+double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l)
+{
+    const ActivationBreakdown a = onDevice(activationTerms(s, recipe, static_cast<double>(s.microBatch)), l, s.model.layers);
+    const QList<double> params = stageParams(s, l);
+    const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
+    const double block = s.paramsOverride ? 0 : blockParamsOnRank(s.model, l.tp);
+    double worst = 0;
+    for (std::int64_t i : {std::int64_t{0}, std::min<std::int64_t>(1, l.pp - 1), l.pp - 1}) {
+        const double inFlight = inFlightMicroBatches(l, i);
+        double act = a.perLayer * static_cast<double>(layers[static_cast<std::size_t>(i)]) * inFlight;
+        if (i == 0)
+            act += a.embedding * inFlight;
+        if (i == l.pp - 1)
+            act += a.head;
+        const StageInputs in{params[i], block, act, 0};
+        worst = std::max(worst, stageBytes(in, s, recipe, s.zeroStage, static_cast<double>(l.shardGroup()), nullptr).total());
+    }
+    return worst;
+}
+
 MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu)
 {
     MemoryReport r;
@@ -22,24 +112,58 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     r.zeroStage = s.zeroStage;
     r.gpus = s.gpus;
     r.capacity = gpu.memoryBytes;
-    const double params = static_cast<double>(scenarioParams(s).total);
-    const double gpus = static_cast<double>(s.gpus);
-    r.activations = activationBytes(s, recipe, static_cast<double>(s.microBatch));
-    for (int stage = 0; stage < 4; ++stage) {
-        r.byZeroStage[stage] = modelStateBytes(params, recipe, stage, gpus);
-        r.byZeroStage[stage].activations = r.activations.total();
-        r.byZeroStage[stage].reserved = s.reservedBytes;
+    r.layout = deriveLayout(s, gpu.gpusPerNode);
+    const Layout &l = r.layout;
+    const double shards = static_cast<double>(l.shardGroup());
+    const ActivationTerms terms = activationTerms(s, recipe, static_cast<double>(s.microBatch));
+    const ActivationTerms termsPerSequence = activationTerms(s, recipe, 1);
+    r.activations = onDevice(terms, l, s.model.layers);
+    const ActivationBreakdown one = onDevice(termsPerSequence, l, s.model.layers);
+
+    const QList<double> params = stageParams(s, l);
+    const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
+    const double block = s.paramsOverride ? 0 : blockParamsOnRank(s.model, l.tp);
+    std::vector<StageInputs> inputs;
+    for (std::int64_t i = 0; i < l.pp; ++i) {
+        StageMemory st;
+        st.stage = i;
+        st.layers = layers[static_cast<std::size_t>(i)];
+        st.params = params[i];
+        st.inFlightMicroBatches = inFlightMicroBatches(l, i);
+        const auto held = [&](const ActivationBreakdown &a) {
+            double bytes = a.perLayer * static_cast<double>(st.layers) * st.inFlightMicroBatches;
+            if (i == 0)
+                bytes += a.embedding * st.inFlightMicroBatches;
+            if (i == l.pp - 1)
+                bytes += a.head;  // the last stage runs each micro-batch's backward at once
+            return bytes;
+        };
+        StageInputs in{st.params, block, held(r.activations), held(one)};
+        st.bytes = stageBytes(in, s, recipe, s.zeroStage, shards, &st.overheads);
+        inputs.push_back(in);
+        r.perStage.append(st);
+        if (st.bytes.total() > r.perStage[r.worstStage].bytes.total())
+            r.worstStage = i;
     }
-    r.perGpu = r.byZeroStage[s.zeroStage];
+    const StageInputs &worst = inputs[static_cast<std::size_t>(r.worstStage)];
+    for (int stage = 0; stage < 4; ++stage)
+        r.byZeroStage[stage] = stageBytes(worst, s, recipe, stage, shards, nullptr);
+    r.perGpu = r.perStage[r.worstStage].bytes;
     r.fits = r.perGpu.total() <= r.capacity;
 
     if (s.includeActivations) {
-        // Activation bytes are linear in the micro-batch, so the largest fitting batch is a
-        // division, not a search.
-        const double perSequence = activationBytes(s, recipe, 1).total();
-        const double state = r.perGpu.total() - r.perGpu.activations;
-        const double room = r.capacity - state;
-        r.maxMicroBatch = room <= 0 ? 0 : static_cast<std::int64_t>(std::floor(room / perSequence));
+        // Every stage's total is linear in the micro-batch (the margin scales with it), so the
+        // largest batch that fits every stage is a division per stage, not a search.
+        double best = INFINITY;
+        for (const StageInputs &in : inputs) {
+            const StageInputs none{in.params, in.blockParams, 0, 0};
+            const StageInputs unit{in.params, in.blockParams, in.perSequence, 0};
+            const double fixed = stageBytes(none, s, recipe, s.zeroStage, shards, nullptr).total();
+            const double perSequence = stageBytes(unit, s, recipe, s.zeroStage, shards, nullptr).total() - fixed;
+            const double room = r.capacity - fixed;
+            best = std::min(best, room <= 0 ? 0.0 : std::floor(room / perSequence));
+        }
+        r.maxMicroBatch = static_cast<std::int64_t>(std::min(best, static_cast<double>(limits::maxMicroBatch)));
     }
     return r;
 }

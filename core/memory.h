@@ -2,8 +2,11 @@
 
 #include "activations.h"
 #include "catalog.h"
+#include "layout.h"
 #include "recipe.h"
 #include "scenario.h"
+
+#include <QList>
 
 #include <array>
 #include <cstdint>
@@ -11,29 +14,61 @@
 
 namespace napkin {
 
+/// What the framework holds besides the model state and activations, on one GPU. Each figure
+/// is named with its source; the CUDA context is MemoryBreakdown::reserved.
+struct FrameworkOverheads {
+    /// ZeRO-3 / FSDP: the largest unit (one block) gathered whole for its forward and backward,
+    /// parameters and gradients: DeepSpeed's estimate_zero3_model_states_mem_needs charges
+    /// largest_layer_memory = 4 bytes x largest_layer_params (2-byte weights + 2-byte grads);
+    /// Napkin uses the recipe's weight + grad bytes.
+    double zero3Gathered = 0;
+    /// ZeRO-3 / FSDP: the next block's parameters, all-gathered ahead of use (PyTorch FSDP's
+    /// default backward_prefetch = BACKWARD_PRE holds one more unit).
+    double zero3Prefetch = 0;
+    /// The caching allocator's margin: Scenario::allocatorMargin x everything else the model needs.
+    double allocatorMargin = 0;
+    double total() const { return zero3Gathered + zero3Prefetch + allocatorMargin; }
+};
+
 /// Bytes one GPU holds, by component (the source document's dictionary).
 struct MemoryBreakdown {
     double params = 0;
     double grads = 0;
     double optimizerAndMasterWeights = 0;
     double activations = 0;
-    double reserved = 0;  ///< CUDA context and kernels (Scenario::reservedBytes)
+    double overheads = 0;  ///< FrameworkOverheads::total()
+    double reserved = 0;   ///< CUDA context and kernels (Scenario::reservedBytes)
     /// Parameters, gradients and optimizer state: what ZeRO shards.
     double modelState() const { return params + grads + optimizerAndMasterWeights; }
-    double total() const { return modelState() + activations + reserved; }
+    double total() const { return modelState() + activations + overheads + reserved; }
+};
+
+/// One pipeline stage on one of its GPUs.
+struct StageMemory {
+    std::int64_t stage = 0;
+    std::int64_t layers = 0;           ///< transformer blocks on the stage
+    double params = 0;                 ///< parameters on one of its GPUs (after TP, before ZeRO)
+    double inFlightMicroBatches = 0;   ///< micro-batches whose activations it holds at its peak
+    MemoryBreakdown bytes;             ///< at the chosen ZeRO stage
+    FrameworkOverheads overheads;
 };
 
 struct MemoryReport {
     Recipe recipe;
     int zeroStage = 0;
     std::int64_t gpus = 1;
+    Layout layout;
     double capacity = 0;      ///< bytes on one GPU (catalog)
-    MemoryBreakdown perGpu;   ///< at the chosen ZeRO stage
+    /// The worst stage's GPU at the chosen ZeRO stage: the stage with the largest total.
+    MemoryBreakdown perGpu;
+    std::int64_t worstStage = 0;
+    QList<StageMemory> perStage;
+    /// The worst stage at each ZeRO stage (its activations and overheads as at that stage).
     std::array<MemoryBreakdown, 4> byZeroStage;
-    ActivationBreakdown activations;  ///< at the chosen micro-batch (zero when excluded)
+    ActivationBreakdown activations;  ///< one micro-batch on one GPU of the layout (all layers)
     bool fits = false;
-    /// Largest micro-batch whose total fits at the chosen stage; 0 when even the model state
-    /// does not fit; nullopt when activations are excluded (memory does not grow with batch).
+    /// Largest micro-batch whose worst stage fits at the chosen ZeRO stage; 0 when even the
+    /// model state does not fit; nullopt when activations are excluded.
     std::optional<std::int64_t> maxMicroBatch;
 };
 
@@ -41,6 +76,22 @@ struct MemoryReport {
 /// stage 1 shards optimizer state, 2 also gradients, 3 also parameters, over `gpus`.
 MemoryBreakdown modelStateBytes(double params, const Recipe &recipe, int zeroStage, double gpus);
 
+/// Parameters one tensor-parallel rank holds of one block (Shoeybi et al. 2019, Section 3):
+/// column-parallel QKV and MLP-input weights and biases / tp, row-parallel output weights
+/// / tp with their biases whole, norms whole.
+double blockParamsOnRank(const ModelShape &m, std::int64_t tp);
+
+/// Parameters on one GPU of each pipeline stage: its blocks; stage 0 the token table
+/// (vocabulary-parallel, / tp) and any learned position table (whole); the last stage the
+/// final norm and the LM head (/ tp), or, when tied and pp > 1, its own copy of the token
+/// table (Megatron-LM keeps one for the head). A direct parameter count sits on one stage.
+QList<double> stageParams(const Scenario &s, const Layout &layout);
+
 MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu);
+
+/// The worst stage's total bytes per GPU, for the planner: stages 0, 1 and the last are the
+/// only candidates (in-flight micro-batches fall with the stage index, extra layers sit on
+/// stages 1, 2, ..., the head on the last), so the others are never computed.
+double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &layout);
 
 } // namespace napkin

@@ -6,7 +6,33 @@
 
 namespace napkin {
 
-Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe)
+StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
+                                  const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops)
+{
+    const Layout layout = deriveLayout(s, gpu.gpusPerNode);
+    const QList<double> params = stageParams(s, layout);
+    StepMachine machine;
+    machine.peakFlopsPerS = gpu.peakFor(recipe.computeDtype).value_or(0);
+    machine.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
+    machine.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
+    machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
+    machine.links = Links{&scaleUp, &scaleOut, layout.gpusPerNode};
+    const double stepsPerRun = s.tokens / flops.tokensPerStep;
+    return estimateStepTime(s, recipe, layout, machine, params, optimizerParams(s, layout, params),
+                            flops.perStepDetailed, flops.recompute / stepsPerRun);
+}
+
+QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams)
+{
+    QList<double> out = stageParams;
+    if (s.zeroStage >= 1)
+        for (double &p : out)
+            p /= static_cast<double>(layout.shardGroup());
+    return out;
+}
+
+Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe, const Interconnect &scaleUp,
+                     const Interconnect &scaleOut)
 {
     Report r;
     r.scenario = s;
@@ -14,8 +40,12 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
     r.params = scenarioParams(s);
     r.flops = computeFlops(s);
     r.memory = computeMemory(s, recipe, gpu);
-    r.time = computeTime(s, r.flops, recipe, gpu);
-    r.roofline = computeRoofline(s, recipe, gpu);
+    r.layout = r.memory.layout;
+    r.scaleUp = scaleUp;
+    r.scaleOut = scaleOut;
+    r.step = estimateStepTimeOn(s, recipe, gpu, scaleUp, scaleOut, r.flops);
+    r.time = computeTime(s, r.flops, recipe, gpu, r.step);
+    r.roofline = computeRoofline(s, recipe, gpu, optimizerParams(s, r.layout, stageParams(s, r.layout)));
     r.conventions = computeConventions(s, recipe);
     const MemoryBreakdown &state = r.memory.byZeroStage[0];
     // The source document divides by the bytes of the model and its activations; the CUDA
@@ -54,7 +84,16 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
                            .arg(recipe->computeDtype, gpu->id, acceptedPeakDtypes(recipe->computeDtype).join(QStringLiteral(" or ")),
                                 recipesWithPeak.join(QStringLiteral(", ")), catalog.gpuIdListWithPeak(recipe->computeDtype), recipe->id)});
     }
-    Report r = computeReport(s, *gpu, *recipe);
+    const Interconnect *scaleUp = catalog.findInterconnect(gpu->scaleUpId);
+    const Interconnect *scaleOut = catalog.findInterconnect(s.interconnectId.isEmpty() ? gpu->scaleOutId : s.interconnectId);
+    if (!scaleOut)
+        return refuse({QStringLiteral("interconnect"),
+                       QStringLiteral("must be one of %1 (got \"%2\")").arg(catalog.interconnectIdList(), printable(s.interconnectId))});
+    if (s.gpusPerNode && *s.gpusPerNode > scaleUp->domainGpus)
+        return refuse({QStringLiteral("gpus_per_node"),
+                       QStringLiteral("must be at most %1, the GPUs %2's %3 connects (got %4)")
+                           .arg(scaleUp->domainGpus).arg(gpu->id, scaleUp->name).arg(*s.gpusPerNode)});
+    Report r = computeReport(s, *gpu, *recipe, *scaleUp, *scaleOut);
     // Under MFU the hardware runs the recomputed forward too: its utilisation is higher and
     // cannot pass 100% of peak (Chowdhery et al. 2022, App. B).
     if (r.time.hfuFraction > 1.0 + 1e-12) {

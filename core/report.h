@@ -8,6 +8,7 @@
 #include "recipe.h"
 #include "roofline.h"
 #include "scenario.h"
+#include "steptime.h"
 #include "trainingtime.h"
 #include "validation.h"
 
@@ -23,6 +24,10 @@ struct Report {
     ParamBreakdown params;
     FlopsReport flops;
     MemoryReport memory;
+    Layout layout;
+    Interconnect scaleUp;   ///< the links the step-time estimate used
+    Interconnect scaleOut;
+    StepTimeReport step;    ///< the bottom-up step time
     TimeReport time;
     RooflineReport roofline;
     ConventionsReport conventions;
@@ -33,8 +38,17 @@ struct Report {
     std::shared_ptr<const Report> baseline;
 };
 
-/// Computes the report for a scenario already checked by validateScenario().
-Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe);
+/// Computes the report for a scenario already checked by validateScenario(), with the links
+/// resolved against the catalog.
+Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe, const Interconnect &scaleUp,
+                     const Interconnect &scaleOut);
+
+/// The parameters each GPU of every stage updates: its stage's, / DP x CP under ZeRO >= 1.
+QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams);
+
+/// The bottom-up step time of the scenario on `gpu` with these links.
+StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
+                                  const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops);
 
 /// Validates the scenario and resolves its GPU and recipe ids against the catalog first.
 std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, ValidationError *error);

@@ -17,6 +17,7 @@ QJsonObject breakdownJson(const MemoryBreakdown &m)
         {QStringLiteral("grads"), m.grads},
         {QStringLiteral("optimizer_and_master_weights"), m.optimizerAndMasterWeights},
         {QStringLiteral("activations"), m.activations},
+        {QStringLiteral("overheads"), m.overheads},
         {QStringLiteral("reserved"), m.reserved},
         {QStringLiteral("model_state"), m.modelState()},
         {QStringLiteral("total"), m.total()},
@@ -69,6 +70,17 @@ QJsonObject reportToJson(const Report &r)
     };
 
     const MemoryReport &m = r.memory;
+    QJsonArray perStage;
+    for (const StageMemory &st : m.perStage) {
+        QJsonObject o = breakdownJson(st.bytes);
+        o.insert(QStringLiteral("stage"), integer(st.stage));
+        o.insert(QStringLiteral("layers"), integer(st.layers));
+        o.insert(QStringLiteral("params_on_gpu"), st.params);
+        o.insert(QStringLiteral("in_flight_micro_batches"), st.inFlightMicroBatches);
+        o.insert(QStringLiteral("fits"), st.bytes.total() <= m.capacity);
+        perStage.append(o);
+    }
+    const FrameworkOverheads &worst = m.perStage[m.worstStage].overheads;
     QJsonArray byStage;
     for (int stage = 0; stage < 4; ++stage)
         byStage.append(QJsonObject{{QStringLiteral("stage"), stage},
@@ -87,9 +99,18 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("max_micro_batch"), m.maxMicroBatch ? integer(*m.maxMicroBatch) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("per_gpu"), breakdownJson(m.perGpu)},
         {QStringLiteral("by_zero_stage"), byStage},
+        {QStringLiteral("worst_stage"), integer(m.worstStage)},
+        {QStringLiteral("per_stage"), perStage},
+        {QStringLiteral("overheads"), QJsonObject{{QStringLiteral("zero3_gathered_layer"), worst.zero3Gathered},
+                                                  {QStringLiteral("zero3_prefetch"), worst.zero3Prefetch},
+                                                  {QStringLiteral("allocator_margin"), worst.allocatorMargin},
+                                                  {QStringLiteral("cuda_context"), m.perGpu.reserved},
+                                                  {QStringLiteral("total"), worst.total() + m.perGpu.reserved}}},
         {QStringLiteral("activations_detail"), QJsonObject{{QStringLiteral("per_layer"), m.activations.perLayer},
                                                            {QStringLiteral("layers"), m.activations.layers},
-                                                           {QStringLiteral("output_layer"), m.activations.outputLayer}}},
+                                                           {QStringLiteral("output_layer"), m.activations.outputLayer},
+                                                           {QStringLiteral("embedding"), m.activations.embedding},
+                                                           {QStringLiteral("head"), m.activations.head}}},
     };
 
     const TimeReport &t = r.time;
@@ -99,6 +120,26 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("recompute_flops"), t.recomputeFlops},
         {QStringLiteral("hardware_flops"), t.hardwareFlops},
         {QStringLiteral("seconds"), t.seconds},
+        {QStringLiteral("time_basis"), timeBasisName(t.timeBasis)},
+        {QStringLiteral("seconds_mfu_basis"), t.secondsUtilization},
+        {QStringLiteral("seconds_estimated_basis"), t.secondsEstimated},
+        {QStringLiteral("steps"), t.steps},
+        {QStringLiteral("step_seconds"), r.step.stepSeconds},
+        {QStringLiteral("estimated_mfu"), r.step.estimatedMfu},
+        {QStringLiteral("estimated_hfu"), r.step.estimatedHfu},
+        {QStringLiteral("bubble_fraction"), r.step.bubbleFraction},
+        {QStringLiteral("comm_exposed_seconds"), r.step.commExposedSeconds()},
+        {QStringLiteral("tokens_per_s_per_gpu"), r.step.tokensPerSecondPerGpu},
+        {QStringLiteral("step_breakdown"), QJsonObject{{QStringLiteral("slowest_stage"), integer(r.step.stage)},
+                                                       {QStringLiteral("compute_matmul"), r.step.computeMatmul},
+                                                       {QStringLiteral("compute_attention"), r.step.computeAttention},
+                                                       {QStringLiteral("compute_other"), r.step.computeOther},
+                                                       {QStringLiteral("tp_exposed"), r.step.tpExposed},
+                                                       {QStringLiteral("cp_exposed"), r.step.cpExposed},
+                                                       {QStringLiteral("pp_exposed"), r.step.ppExposed},
+                                                       {QStringLiteral("dp_exposed"), r.step.dpExposed},
+                                                       {QStringLiteral("bubble"), r.step.bubble},
+                                                       {QStringLiteral("optimizer"), r.step.optimizer}}},
         {QStringLiteral("gpu_hours"), t.gpuHours},
         {QStringLiteral("gpu_years"), t.gpuYears},
         {QStringLiteral("gpus"), integer(t.gpus)},
@@ -117,6 +158,35 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("price_source"), t.price.source},
         {QStringLiteral("price_date"), t.price.date},
         {QStringLiteral("energy_kwh"), t.energyKwh},
+    };
+
+    QJsonArray commOps;
+    for (const CommOp &op : r.step.comm)
+        commOps.append(QJsonObject{{QStringLiteral("name"), op.name},
+                                   {QStringLiteral("group"), commGroupName(op.group)},
+                                   {QStringLiteral("collective"), collectiveName(op.collective)},
+                                   {QStringLiteral("group_size"), integer(op.groupSize)},
+                                   {QStringLiteral("tensor_bytes"), op.tensorBytes},
+                                   {QStringLiteral("count"), op.count},
+                                   {QStringLiteral("bytes"), op.bytes},
+                                   {QStringLiteral("link"), op.linkId},
+                                   {QStringLiteral("seconds"), op.seconds},
+                                   {QStringLiteral("exposed_seconds"), op.exposedSeconds}});
+    const Layout &l = r.layout;
+    QJsonObject layout{
+        {QStringLiteral("tp"), integer(l.tp)},
+        {QStringLiteral("pp"), integer(l.pp)},
+        {QStringLiteral("vpp"), integer(l.vpp)},
+        {QStringLiteral("cp"), integer(l.cp)},
+        {QStringLiteral("dp"), integer(l.dp)},
+        {QStringLiteral("sp"), l.sp},
+        {QStringLiteral("micro_batch"), integer(l.microBatch)},
+        {QStringLiteral("global_batch"), integer(l.globalBatch)},
+        {QStringLiteral("micro_batches"), integer(l.microBatches)},
+        {QStringLiteral("grad_accum"), integer(l.microBatches)},
+        {QStringLiteral("gpus_per_node"), integer(l.gpusPerNode)},
+        {QStringLiteral("scale_up"), r.scaleUp.id},
+        {QStringLiteral("scale_out"), r.scaleOut.id},
     };
 
     const RooflineReport &rl = r.roofline;
@@ -140,6 +210,7 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("peak_dtype"), rl.peakDtype},
         {QStringLiteral("bandwidth_bytes_per_s"), rl.bandwidthBytesPerS},
         {QStringLiteral("ridge_intensity"), rl.ridgeIntensity},
+        {QStringLiteral("stage"), integer(rl.stage)},
         {QStringLiteral("step_seconds"), rl.stepSeconds},
         {QStringLiteral("model_flops_per_step"), rl.modelFlopsPerStep},
         {QStringLiteral("implied_mfu"), rl.impliedMfu},
@@ -164,7 +235,9 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("conventions"), conventions},
         {QStringLiteral("params"), params},
         {QStringLiteral("flops"), flops},
+        {QStringLiteral("layout"), layout},
         {QStringLiteral("memory"), memory},
+        {QStringLiteral("comm"), QJsonObject{{QStringLiteral("ops"), commOps}}},
         {QStringLiteral("time"), time},
         {QStringLiteral("roofline"), roofline},
     };
@@ -180,6 +253,49 @@ QJsonObject reportToJson(const Report &r)
                                                                       {QStringLiteral("cost"), change->cost ? QJsonValue(*change->cost) : QJsonValue()}}}});
     }
     return out;
+}
+
+namespace {
+
+QJsonObject plannedJson(const PlannedLayout &p, std::int64_t globalBatch)
+{
+    const std::int64_t micro = globalBatch / (p.microBatch * p.dp);
+    return {
+        {QStringLiteral("tp"), integer(p.tp)},
+        {QStringLiteral("pp"), integer(p.pp)},
+        {QStringLiteral("vpp"), integer(p.vpp)},
+        {QStringLiteral("cp"), integer(p.cp)},
+        {QStringLiteral("dp"), integer(p.dp)},
+        {QStringLiteral("sp"), p.sp},
+        {QStringLiteral("micro_batches"), integer(micro)},
+        {QStringLiteral("grad_accum"), integer(micro)},
+        {QStringLiteral("zero_stage"), p.zeroStage},
+        {QStringLiteral("micro_batch"), integer(p.microBatch)},
+        {QStringLiteral("recompute"), recomputeName(p.recompute)},
+        {QStringLiteral("fits"), p.fits},
+        {QStringLiteral("worst_stage_bytes"), p.worstStageBytes},
+        {QStringLiteral("step_seconds"), p.fits ? QJsonValue(p.stepSeconds) : QJsonValue()},
+        {QStringLiteral("estimated_mfu"), p.fits ? QJsonValue(p.estimatedMfu) : QJsonValue()},
+        {QStringLiteral("reason"), p.reason},
+    };
+}
+
+} // namespace
+
+QJsonObject planToJson(const PlanReport &plan)
+{
+    QJsonArray layouts;
+    for (const PlannedLayout &p : plan.layouts)
+        layouts.append(plannedJson(p, plan.globalBatch));
+    QJsonObject current = plannedJson(plan.current, plan.globalBatch);
+    current.insert(QStringLiteral("rank"), plan.currentRank ? integer(*plan.currentRank) : QJsonValue());
+    return {
+        {QStringLiteral("layouts"), layouts},
+        {QStringLiteral("global_batch"), integer(plan.globalBatch)},
+        {QStringLiteral("evaluated"), integer(plan.evaluated)},
+        {QStringLiteral("fitting"), integer(plan.fitting)},
+        {QStringLiteral("current"), current},
+    };
 }
 
 } // namespace napkin

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "planner.h"
 #include "report.h"
 
 #include <QJsonObject>
@@ -8,5 +9,10 @@ namespace napkin {
 
 /// `napkin report --json`: every figure in base units (bytes, FLOPs, FLOP/s, seconds).
 QJsonObject reportToJson(const Report &r);
+
+/// `napkin plan --json`: {"layouts": [...]} best first, each with the layout keys of the
+/// report's "layout" plus zero_stage, micro_batch, recompute, fits, worst_stage_bytes,
+/// step_seconds, estimated_mfu and reason; and the scenario's own layout as "current".
+QJsonObject planToJson(const PlanReport &plan);
 
 } // namespace napkin

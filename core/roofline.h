@@ -3,26 +3,25 @@
 #include "catalog.h"
 #include "recipe.h"
 #include "scenario.h"
+#include "workload.h"
 
 #include <QList>
 #include <QString>
 
 namespace napkin {
 
-enum class OpKind { Matmul, Attention, Normalization, Elementwise, Loss, Optimizer };
-enum class Phase { Forward, Backward, Optimizer };
-
 QString opKindName(OpKind kind);
 QString phaseName(Phase phase);
 
-/// One kernel of a training step on one GPU. FLOPs and bytes are per occurrence;
-/// `count` is how many times it runs per micro-batch step (e.g. once per layer).
+/// One kernel of a training step on one GPU (a WorkloadOp placed on the GPU's roofline).
+/// FLOPs and bytes are per occurrence; `count` is how many times it runs per micro-batch.
 struct RooflineOp {
     QString name;
     Phase phase = Phase::Forward;
     OpKind kind = OpKind::Matmul;
     double count = 1;
     double flops = 0;
+    double matmulFlops = 0;
     double bytes = 0;
     double intensity = 0;            ///< flops / bytes (Williams et al. 2009)
     double attainableFlopsPerS = 0;  ///< min(peak, bandwidth x intensity)
@@ -37,15 +36,26 @@ struct RooflineReport {
     QString peakDtype;
     double bandwidthBytesPerS = 0;
     double ridgeIntensity = 0;       ///< peak / bandwidth: FLOPs per byte where the roofs meet
+    /// The ops of one micro-batch on one GPU of the slowest pipeline stage (`stage`).
+    std::int64_t stage = 0;
     QList<RooflineOp> ops;
     double stepSeconds = 0;          ///< sum of count x seconds: a bottom-up lower bound
-    double modelFlopsPerStep = 0;    ///< detailed matmul FLOPs of one micro-batch on one GPU
+    /// Model matmul FLOPs of one micro-batch on this one GPU (forward + backward, no
+    /// recompute): the sum of the ops' matmul FLOPs. Per GPU and per micro-batch, unlike
+    /// flops.per_step_detailed, which covers every GPU and the whole step.
+    double modelFlopsPerStep = 0;
     double impliedMfu = 0;           ///< modelFlopsPerStep / (stepSeconds x peak)
 };
 
 /// Bytes moved assume each operand is read from HBM once and each output written once, at
 /// the recipe's dtypes (activations, weights, grads); fused kernels only where stated.
-RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu);
+/// `optimizerParams` is the parameters each GPU of every stage updates (after TP, PP, ZeRO).
+RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
+                               const QList<double> &optimizerParams);
+
+/// The workload of one micro-batch on one GPU of `stage`.
+WorkloadInput stageWorkload(const Scenario &s, const Recipe &recipe, std::int64_t stage,
+                            const QList<double> &optimizerParams);
 
 /// min(peak, bandwidth x intensity): the roofline bound itself.
 double attainable(double peakFlopsPerS, double bandwidthBytesPerS, double intensity);

@@ -83,4 +83,18 @@ std::optional<UtilizationBasis> utilizationBasisFromName(const QString &name)
     return std::nullopt;
 }
 
+QString timeBasisName(TimeBasis basis)
+{
+    return basis == TimeBasis::Utilization ? QStringLiteral("mfu") : QStringLiteral("estimated");
+}
+
+std::optional<TimeBasis> timeBasisFromName(const QString &name)
+{
+    if (name == QLatin1String("mfu"))
+        return TimeBasis::Utilization;
+    if (name == QLatin1String("estimated"))
+        return TimeBasis::Estimated;
+    return std::nullopt;
+}
+
 } // namespace napkin

@@ -26,6 +26,10 @@ enum class FlopsBasis { SixND, Detailed };
 /// time; hardware FLOPs (HFU) add the forward work recomputation runs again.
 enum class UtilizationBasis { Hfu, Mfu };
 
+/// Which step time the run's time uses: the user's utilisation (MFU or HFU) over the peak, or
+/// Napkin's bottom-up estimate from the per-device workload (core/steptime.h).
+enum class TimeBasis { Utilization, Estimated };
+
 /// What a GPU holds before the model arrives: 1343 MiB, the memory nvidia-smi reports after
 /// PyTorch's first tensor on the GPU loads the CUDA context and kernels (Hugging Face
 /// Transformers docs, "Model training anatomy": "GPU memory occupied: 1343 MB", "the kernels
@@ -92,6 +96,31 @@ struct Scenario {
     /// Bytes each GPU holds besides the model: CUDA context, kernels and library handles
     /// (kDefaultReservedBytes); 0 to limits::maxReservedBytes. JSON "reserved_bytes".
     double reservedBytes = kDefaultReservedBytes;
+    // The parallel layout (Narayanan et al. 2021; Korthikanti et al. 2022). Ranks are ordered
+    // TP fastest, then CP, DP and PP (Megatron-LM's default order), so a group of n ranks with
+    // stride k stays inside one node when n x k <= GPUs per node. DP = gpus / (tp x pp x cp).
+    std::int64_t tp = 1;              ///< tensor-parallel ranks (divide heads and kv_heads)
+    bool sequenceParallel = false;    ///< split the TP-replicated activations too (needs tp > 1 to matter)
+    std::int64_t pp = 1;              ///< pipeline stages (at most the layers; uneven stages allowed)
+    std::int64_t vpp = 1;             ///< virtual stages per pipeline rank (interleaved 1F1B)
+    std::int64_t cp = 1;              ///< context-parallel ranks (split the sequence)
+    /// Sequences per optimizer step over all replicas; absent: one micro-batch per DP rank
+    /// (the meaning `batch` x `gpus` had before layouts).
+    std::optional<std::int64_t> globalBatch;
+    /// GPUs that share the scale-up link (NVLink domain); absent: the GPU's catalog node.
+    std::optional<std::int64_t> gpusPerNode;
+    /// The scale-out link between nodes (interconnects.json id); absent: the GPU's default.
+    QString interconnectId;
+    /// Fraction of peak a large matmul reaches and of bandwidth a streaming kernel reaches;
+    /// absent: the GPU's catalog figures.
+    std::optional<double> efficiencyMatmul;
+    std::optional<double> efficiencyMemory;
+    TimeBasis timeBasis = TimeBasis::Utilization;
+    /// The caching allocator's margin, a fraction of everything else a GPU holds for the model
+    /// (0 to limits::maxAllocatorMargin). PyTorch's allocator rounds and caches blocks, so
+    /// nvidia-smi shows more than torch.cuda.max_memory_allocated(); by how much depends on the
+    /// run (PyTorch docs, "CUDA semantics: memory management"), so Napkin charges none unless set.
+    double allocatorMargin = 0;
     /// The scenario pinned for comparison, if any (JSON "baseline", a scenario object).
     PinnedBaseline baseline;
 
@@ -99,6 +128,8 @@ struct Scenario {
 };
 
 QString archName(Arch arch);
+QString timeBasisName(TimeBasis basis);
+std::optional<TimeBasis> timeBasisFromName(const QString &name);
 std::optional<Arch> archFromName(const QString &name);
 QString recomputeName(Recompute recompute);
 std::optional<Recompute> recomputeFromName(const QString &name);

@@ -117,6 +117,19 @@ QJsonObject scenarioToJson(const Scenario &s)
         // null: the chosen GPU's catalog price, which follows the GPU.
         {QStringLiteral("price"), s.pricePerGpuHourUsd ? QJsonValue(*s.pricePerGpuHourUsd) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("reserved_bytes"), s.reservedBytes},
+        {QStringLiteral("allocator_margin"), s.allocatorMargin},
+        {QStringLiteral("tp"), static_cast<double>(s.tp)},
+        {QStringLiteral("sp"), s.sequenceParallel},
+        {QStringLiteral("pp"), static_cast<double>(s.pp)},
+        {QStringLiteral("vpp"), static_cast<double>(s.vpp)},
+        {QStringLiteral("cp"), static_cast<double>(s.cp)},
+        // null: one micro-batch per data-parallel rank; the GPU's node; the GPU's network.
+        {QStringLiteral("global_batch"), s.globalBatch ? QJsonValue(static_cast<double>(*s.globalBatch)) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("gpus_per_node"), s.gpusPerNode ? QJsonValue(static_cast<double>(*s.gpusPerNode)) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("interconnect"), s.interconnectId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s.interconnectId)},
+        {QStringLiteral("efficiency_matmul"), s.efficiencyMatmul ? QJsonValue(*s.efficiencyMatmul) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("efficiency_memory"), s.efficiencyMemory ? QJsonValue(*s.efficiencyMemory) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("time_basis"), timeBasisName(s.timeBasis)},
     };
     if (s.baseline)
         o.insert(QStringLiteral("baseline"), scenarioToJson(*s.baseline.scenario));
@@ -130,6 +143,32 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
     using Reader = std::function<bool(const QJsonValue &, const QString &)>;
     const auto integer = [error](std::int64_t lo, std::int64_t hi, std::int64_t *out) -> Reader {
         return [=](const QJsonValue &v, const QString &k) { return readInt(v, k, lo, hi, out, error); };
+    };
+    const auto optionalInteger = [error](std::int64_t lo, std::int64_t hi, std::optional<std::int64_t> *out) -> Reader {
+        return [=](const QJsonValue &v, const QString &k) {
+            if (v.isNull()) {
+                out->reset();
+                return true;
+            }
+            std::int64_t n = 0;
+            if (!readInt(v, k, lo, hi, &n, error))
+                return false;
+            *out = n;
+            return true;
+        };
+    };
+    const auto optionalReal = [error](std::optional<double> *out) -> Reader {
+        return [=](const QJsonValue &v, const QString &k) {
+            if (v.isNull()) {
+                out->reset();
+                return true;
+            }
+            double x = 0;
+            if (!readReal(v, k, &x, error))
+                return false;
+            *out = x;
+            return true;
+        };
     };
     std::int64_t zero = s.zeroStage;
     const QList<std::pair<QString, Reader>> readers = {
@@ -198,6 +237,26 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
              return true;
          }},
         {QStringLiteral("reserved_bytes"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.reservedBytes, error); }},
+        {QStringLiteral("allocator_margin"), [&](const QJsonValue &v, const QString &k) { return readReal(v, k, &s.allocatorMargin, error); }},
+        {QStringLiteral("tp"), integer(1, limits::maxGpus, &s.tp)},
+        {QStringLiteral("sp"), [&](const QJsonValue &v, const QString &k) { return readBool(v, k, &s.sequenceParallel, error); }},
+        {QStringLiteral("pp"), integer(1, limits::maxGpus, &s.pp)},
+        {QStringLiteral("vpp"), integer(1, limits::maxLayers, &s.vpp)},
+        {QStringLiteral("cp"), integer(1, limits::maxGpus, &s.cp)},
+        {QStringLiteral("global_batch"), optionalInteger(1, limits::maxGlobalBatch, &s.globalBatch)},
+        {QStringLiteral("gpus_per_node"), optionalInteger(1, limits::maxGpus, &s.gpusPerNode)},
+        {QStringLiteral("interconnect"), [&](const QJsonValue &v, const QString &k) {
+             if (v.isNull()) {
+                 s.interconnectId.clear();
+                 return true;
+             }
+             return readString(v, k, &s.interconnectId, error);
+         }},
+        {QStringLiteral("efficiency_matmul"), optionalReal(&s.efficiencyMatmul)},
+        {QStringLiteral("efficiency_memory"), optionalReal(&s.efficiencyMemory)},
+        {QStringLiteral("time_basis"), [&](const QJsonValue &v, const QString &k) {
+             return readEnum<TimeBasis>(v, k, QStringLiteral("mfu, estimated"), timeBasisFromName, &s.timeBasis, error);
+         }},
         {QStringLiteral("baseline"), [&](const QJsonValue &v, const QString &k) {
              if (v.isNull()) {
                  s.baseline.scenario.reset();

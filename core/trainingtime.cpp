@@ -27,7 +27,7 @@ QString priceOriginText(const PriceChoice &price)
 }
 
 TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe &recipe,
-                       const GpuSpec &gpu)
+                       const GpuSpec &gpu, const StepTimeReport &estimate)
 {
     TimeReport t;
     t.basis = s.flopsBasis;
@@ -41,10 +41,18 @@ TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe
     t.gpus = s.gpus;
     const double gpus = static_cast<double>(s.gpus);
     const bool hfu = s.utilizationBasis == UtilizationBasis::Hfu;
-    t.seconds = (hfu ? t.hardwareFlops : t.trainingFlops) / (gpus * t.peakFlopsPerS * s.mfuFraction);
+    t.secondsUtilization = (hfu ? t.hardwareFlops : t.trainingFlops) / (gpus * t.peakFlopsPerS * s.mfuFraction);
+    t.steps = s.tokens / flops.tokensPerStep;
+    t.secondsEstimated = t.steps * estimate.stepSeconds;
+    t.timeBasis = s.timeBasis;
+    t.seconds = s.timeBasis == TimeBasis::Estimated ? t.secondsEstimated : t.secondsUtilization;
     // Chowdhery et al. 2022, App. B: each utilisation is its FLOPs per second over the peak.
-    t.mfuFraction = hfu ? s.mfuFraction * t.trainingFlops / t.hardwareFlops : s.mfuFraction;
-    t.hfuFraction = hfu ? s.mfuFraction : s.mfuFraction * t.hardwareFlops / t.trainingFlops;
+    t.mfuFraction = t.trainingFlops / (t.seconds * gpus * t.peakFlopsPerS);
+    t.hfuFraction = t.hardwareFlops / (t.seconds * gpus * t.peakFlopsPerS);
+    if (s.timeBasis == TimeBasis::Utilization) {
+        // Exactly as set, not through a division and back.
+        (hfu ? t.hfuFraction : t.mfuFraction) = s.mfuFraction;
+    }
     t.gpuHours = gpus * t.seconds / 3600;
     t.gpuYears = t.gpuHours / (365 * 24);
     t.price = choosePrice(s, gpu);

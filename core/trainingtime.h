@@ -4,6 +4,7 @@
 #include "flops.h"
 #include "recipe.h"
 #include "scenario.h"
+#include "steptime.h"
 
 namespace napkin {
 
@@ -37,7 +38,14 @@ struct TimeReport {
     double mfuFraction = 0;         ///< implied: trainingFlops / (seconds x GPUs x peak)
     double hfuFraction = 0;         ///< implied: hardwareFlops / (seconds x GPUs x peak)
     std::int64_t gpus = 1;
-    double seconds = 0;             ///< FLOPs of the set basis / (GPUs x peak x utilisation)
+    /// Which step time the run's time uses: the set utilisation, or the bottom-up estimate.
+    TimeBasis timeBasis = TimeBasis::Utilization;
+    double steps = 0;               ///< optimizer steps: tokens / (global batch x seq_len)
+    /// Under the utilisation basis: FLOPs of the set basis / (GPUs x peak x utilisation).
+    /// Under the estimated basis: steps x the estimated step time.
+    double seconds = 0;
+    double secondsUtilization = 0;  ///< the run's time on each basis
+    double secondsEstimated = 0;
     double gpuHours = 0;
     double gpuYears = 0;            ///< 365-day years
     PriceChoice price;              ///< the price per GPU-hour used, and where it came from
@@ -51,6 +59,6 @@ struct TimeReport {
 /// The GPU must have a peak for the recipe's dtype (GpuSpec::peakFor; computeReport refuses
 /// a scenario whose GPU has none).
 TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe &recipe,
-                       const GpuSpec &gpu);
+                       const GpuSpec &gpu, const StepTimeReport &estimate);
 
 } // namespace napkin

@@ -1,5 +1,7 @@
 #include "validation.h"
 
+#include "layout.h"
+
 #include <cmath>
 
 namespace napkin {
@@ -94,7 +96,12 @@ std::optional<ValidationError> validateScenario(const Scenario &s)
     if (s.pricePerGpuHourUsd)
         if (auto e = checkReal("price", *s.pricePerGpuHourUsd, 0, limits::maxPriceUsd)) return e;
     if (auto e = checkReal("reserved_bytes", s.reservedBytes, 0, limits::maxReservedBytes)) return e;
-    return std::nullopt;
+    if (s.efficiencyMatmul)
+        if (auto e = checkReal("efficiency_matmul", *s.efficiencyMatmul, 0, limits::maxEfficiency, true)) return e;
+    if (s.efficiencyMemory)
+        if (auto e = checkReal("efficiency_memory", *s.efficiencyMemory, 0, limits::maxEfficiency, true)) return e;
+    if (auto e = checkReal("allocator_margin", s.allocatorMargin, 0, limits::maxAllocatorMargin)) return e;
+    return validateLayout(s);
 }
 
 } // namespace napkin

@@ -28,6 +28,12 @@ constexpr std::int64_t maxPositions = 16777216;
 constexpr std::int64_t maxSeqLen = 1048576;
 constexpr std::int64_t maxMicroBatch = 65536;
 constexpr std::int64_t maxGpus = 1048576;
+/// Sequences per optimizer step: above any published run (Llama 3 405B: 16M tokens of 8192).
+constexpr std::int64_t maxGlobalBatch = 1000000000000;  // 1e12
+/// Efficiencies are fractions of a peak: above 0, at most 1.
+constexpr double maxEfficiency = 1;
+/// The allocator margin: at most as much again as the model needs.
+constexpr double maxAllocatorMargin = 1;
 constexpr std::int64_t maxParams = 1000000000000000;  // 1e15
 constexpr double minTokens = 1;
 constexpr double maxTokens = 1e16;

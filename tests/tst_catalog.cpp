@@ -149,7 +149,7 @@ private slots:
 
     void presetsSourced()
     {
-        QCOMPARE(test::catalog().presets.size(), 10);
+        QCOMPARE(test::catalog().presets.size(), 11);
         for (const ModelPreset &p : test::catalog().presets)
             QVERIFY2(p.source.contains(QLatin1String("http")), qPrintable(p.id));
     }
@@ -158,7 +158,7 @@ private slots:
     {
         QTest::addColumn<QByteArray>("gpus");
         QTest::addColumn<QString>("message");
-        const QByteArray good = R"({"id":"x","name":"X","short_name":"X","vendor":"V","source":"s","memory_bandwidth_bytes_per_s":1e12,"memory_bytes":1e10,"tdp_watts":100,"peak_flops_per_s":{"bf16":1e14}})";
+        const QByteArray good = R"({"id":"x","name":"X","short_name":"X","vendor":"V","source":"s","memory_bandwidth_bytes_per_s":1e12,"memory_bytes":1e10,"tdp_watts":100,"peak_flops_per_s":{"bf16":1e14},"scale_up":"nvlink4","scale_out":"ib-ndr","gpus_per_node":8,"links_source":"l","efficiency_matmul":0.8,"efficiency_memory":0.9,"efficiency_source":"e"})";
         QTest::newRow("not JSON") << QByteArray("{gpus: [") << QStringLiteral("gpus.json:");
         QTest::newRow("empty list") << QByteArray(R"({"gpus":[]})") << QStringLiteral("non-empty array");
         QTest::newRow("negative bandwidth") << QByteArray(R"({"gpus":[)" + QByteArray(good).replace("1e12", "-1") + "]}")
@@ -180,6 +180,15 @@ private slots:
                                             << QStringLiteral("\"price_date\" must be a non-empty string");
         QTest::newRow("source without price") << edited("\"tdp_watts\":100", QByteArray(price).replace("\"price_per_gpu_hour_usd\":2,", "").constData())
                                               << QStringLiteral("need price_per_gpu_hour_usd");
+        QTest::newRow("unknown link") << edited("\"ib-ndr\"", "\"ib-9000\"") << QStringLiteral("scale_out a link of interconnects.json");
+        QTest::newRow("scale-out link inside the node") << edited("\"scale_up\":\"nvlink4\"", "\"scale_up\":\"ib-ndr\"")
+                                                         << QStringLiteral("scale_up must name a scale-up link");
+        QTest::newRow("node larger than the NVLink domain") << edited("\"gpus_per_node\":8", "\"gpus_per_node\":16")
+                                                             << QStringLiteral("is more than nvlink4 connects (8)");
+        QTest::newRow("efficiency above 1") << edited("\"efficiency_matmul\":0.8", "\"efficiency_matmul\":1.2")
+                                            << QStringLiteral("efficiencies must be at most 1");
+        QTest::newRow("efficiency without source") << edited(",\"efficiency_source\":\"e\"", "")
+                                                   << QStringLiteral("\"efficiency_source\" must be a non-empty string");
         QTest::newRow("duplicate id") << QByteArray(R"({"gpus":[)" + good + "," + good + "]}") << QStringLiteral("duplicate id");
     }
 
@@ -190,7 +199,9 @@ private slots:
         QFile models(QStringLiteral(":/napkin/models.json"));
         QVERIFY(models.open(QIODevice::ReadOnly));
         QString error;
-        const auto parsed = parseCatalog(gpus, models.readAll(), &error);
+        QFile links(QStringLiteral(":/napkin/interconnects.json"));
+        QVERIFY(links.open(QIODevice::ReadOnly));
+        const auto parsed = parseCatalog(gpus, models.readAll(), links.readAll(), &error);
         if (message.isEmpty()) {  // the control row: the same entry, valid, is accepted
             QVERIFY2(parsed, qPrintable(error));
             QCOMPARE(parsed->gpus.first().pricePerGpuHourUsd.value_or(0), 2.0);

@@ -71,7 +71,8 @@ private slots:
         QTest::addColumn<bool>("flash");
         QTest::addColumn<QString>("recipe");
         QTest::addColumn<double>("perLayer");
-        // GPT-2 small shape, s = 1024, b = 8, h = 768, a = 12. Korthikanti et al. 2022 Table 2:
+        // GPT-2 small shape with dropout (as the paper's GPT models train), s = 1024, b = 8,
+        // h = 768, a = 12, d_ff = 4h. Korthikanti et al. 2022 Table 2:
         const double sbh = 1024.0 * 8 * 768;
         const double as2b = 12.0 * 1024 * 1024 * 8;
         QTest::newRow("none: sbh(34 + 5as/h)") << 0 << false << QStringLiteral("bf16-mixed-adamw") << sbh * (34 + 5.0 * 12 * 1024 / 768);
@@ -94,13 +95,51 @@ private slots:
         Scenario s = test::presetScenario("gpt2-small");
         s.recompute = static_cast<Recompute>(recompute);
         s.flashAttention = flash;
+        s.dropout = true;
         const ActivationBreakdown a = activationBytes(s, *findRecipe(recipe), 8);
         QCOMPARE(a.perLayer, perLayer);
         QCOMPARE(a.layers, 12 * perLayer);
         // Korthikanti Section 4.3: final norm and LM head inputs 2 x 2sbh (at the recipe's
-        // bytes) + 4sbv fp32 logits.
+        // bytes) + 4sbv fp32 logits; the embedding dropout mask sbh; and the int64 token ids
+        // 8sb that Megatron-LM's theoretical_memory_usage adds.
         const double bytes = findRecipe(recipe)->activationBytes;
-        QCOMPARE(a.outputLayer, 2 * bytes * 1024.0 * 8 * 768 + 4 * 1024.0 * 8 * 50257);
+        const double sb = 1024.0 * 8;
+        QCOMPARE(a.head, 2 * bytes * sb * 768 + 4 * sb * 50257);
+        QCOMPARE(a.embedding, 8 * sb + sb * 768);
+        QCOMPARE(a.outputLayer, a.head + a.embedding);
+    }
+
+    void activationsFollowShape_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("dropout");
+        QTest::addColumn<double>("perLayerOverSbh");
+        // Selective recompute, so Table 2's 34sbh row term by term: norm inputs 2 + 2, QKV input
+        // 2, Q and K 4, V 2, output-projection input 2, MLP input 2, dropout masks 1 + 1, and the
+        // MLP's inner tensors at d_ff: GELU input and down input 2 x 2 d_ff/h; SwiGLU's fused
+        // gate-and-up output 2 x 2 d_ff/h and the down input 2 d_ff/h.
+        // GPT-2 small, d_ff = 4h, dropout: 18 + 16 = 34, the paper's figure.
+        QTest::newRow("gpt2-small, dropout") << QStringLiteral("gpt2-small") << true << 34.0;
+        QTest::newRow("gpt2-small, no dropout") << QStringLiteral("gpt2-small") << false << 32.0;
+        // Llama 2 7B (MHA, d_ff 11008 = 2.6875h, SwiGLU, no dropout): 16 + 6 x 2.6875 = 32.125.
+        // Megatron-LM's 18 + 4 d_ff/h = 28.75 keeps the masks and leaves SwiGLU's third tensor out.
+        QTest::newRow("llama2-7b") << QStringLiteral("llama2-7b") << false << 16 + 6 * 11008.0 / 4096;
+        // Llama 3 8B (GQA: 8 of 32 heads, so K and V are h/4 wide; d_ff 14336 = 3.5h):
+        // 2 + 2 + 2 + (2 + 2 x 2/4) + 2 + 2 + 6 x 3.5 = 34.
+        QTest::newRow("llama3-8b") << QStringLiteral("llama3-8b") << false << 2 + 2 + 2 + 3.0 + 2 + 2 + 6 * 3.5;
+    }
+
+    void activationsFollowShape()
+    {
+        QFETCH(QString, preset);
+        QFETCH(bool, dropout);
+        QFETCH(double, perLayerOverSbh);
+        Scenario s = test::presetScenario(preset.toLatin1().constData());
+        s.recompute = Recompute::Selective;
+        s.dropout = dropout;
+        s.seqLen = 1024;
+        const ActivationBreakdown a = activationBytes(s, *findRecipe(QStringLiteral("bf16-mixed-adamw")), 1);
+        QCOMPARE(a.perLayer / (1024.0 * static_cast<double>(s.model.dModel)), perLayerOverSbh);
     }
 
     void pytorchModel_data()

@@ -107,9 +107,11 @@ private slots:
         s.model.heads = heads;
         s.model.kvHeads = heads;
         s.model.dModel = hidden;
+        s.model.dFf = 4 * hidden;  // GPT-3 and MT-NLG: the 4h MLP the 34 assumes
         s.model.maxPositions = seqLen;
         s.seqLen = seqLen;
         s.microBatch = 1;
+        s.dropout = true;  // the paper's GPT models train with dropout: its masks are in the 34 and the 5
         const Recipe recipe = *findRecipe(QStringLiteral("bf16-mixed-adamw"));
         const double none = activationBytes(s, recipe, 1).perLayer;
         s.recompute = Recompute::Selective;

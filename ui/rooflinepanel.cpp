@@ -237,7 +237,9 @@ void RooflinePanel::refreshRoofs()
         other = nullptr;
     if (other) {
         // The same step on the compared GPU: its roof, its ridge and where its ops land.
-        const RooflineReport o = computeRoofline(m_report->scenario, m_report->memory.recipe, *other);
+        const RooflineReport o = computeRoofline(m_report->scenario, m_report->memory.recipe, *other,
+                                                 optimizerParams(m_report->scenario, m_report->layout,
+                                                                 stageParams(m_report->scenario, m_report->layout)));
         m_overlay->replace(roofPoints(o.peakFlopsPerS, o.bandwidthBytesPerS));
         m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(o.peakFlopsPerS),
                                                 fmt::bandwidth(o.bandwidthBytesPerS)));

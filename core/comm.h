@@ -1,0 +1,44 @@
+#pragma once
+
+#include "catalog.h"
+#include "layout.h"
+
+#include <QString>
+
+#include <cstdint>
+
+namespace napkin {
+
+enum class Collective { AllReduce, AllGather, ReduceScatter, SendRecv };
+
+QString collectiveName(Collective c);
+
+/// Bytes one GPU sends for one collective over a `tensorBytes` buffer in a ring of n:
+/// all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n each (Patarasuk & Yuan 2009;
+/// NCCL's tests/doc/PERFORMANCE.md "bus bandwidth" factors); a send is the buffer once.
+double ringTrafficBytes(Collective c, double tensorBytes, std::int64_t n);
+
+/// Latency steps of that ring: 2(n-1) for all-reduce, n-1 for all-gather or reduce-scatter, 1 for a send.
+double ringSteps(Collective c, std::int64_t n);
+
+/// The alpha-beta time of one collective: traffic / bandwidth + steps x latency.
+double collectiveSeconds(Collective c, double tensorBytes, std::int64_t n, double bandwidthBytesPerS,
+                         double latencySeconds);
+
+/// Which parallel group a collective runs in.
+enum class CommGroup { Tp, Cp, Pp, Dp };
+QString commGroupName(CommGroup g);
+
+/// The two links a job uses and where a group's ranks sit: ranks are ordered TP, CP, DP, PP
+/// (Megatron-LM's default), so a group of `size` ranks `stride` apart stays in one node when
+/// size x stride <= GPUs per node.
+struct Links {
+    const Interconnect *scaleUp = nullptr;
+    const Interconnect *scaleOut = nullptr;
+    std::int64_t gpusPerNode = 8;
+    const Interconnect &forGroup(CommGroup group, const Layout &layout) const;
+    static std::int64_t stride(CommGroup group, const Layout &layout);
+    static std::int64_t size(CommGroup group, const Layout &layout);
+};
+
+} // namespace napkin

@@ -1,0 +1,221 @@
+#include "steptime.h"
+
+#include "roofline.h"
+
+#include <algorithm>
+
+namespace napkin {
+
+StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine &m)
+{
+    StageCompute c;
+    const double flopRate = m.peakFlopsPerS * m.matmulEfficiency;
+    const double byteRate = m.bandwidthBytesPerS * m.memoryEfficiency;
+    for (const WorkloadOp &op : ops) {
+        const double seconds = op.count * std::max(op.flops / flopRate, op.bytes / byteRate);
+        if (op.phase == Phase::Optimizer) {
+            c.optimizer += seconds;
+            continue;
+        }
+        if (op.phase == Phase::Backward)
+            c.backward += seconds;
+        if (op.kind == OpKind::Matmul) {
+            c.matmul += seconds;
+        } else if (op.kind == OpKind::Attention) {
+            c.attention += seconds;
+            if (op.phase != Phase::Recompute)
+                c.attentionCore += seconds;
+        } else {
+            c.other += seconds;
+        }
+    }
+    return c;
+}
+
+namespace {
+
+struct StageTime {
+    StageCompute compute;
+    double perMicroBatch = 0;  ///< compute + exposed TP, CP, PP
+    double tp = 0, cp = 0, pp = 0;  ///< exposed, per micro-batch
+    double dp = 0;                  ///< exposed, per step
+    double seconds = 0;             ///< the whole step on this stage
+};
+
+class CommSink final
+{
+public:
+    explicit CommSink(QList<CommOp> *out) : m_out(out) {}
+    /// Records a collective and returns its seconds per step.
+    double add(const QString &name, CommGroup group, Collective c, std::int64_t n, double tensorBytes, double count,
+               const Interconnect &link)
+    {
+        const double one = collectiveSeconds(c, tensorBytes, n, link.bandwidthBytesPerS, link.latencySeconds);
+        if (m_out && count > 0) {
+            CommOp op;
+            op.name = name;
+            op.group = group;
+            op.collective = c;
+            op.groupSize = n;
+            op.tensorBytes = tensorBytes;
+            op.count = count;
+            op.bytes = ringTrafficBytes(c, tensorBytes, n) * count;
+            op.linkId = link.id;
+            op.seconds = one * count;
+            m_out->append(op);
+        }
+        return one * count;
+    }
+    /// Sets the exposed seconds of the ops added since `from` in proportion to their time.
+    void expose(qsizetype from, double exposed, double total)
+    {
+        if (!m_out)
+            return;
+        for (qsizetype i = from; i < m_out->size(); ++i)
+            (*m_out)[i].exposedSeconds = total > 0 ? (*m_out)[i].seconds * exposed / total : 0;
+    }
+    qsizetype size() const { return m_out ? m_out->size() : 0; }
+
+private:
+    QList<CommOp> *m_out;
+};
+
+StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
+                    const WorkloadInput &in, double stageParams, std::vector<WorkloadOp> &ops, CommSink sink)
+{
+    StageTime t;
+    buildWorkload(in, ops);
+    t.compute = stageCompute(ops, machine);
+    const double m = static_cast<double>(l.microBatches);
+    const double tokens = in.microBatch * in.seqLen / in.cp;
+    const double act = tokens * in.dModel * recipe.activationBytes;  // one micro-batch's hidden states on a rank
+    const bool full = s.recompute == Recompute::Full;
+
+    if (l.tp > 1) {
+        // Shoeybi et al. 2019, Section 3: two all-reduces per block forward (attention and MLP
+        // outputs) and two backward; with SP each becomes an all-gather and a reduce-scatter of
+        // the same volume (Korthikanti et al. 2022, Section 4.2.2). Full recompute reruns the forward's.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Tp, l);
+        const double perLayer = 4 + (full ? 2 : 0);
+        const qsizetype from = sink.size();
+        double seconds = 0;
+        if (l.sp) {
+            seconds += sink.add(QStringLiteral("TP all-gather (SP)"), CommGroup::Tp, Collective::AllGather, l.tp, act,
+                                m * perLayer * in.layers, link);
+            seconds += sink.add(QStringLiteral("TP reduce-scatter (SP)"), CommGroup::Tp, Collective::ReduceScatter, l.tp,
+                                act, m * perLayer * in.layers, link);
+        } else {
+            seconds += sink.add(QStringLiteral("TP all-reduce"), CommGroup::Tp, Collective::AllReduce, l.tp, act,
+                                m * perLayer * in.layers, link);
+        }
+        t.tp = seconds / m;
+        sink.expose(from, seconds, seconds);
+    }
+    if (l.cp > 1) {
+        // Ring attention (Liu et al. 2023; Megatron-LM context parallelism): each rank passes its
+        // K/V block round the ring, cp - 1 sends forward and twice that backward (K/V and their
+        // gradients), hidden behind the attention of the block in hand.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Cp, l);
+        const double kvBlock = tokens * 2 * in.kvWidth * recipe.activationBytes / in.tp;
+        const double sends = static_cast<double>(l.cp - 1) * (3 + (full ? 1 : 0));
+        const qsizetype from = sink.size();
+        const double seconds = sink.add(QStringLiteral("CP K/V ring exchange"), CommGroup::Cp, Collective::SendRecv, l.cp,
+                                        kvBlock, m * sends * in.layers, link);
+        const double exposedPerMb = std::max(0.0, seconds / m - t.compute.attentionCore);
+        t.cp = exposedPerMb;
+        sink.expose(from, exposedPerMb * m, seconds);
+    }
+    if (l.pp > 1) {
+        // Narayanan et al. 2021, Section 4.1: each micro-batch crosses every chunk boundary once
+        // forward and once backward, the scatter/gather optimisation sending 1/tp of it per rank.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Pp, l);
+        const qsizetype from = sink.size();
+        const double seconds = sink.add(QStringLiteral("PP send/recv"), CommGroup::Pp, Collective::SendRecv, 2,
+                                        act / static_cast<double>(l.tp), m * 2 * static_cast<double>(l.vpp), link);
+        t.pp = seconds / m;
+        sink.expose(from, seconds, seconds);
+    }
+    t.perMicroBatch = t.compute.total() + t.tp + t.cp + t.pp;
+
+    const std::int64_t shards = l.shardGroup();
+    if (shards > 1) {
+        const Interconnect &link = machine.links.forGroup(CommGroup::Dp, l);
+        const double grads = stageParams * recipe.gradBytes;
+        const double weights = stageParams * recipe.weightBytes;
+        const qsizetype from = sink.size();
+        double seconds = 0;
+        if (s.zeroStage == 0) {
+            seconds = sink.add(QStringLiteral("DP gradient all-reduce"), CommGroup::Dp, Collective::AllReduce, shards,
+                               grads, 1, link);
+            t.dp = std::max(0.0, seconds - t.compute.backward);
+        } else if (s.zeroStage < 3) {
+            // Rajbhandari et al. 2019, Section 7: reduce-scatter the gradients, all-gather the
+            // updated parameters.
+            seconds = sink.add(QStringLiteral("ZeRO gradient reduce-scatter"), CommGroup::Dp, Collective::ReduceScatter,
+                               shards, grads, 1, link)
+                      + sink.add(QStringLiteral("ZeRO parameter all-gather"), CommGroup::Dp, Collective::AllGather,
+                                 shards, weights, 1, link);
+            t.dp = std::max(0.0, seconds - t.compute.backward);
+        } else {
+            // Section 7.2.2: ZeRO-3 gathers the parameters for each forward and each backward and
+            // reduce-scatters the gradients, every micro-batch.
+            seconds = sink.add(QStringLiteral("ZeRO-3 parameter all-gather"), CommGroup::Dp, Collective::AllGather,
+                               shards, weights, 2 * m, link)
+                      + sink.add(QStringLiteral("ZeRO-3 gradient reduce-scatter"), CommGroup::Dp,
+                                 Collective::ReduceScatter, shards, grads, m, link);
+            t.dp = m * std::max(0.0, seconds / m - t.compute.total());
+        }
+        sink.expose(from, t.dp, seconds);
+    }
+    t.seconds = m * t.perMicroBatch * (1 + bubbleFraction(l)) + t.dp + t.compute.optimizer;
+    return t;
+}
+
+} // namespace
+
+StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
+                                const QList<double> &stageParams, const QList<double> &optimizerParams,
+                                double modelFlopsPerStepAllGpus, double recomputeFlopsPerStepAllGpus, bool listComm)
+{
+    StepTimeReport r;
+    std::vector<WorkloadOp> ops;
+    StageTime slowest;
+    QList<CommOp> comm;
+    std::int64_t previous = -1;
+    for (std::int64_t stage : {std::int64_t{0}, std::min<std::int64_t>(1, l.pp - 1), l.pp - 1}) {
+        if (stage == previous)
+            continue;
+        previous = stage;
+        const WorkloadInput in = stageWorkload(s, recipe, stage, optimizerParams);
+        QList<CommOp> stageComm;
+        const StageTime t = stageTime(s, recipe, l, machine, in, stageParams.value(stage), ops,
+                                      CommSink(listComm ? &stageComm : nullptr));
+        if (stage == 0 || t.seconds > slowest.seconds) {
+            slowest = t;
+            comm = std::move(stageComm);
+            r.stage = stage;
+        }
+    }
+    const double m = static_cast<double>(l.microBatches);
+    r.microBatches = m;
+    r.computeMatmul = m * slowest.compute.matmul;
+    r.computeAttention = m * slowest.compute.attention;
+    r.computeOther = m * slowest.compute.other;
+    r.tpExposed = m * slowest.tp;
+    r.cpExposed = m * slowest.cp;
+    r.ppExposed = m * slowest.pp;
+    r.dpExposed = slowest.dp;
+    r.bubbleFraction = bubbleFraction(l);
+    r.bubble = m * slowest.perMicroBatch * r.bubbleFraction;
+    r.optimizer = slowest.compute.optimizer;
+    r.stepSeconds = slowest.seconds;
+    const double gpus = static_cast<double>(l.gpus());
+    r.estimatedMfu = modelFlopsPerStepAllGpus / gpus / (r.stepSeconds * machine.peakFlopsPerS);
+    r.estimatedHfu = (modelFlopsPerStepAllGpus + recomputeFlopsPerStepAllGpus) / gpus
+                     / (r.stepSeconds * machine.peakFlopsPerS);
+    r.tokensPerSecondPerGpu = static_cast<double>(l.globalBatch) * static_cast<double>(s.seqLen) / (r.stepSeconds * gpus);
+    r.comm = std::move(comm);
+    return r;
+}
+
+} // namespace napkin

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "scenario.h"
+
+#include <vector>
+
+namespace napkin {
+
+enum class OpKind { Matmul, Attention, Normalization, Elementwise, Loss, Optimizer };
+constexpr int kOpKinds = 6;
+static_assert(static_cast<int>(OpKind::Optimizer) + 1 == kOpKinds);
+
+/// When an op runs in a step: the forward pass, the backward pass, the forward work that
+/// recomputation runs again before the backward, the optimizer update.
+enum class Phase { Forward, Backward, Recompute, Optimizer };
+constexpr int kPhases = 4;
+static_assert(static_cast<int>(Phase::Optimizer) + 1 == kPhases);
+
+/// One kernel of one micro-batch on one GPU of a pipeline stage. FLOPs and bytes are per
+/// occurrence; `count` is how many times it runs per micro-batch (e.g. once per layer).
+struct WorkloadOp {
+    const char *name = "";
+    Phase phase = Phase::Forward;
+    OpKind kind = OpKind::Matmul;
+    double count = 1;
+    double flops = 0;        ///< every FLOP the kernel runs
+    double matmulFlops = 0;  ///< the matmul FLOPs in it (2mkn); for a recompute op, those it reruns
+    double bytes = 0;        ///< HBM bytes read and written, each operand once
+};
+
+/// What the workload builder needs, in plain numbers, so that the planner can call it
+/// thousands of times per slider move.
+struct WorkloadInput {
+    bool llama = false;
+    double layers = 1;        ///< blocks on the stage
+    bool firstStage = true;   ///< holds the embedding
+    bool lastStage = true;    ///< holds the final norm, LM head and loss
+    double microBatch = 1;
+    double seqLen = 1;        ///< the whole sequence; CP ranks take seqLen / cp of the queries
+    double dModel = 1, kvWidth = 1, dFf = 1, heads = 1, vocab = 1;
+    double tp = 1, cp = 1;
+    bool sp = false;
+    bool flash = false, causal = false;
+    Recompute recompute = Recompute::None;
+    double activationBytes = 2, weightBytes = 2, gradBytes = 2, optimizerBytes = 12;
+    double optimizerFlopsPerParam = 15;
+    double optimizerParams = 0;  ///< parameters this GPU updates (after TP, PP and ZeRO)
+};
+
+WorkloadInput workloadInput(const Scenario &s, double activationBytes, double weightBytes, double gradBytes,
+                            double optimizerBytes, double optimizerFlopsPerParam);
+
+/// Appends the ops of one micro-batch on one GPU of a stage to `out` (cleared first):
+/// the blocks (shapes / tp, tokens / cp, norms and residuals / tp only with SP), the
+/// embedding-side and head-side ops where the stage has them, the recomputed forward ops,
+/// and the optimizer step over this GPU's shard.
+void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out);
+
+/// The forward FLOPs recomputation runs again, per micro-batch on one GPU, and the model's
+/// matmul FLOPs (forward + backward), as sums over the ops.
+double recomputeFlops(const std::vector<WorkloadOp> &ops);
+double modelMatmulFlops(const std::vector<WorkloadOp> &ops);
+
+} // namespace napkin
