@@ -1,0 +1,425 @@
+// Parallel training in the core: layout rules, communication volumes, the pipeline bubble and
+// in-flight micro-batches, Korthikanti et al. 2022's Figures 1 and 7, and the workload's
+// invariants. Every row names its source.
+#include "testsupport.h"
+
+#include "comm.h"
+#include "layout.h"
+#include "memory.h"
+#include "planner.h"
+#include "workload.h"
+
+#include <QProcess>
+
+using namespace napkin;
+
+Q_DECLARE_METATYPE(napkin::Scenario)
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+/// A GPT of Korthikanti et al. 2022, Table 3: seq 2048, vocab 51,200, d_ff = 4h, dropout on,
+/// fp16 mixed precision with fp32 gradients (18 bytes per parameter), data-parallel size 1.
+Scenario korthikantiGpt(std::int64_t heads, std::int64_t hidden, std::int64_t layers, std::int64_t tp, std::int64_t pp,
+                        std::int64_t vpp, std::int64_t microBatch, std::int64_t globalBatch)
+{
+    Scenario s;
+    s.presetId = QStringLiteral("custom");
+    s.model.arch = Arch::Gpt2;
+    s.model.layers = layers;
+    s.model.dModel = hidden;
+    s.model.heads = heads;
+    s.model.kvHeads = heads;
+    s.model.dFf = 4 * hidden;
+    s.model.vocab = 51200;
+    s.model.maxPositions = 2048;
+    s.model.tied = true;
+    s.seqLen = 2048;
+    s.microBatch = microBatch;
+    s.globalBatch = globalBatch;
+    s.gpus = tp * pp;
+    s.tp = tp;
+    s.pp = pp;
+    s.vpp = vpp;
+    s.dropout = true;
+    s.recipeId = QStringLiteral("bf16-mixed-adamw-fp32-grads");
+    s.reservedBytes = 0;
+    s.gpuId = QStringLiteral("a100-80gb-sxm");
+    return s;
+}
+
+struct Run {
+    int status = -1;
+    QByteArray err;
+};
+
+Run runNapkin(const QString &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(NAPKIN_BINARY), args.split(QLatin1Char(' ')));
+    p.waitForFinished(30000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError()};
+}
+
+} // namespace
+
+class TestParallel final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void ringTraffic_data()
+    {
+        QTest::addColumn<int>("collective");
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<double>("bytes");
+        QTest::addColumn<double>("perGpu");
+        QTest::addColumn<double>("steps");
+        // NCCL tests/doc/PERFORMANCE.md: bus bandwidth = algorithm bandwidth x 2(n-1)/n for
+        // all-reduce and (n-1)/n for all-gather and reduce-scatter: the bytes each rank sends.
+        // Patarasuk & Yuan 2009: a ring all-reduce takes 2(n-1) steps of size/n.
+        QTest::newRow("all-reduce, 8 ranks") << int(Collective::AllReduce) << qint64(8) << 1e9 << 1.75e9 << 14.0;
+        QTest::newRow("all-reduce, 2 ranks") << int(Collective::AllReduce) << qint64(2) << 1e9 << 1e9 << 2.0;
+        QTest::newRow("all-reduce, 1024 ranks") << int(Collective::AllReduce) << qint64(1024) << 1024.0 << 2046.0 << 2046.0;
+        QTest::newRow("all-gather, 8 ranks") << int(Collective::AllGather) << qint64(8) << 1e9 << 0.875e9 << 7.0;
+        QTest::newRow("reduce-scatter, 4 ranks") << int(Collective::ReduceScatter) << qint64(4) << 1e9 << 0.75e9 << 3.0;
+        QTest::newRow("one rank moves nothing") << int(Collective::AllReduce) << qint64(1) << 1e9 << 0.0 << 0.0;
+        QTest::newRow("send") << int(Collective::SendRecv) << qint64(2) << 1e6 << 1e6 << 1.0;
+    }
+
+    void ringTraffic()
+    {
+        QFETCH(int, collective);
+        QFETCH(qint64, n);
+        QFETCH(double, bytes);
+        QFETCH(double, perGpu);
+        QFETCH(double, steps);
+        const auto c = static_cast<Collective>(collective);
+        QCOMPARE(ringTrafficBytes(c, bytes, n), perGpu);
+        QCOMPARE(ringSteps(c, n), steps);
+        // The alpha-beta time: traffic over 100 GB/s plus 10 us per step.
+        const double t = collectiveSeconds(c, bytes, n, 1e11, 1e-5);
+        QCOMPARE(t, n == 1 && c != Collective::SendRecv ? 0.0 : perGpu / 1e11 + steps * 1e-5);
+    }
+
+    void bubble_data()
+    {
+        QTest::addColumn<qint64>("pp");
+        QTest::addColumn<qint64>("vpp");
+        QTest::addColumn<qint64>("m");
+        QTest::addColumn<double>("bubble");
+        // Narayanan et al. 2021, Section 2.2.1: 1F1B's bubble is (p - 1)/m of the ideal time;
+        // Section 2.2.2: interleaving v chunks per rank divides it by v.
+        QTest::newRow("1F1B p 8, m 64") << qint64(8) << qint64(1) << qint64(64) << 7.0 / 64;
+        QTest::newRow("interleaved p 8, v 2, m 64") << qint64(8) << qint64(2) << qint64(64) << 7.0 / 128;
+        // Llama 3 (Dubey et al. 2024), Section 3.3.2: bubble ratio (PP - 1)/(V x M); Table 4's
+        // 16,384-GPU row has PP 16 and 16 sequences per DP group at micro-batch 1.
+        QTest::newRow("Llama 3 405B, PP 16, M 16") << qint64(16) << qint64(1) << qint64(16) << 15.0 / 16;
+        QTest::newRow("no pipeline") << qint64(1) << qint64(1) << qint64(4) << 0.0;
+    }
+
+    void bubble()
+    {
+        QFETCH(qint64, pp);
+        QFETCH(qint64, vpp);
+        QFETCH(qint64, m);
+        QFETCH(double, bubble);
+        Layout l;
+        l.pp = pp;
+        l.vpp = vpp;
+        l.microBatches = m;
+        QCOMPARE(bubbleFraction(l), bubble);
+    }
+
+    void inFlight_data()
+    {
+        QTest::addColumn<qint64>("pp");
+        QTest::addColumn<qint64>("vpp");
+        QTest::addColumn<qint64>("m");
+        QTest::addColumn<qint64>("stage");
+        QTest::addColumn<double>("microBatches");
+        // Narayanan et al. 2021, Section 2.2.1: in 1F1B stage i holds p - i micro-batches.
+        QTest::newRow("1F1B first stage") << qint64(8) << qint64(1) << qint64(64) << qint64(0) << 8.0;
+        QTest::newRow("1F1B last stage") << qint64(8) << qint64(1) << qint64(64) << qint64(7) << 1.0;
+        // Megatron-LM's theoretical_memory_usage: with fewer micro-batches than stages the first
+        // stage holds m of them (its min(1, m / p) discount).
+        QTest::newRow("1F1B m < p") << qint64(8) << qint64(1) << qint64(4) << qint64(0) << 4.0;
+        // Korthikanti et al. 2022, Section 4.2.3: interleaving holds 1 + (p - 1)/(p m) times more
+        // on the first stage (m there is the chunks per rank): 8 x (1 + 7/24).
+        QTest::newRow("interleaved p 8, v 3") << qint64(8) << qint64(3) << qint64(64) << qint64(0) << 8.0 * (1 + 7.0 / 24);
+        QTest::newRow("interleaved p 16, v 2") << qint64(16) << qint64(2) << qint64(64) << qint64(0) << 16.0 * (1 + 15.0 / 32);
+    }
+
+    void inFlight()
+    {
+        QFETCH(qint64, pp);
+        QFETCH(qint64, vpp);
+        QFETCH(qint64, m);
+        QFETCH(qint64, stage);
+        QFETCH(double, microBatches);
+        Layout l;
+        l.pp = pp;
+        l.vpp = vpp;
+        l.microBatches = m;
+        QCOMPARE(inFlightMicroBatches(l, stage), microBatches);
+    }
+
+    void stageSplit()
+    {
+        // Uneven stages: the extra layers go to stages 1, 2, ..., never to the first. Llama 3
+        // 405B's 126 layers on 16 stages come out as Meta ran them (Dubey et al. 2024, Section
+        // 3.3.2: one layer fewer on the first and the last stage).
+        QCOMPARE(stageLayers(126, 16), (std::vector<std::int64_t>{7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 7}));
+        QCOMPARE(stageLayers(80, 8), std::vector<std::int64_t>(8, 10));
+        QCOMPARE(stageLayers(5, 5), std::vector<std::int64_t>(5, 1));
+    }
+
+    void layoutRules_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("message");
+        // One line, status 2, naming the rule: the four, and the batch rules.
+        QTest::newRow("tp not dividing heads") << QStringLiteral("report --preset gpt2-small --gpus 8 --tp 8")
+                                               << QStringLiteral("napkin: --tp: must divide heads = 12");
+        QTest::newRow("tp not dividing kv_heads") << QStringLiteral("report --preset llama3-8b --gpus 16 --tp 16")
+                                                  << QStringLiteral("napkin: --tp: must divide kv_heads = 8");
+        QTest::newRow("product above the GPUs") << QStringLiteral("report --preset llama3-8b --gpus 8 --tp 4 --pp 4")
+                                                << QStringLiteral("napkin: --gpus: must be at least tp x pp x cp = 16 (got 8)");
+        QTest::newRow("product not dividing") << QStringLiteral("report --preset llama3-8b --gpus 24 --tp 8 --pp 2")
+                                              << QStringLiteral("napkin: --gpus: must be a multiple of tp x pp x cp = 16");
+        QTest::newRow("pp above the layers") << QStringLiteral("report --preset gpt2-small --gpus 16 --pp 16")
+                                             << QStringLiteral("napkin: --pp: must be at most layers = 12");
+        QTest::newRow("cp not dividing the sequence") << QStringLiteral("report --preset llama3-8b --seq-len 1000 --gpus 8 --cp 8")
+                                                      << QStringLiteral("napkin: --cp: must divide seq_len = 1000 into 2 x cp");
+        QTest::newRow("global batch") << QStringLiteral("report --preset llama3-8b --gpus 8 --batch 2 --global-batch 20")
+                                      << QStringLiteral("napkin: --global-batch: must be a multiple of batch x dp = 2 x 8 = 16");
+        QTest::newRow("vpp without pp") << QStringLiteral("report --preset llama3-8b --gpus 8 --vpp 2")
+                                        << QStringLiteral("napkin: --vpp: must be 1 when pp = 1");
+        QTest::newRow("interleaving needs m divisible by pp")
+            << QStringLiteral("report --preset llama3-8b --gpus 8 --pp 4 --vpp 2 --batch 1 --global-batch 6")
+            << QStringLiteral("napkin: --vpp: needs micro-batches per step (3) to be a multiple of pp = 4");
+        QTest::newRow("node beyond the NVLink domain") << QStringLiteral("report --preset llama3-8b --gpus 16 --gpus-per-node 16")
+                                                       << QStringLiteral("napkin: --gpus-per-node: must be at most 8");
+        QTest::newRow("unknown interconnect") << QStringLiteral("report --interconnect ib-9000")
+                                              << QStringLiteral("napkin: --interconnect: must be one of nvlink2,");
+        QTest::newRow("efficiency 0") << QStringLiteral("report --efficiency-matmul 0")
+                                      << QStringLiteral("napkin: --efficiency-matmul: must be a number from above 0 to 1");
+        QTest::newRow("a bare parameter count has no layers to split") << QStringLiteral("report --params 124e6 --gpus 8 --tp 2")
+                                                                       << QStringLiteral("napkin: --tp: must be 1, and pp too");
+    }
+
+    void layoutRules()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, message);
+        const Run r = runNapkin(args);
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.startsWith(message.toUtf8()) && r.err.count('\n') == 1, r.err.constData());
+    }
+
+    // Korthikanti et al. 2022, Figure 1, as the paper's formulas give it (Calculon's validation
+    // reference, calculon-ai/calculon@caa4b11, validation/: tests/validation/korthikanti_2022.md):
+    // parameters + optimizer 18 bytes x 12 L h^2 / (t p) (no embedding, so compared with a
+    // stage that holds none), and first-stage activations, Table 2's row x L x (1 + (p - 1)/(p v)).
+    void korthikantiFigure1_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("paramsAndOptimizerGiB");
+        QTest::addColumn<double>("baselineGiB");
+        QTest::addColumn<double>("presentWorkGiB");
+        QTest::newRow("22B, t 8") << korthikantiGpt(64, 6144, 48, 8, 1, 1, 4, 4) << 45.5625 << 59.25 << 9.5625;
+        QTest::newRow("175B, t 8 p 8 v 3") << korthikantiGpt(96, 12288, 96, 8, 8, 3, 1, 64) << 45.5625 << 66.84375 << 12.3515625;
+        QTest::newRow("530B, t 8 p 35 v 3") << korthikantiGpt(128, 20480, 105, 8, 35, 3, 1, 280) << 31.640625 << 114.0234375
+                                            << 23.076171875;
+        QTest::newRow("1T, t 8 p 64") << korthikantiGpt(160, 25600, 128, 8, 64, 1, 1, 512) << 32.958984375 << 131.25 << 26.5625;
+    }
+
+    void korthikantiFigure1()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, paramsAndOptimizerGiB);
+        QFETCH(double, baselineGiB);
+        QFETCH(double, presentWorkGiB);
+        // Baseline: tensor parallelism alone, nothing recomputed.
+        const Report base = test::reportFor(scenario);
+        const MemoryReport &m = base.memory;
+        // A stage with no embedding or head (stage 1 when there are three or more), or the
+        // only stage, whose 51,200 x h token table adds 1.4% for 22B.
+        const StageMemory &plain = m.perStage[m.layout.pp > 2 ? 1 : 0];
+        const double state = plain.bytes.modelState() / kGiB;
+        const double baseline = m.perStage[0].bytes.activations / kGiB;
+        // Present work: sequence parallelism and selective recompute.
+        Scenario present = scenario;
+        present.sequenceParallel = true;
+        present.recompute = Recompute::Selective;
+        const double presentWork = test::reportFor(present).memory.perStage[0].bytes.activations / kGiB;
+        qInfo("params+optimizer %.4f GiB (%.4f, %+.2f%%), baseline %.4f GiB (%.4f, %+.2f%%), present %.4f GiB (%.4f, %+.2f%%)",
+              state, paramsAndOptimizerGiB, (state / paramsAndOptimizerGiB - 1) * 100, baseline, baselineGiB,
+              (baseline / baselineGiB - 1) * 100, presentWork, presentWorkGiB, (presentWork / presentWorkGiB - 1) * 100);
+        QVERIFY(test::near(state, paramsAndOptimizerGiB, 0.03));
+        QVERIFY(test::near(baseline, baselineGiB, 0.03));
+        QVERIFY(test::near(presentWork, presentWorkGiB, 0.03));
+    }
+
+    // Korthikanti et al. 2022, Figure 7: a block's activation memory under each technique as a
+    // share of tensor parallelism alone (the reference values tests/validation/korthikanti_2022.md
+    // lists from Calculon's validation, within 0.14 points of Table 2's ratios).
+    void korthikantiFigure7_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("sequenceParallel");
+        QTest::addColumn<double>("selective");
+        QTest::addColumn<double>("both");
+        QTest::addColumn<double>("full");
+        QTest::newRow("22B") << korthikantiGpt(64, 6144, 48, 8, 1, 1, 4, 4) << 66.84 << 49.42 << 16.18 << 7.64;
+        QTest::newRow("175B") << korthikantiGpt(96, 12288, 96, 8, 8, 3, 1, 64) << 62.04 << 56.53 << 18.49 << 8.71;
+        QTest::newRow("530B") << korthikantiGpt(128, 20480, 105, 8, 35, 3, 1, 280) << 58.31 << 62.04 << 20.27 << 9.42;
+        QTest::newRow("1T") << korthikantiGpt(160, 25600, 128, 8, 64, 1, 1, 512) << 58.31 << 62.04 << 20.27 << 9.42;
+    }
+
+    void korthikantiFigure7()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, sequenceParallel);
+        QFETCH(double, selective);
+        QFETCH(double, both);
+        QFETCH(double, full);
+        const auto perLayer = [&](bool sp, Recompute r) {
+            Scenario v = scenario;
+            v.sequenceParallel = sp;
+            v.recompute = r;
+            return test::reportFor(v).memory.activations.perLayer;
+        };
+        const double none = perLayer(false, Recompute::None);
+        const double rows[][2] = {{perLayer(true, Recompute::None), sequenceParallel},
+                                  {perLayer(false, Recompute::Selective), selective},
+                                  {perLayer(true, Recompute::Selective), both},
+                                  {perLayer(false, Recompute::Full), full}};
+        for (const auto &row : rows) {
+            const double percent = 100 * row[0] / none;
+            QVERIFY2(test::near(percent, row[1], 0.03), qPrintable(QStringLiteral("%1%% vs %2%%").arg(percent).arg(row[1])));
+        }
+    }
+
+    // The workload is the one description of the transformer: its matmul FLOPs add up to the
+    // detailed count, split exactly by TP, and its stages' parameters to the model's.
+    void workloadInvariants_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("causal");
+        QTest::addColumn<bool>("flash");
+        QTest::newRow("gpt2-small") << QStringLiteral("gpt2-small") << false << false;
+        QTest::newRow("gpt2-xl causal") << QStringLiteral("gpt2-xl") << true << false;
+        QTest::newRow("llama3-8b flash") << QStringLiteral("llama3-8b") << false << true;
+        QTest::newRow("llama2-70b causal flash") << QStringLiteral("llama2-70b") << true << true;
+    }
+
+    void workloadInvariants()
+    {
+        QFETCH(QString, preset);
+        QFETCH(bool, causal);
+        QFETCH(bool, flash);
+        Scenario s = test::presetScenario(preset.toLatin1().constData());
+        s.causalHalving = causal;
+        s.flashAttention = flash;
+        s.microBatch = 2;
+        s.seqLen = 512;
+        const Report r = test::reportFor(s);
+        const double detailedPerMicroBatch = 3 * r.flops.forwardPerSequence.total() * 2;
+        const Recipe recipe = r.memory.recipe;
+        // One GPU holding everything: the roofline's matmul FLOPs are the detailed count.
+        QVERIFY(test::near(r.roofline.modelFlopsPerStep, detailedPerMicroBatch, 1e-12));
+        // TP 8 (heads 12, 25, 32, 64 and kv_heads all admit some TP; use their largest common
+        // power of two up to 8): every matmul splits, so tp ranks together do the same work.
+        std::int64_t tp = 1;
+        while (tp < 8 && s.model.heads % (2 * tp) == 0 && s.model.kvHeads % (2 * tp) == 0)
+            tp *= 2;
+        // PP 4 over the stages: the stages' matmul FLOPs add up to the whole model's.
+        Scenario split = s;
+        split.tp = tp;
+        split.pp = 4;
+        split.gpus = tp * 4;
+        std::vector<WorkloadOp> ops;
+        double sum = 0;
+        for (std::int64_t stage = 0; stage < 4; ++stage) {
+            buildWorkload(stageWorkload(split, recipe, stage, QList<double>(4, 0.0)), ops);
+            sum += modelMatmulFlops(ops) * static_cast<double>(tp);
+        }
+        QVERIFY2(test::near(sum, detailedPerMicroBatch, 1e-12), qPrintable(QStringLiteral("%1 vs %2").arg(sum).arg(detailedPerMicroBatch)));
+        // Parameters: the stages of one TP rank at tp = 1 hold the model, plus the last stage's
+        // copy of a tied token table.
+        Scenario stages = s;
+        stages.pp = 4;
+        stages.gpus = 4;
+        const Layout l = deriveLayout(stages, 8);
+        double params = 0;
+        for (double p : stageParams(stages, l))
+            params += p;
+        const double tiedCopy = s.model.tied ? static_cast<double>(s.model.vocab * s.model.dModel) : 0;
+        QCOMPARE(params, static_cast<double>(r.params.total) + tiedCopy);
+    }
+
+    void layoutOneIsUnchanged()
+    {
+        // tp = pp = cp = 1 leaves every figure as before layouts: one stage, the same per-GPU
+        // memory as the ZeRO table, the batch x GPUs tokens per step.
+        Scenario s = test::presetScenario("llama2-7b");
+        s.gpus = 8;
+        s.zeroStage = 1;
+        const Report r = test::reportFor(s);
+        QCOMPARE(r.memory.perStage.size(), qsizetype(1));
+        QCOMPARE(r.memory.perGpu.total(), r.memory.byZeroStage[1].total());
+        QCOMPARE(r.flops.tokensPerStep, 8.0 * 1024 * 8);
+        QCOMPARE(r.layout.dp, std::int64_t{8});
+    }
+
+    void planner()
+    {
+        // Llama 3 70B on 64 H100s at sequence 8192, 1M tokens per step.
+        Scenario s = test::presetScenario("llama3-70b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 64;
+        s.seqLen = 8192;
+        s.microBatch = 1;
+        s.globalBatch = 128;
+        s.flashAttention = true;
+        const Report r = test::reportFor(s);
+        PlanOptions options;
+        options.top = 20;
+        const PlanReport plan = planLayouts(s, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+        QVERIFY(plan.fitting > 0);
+        QCOMPARE(plan.layouts.size(), qsizetype(20));
+        for (qsizetype i = 0; i < plan.layouts.size(); ++i) {
+            const PlannedLayout &p = plan.layouts[i];
+            QVERIFY(p.fits);
+            QVERIFY(p.worstStageBytes <= r.gpu.memoryBytes);
+            QCOMPARE(p.tp * p.pp * p.cp * p.dp, std::int64_t{64});
+            QVERIFY(p.tp <= 8);  // within the NVLink domain
+            if (i > 0)
+                QVERIFY(p.stepSeconds >= plan.layouts[i - 1].stepSeconds);
+            QVERIFY(!p.reason.isEmpty());
+        }
+        QVERIFY(!plan.currentRank);  // tp 1 x dp 64 holds 70B whole on every GPU: does not fit
+        // Applying the best layout makes the scenario rank first, and the report agrees with the
+        // planner on its memory and step.
+        const PlannedLayout &best = plan.layouts.first();
+        Scenario applied = s;
+        applied.tp = best.tp;
+        applied.pp = best.pp;
+        applied.vpp = best.vpp;
+        applied.cp = best.cp;
+        applied.sequenceParallel = best.sp;
+        applied.zeroStage = best.zeroStage;
+        applied.microBatch = best.microBatch;
+        applied.recompute = best.recompute;
+        const Report after = test::reportFor(applied);
+        QCOMPARE(after.memory.perGpu.total(), best.worstStageBytes);
+        QCOMPARE(after.step.stepSeconds, best.stepSeconds);
+        const PlanReport again = planLayouts(applied, after.gpu, after.memory.recipe, after.scaleUp, after.scaleOut, options);
+        QCOMPARE(again.currentRank.value_or(0), std::int64_t{1});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParallel)
+#include "tst_parallel.moc"
