@@ -1,6 +1,7 @@
 // Benchmark: one full evaluation of the core (all four ZeRO stages, every roofline op) for a
 // range of scenarios, as the window does on every slider tick. Prints p50/p99/mean.
 #include "catalog.h"
+#include "planner.h"
 #include "report.h"
 
 #include <QElapsedTimer>
@@ -43,12 +44,91 @@ int main()
         }
         sink += r->roofline.stepSeconds;
     }
-    std::sort(ns.begin(), ns.end());
-    double total = 0;
-    for (double v : ns)
-        total += v;
-    std::printf("core computeReport (validate + params + FLOPs + memory x4 ZeRO stages + time + roofline ops)\n");
-    std::printf("runs %d  p50 %.1f us  p99 %.1f us  mean %.1f us  max %.1f us  (checksum %.3g)\n", kRuns,
-                ns[kRuns / 2] / 1e3, ns[kRuns * 99 / 100] / 1e3, total / kRuns / 1e3, ns.back() / 1e3, sink);
+    const auto summary = [](const char *what, std::vector<double> &v, double checksum) {
+        std::sort(v.begin(), v.end());
+        double total = 0;
+        for (double x : v)
+            total += x;
+        const std::size_t n = v.size();
+        std::printf("%s\n", what);
+        std::printf("runs %zu  p50 %.1f us  p99 %.1f us  mean %.1f us  max %.1f us  (checksum %.3g)\n", n,
+                    v[n / 2] / 1e3, v[n * 99 / 100] / 1e3, total / static_cast<double>(n) / 1e3, v.back() / 1e3, checksum);
+    };
+    summary("core computeReport, data parallel (validate + params + FLOPs + memory x4 ZeRO stages + step time + roofline ops)",
+            ns, sink);
+
+    // Parallel layouts: Llama 3.1 405B on 16,384 H100s at sequence 8192 (Dubey et al. 2024,
+    // Table 4), moving through TP, PP, VPP, CP as a slider would.
+    const ModelPreset *big = catalog->findPreset(QStringLiteral("llama3.1-405b"));
+    const ModelPreset *seventy = catalog->findPreset(QStringLiteral("llama3-70b"));
+    Scenario base;
+    base.presetId = big->id;
+    base.model = big->shape;
+    base.seqLen = 8192;
+    base.microBatch = 1;
+    base.globalBatch = 2048;
+    base.gpus = 16384;
+    base.flashAttention = true;
+    base.sequenceParallel = true;
+    base.recipeId = QStringLiteral("bf16-mixed-adamw-fp32-grads");
+    base.zeroStage = 1;
+    const std::int64_t layouts[][4] = {{8, 16, 1, 1}, {8, 16, 2, 1}, {4, 32, 1, 1}, {8, 8, 1, 2}, {8, 16, 1, 4}, {2, 64, 1, 1}};
+    std::vector<double> parallel;
+    double parallelSink = 0;
+    constexpr int kParallelRuns = 3000;
+    for (int i = 0; i < kParallelRuns; ++i) {
+        Scenario s = base;
+        const auto &l = layouts[i % 6];
+        s.tp = l[0];
+        s.pp = l[1];
+        s.vpp = l[2];
+        s.cp = l[3];
+        ValidationError e;
+        timer.start();
+        const auto r = computeReport(s, *catalog, &e);
+        parallel.push_back(static_cast<double>(timer.nsecsElapsed()));
+        if (!r) {
+            std::fprintf(stderr, "refused: %s\n", qPrintable(e.message()));
+            return 1;
+        }
+        parallelSink += r->step.stepSeconds;
+    }
+    summary("core computeReport, Llama 3.1 405B on 16,384 H100s, six TP/PP/VPP/CP layouts", parallel, parallelSink);
+
+    // The planner, as the window reruns it on a slider change.
+    const auto plan = [&](const char *what, const Scenario &s, int runs) {
+        ValidationError e;
+        const auto r = computeReport(s, *catalog, &e);
+        if (!r) {
+            std::fprintf(stderr, "refused: %s\n", qPrintable(e.message()));
+            return false;
+        }
+        std::vector<double> t;
+        double checksum = 0;
+        std::int64_t evaluated = 0;
+        for (int i = 0; i < runs; ++i) {
+            timer.start();
+            const PlanReport p = planLayouts(s, r->gpu, r->memory.recipe, r->scaleUp, r->scaleOut, PlanOptions{});
+            t.push_back(static_cast<double>(timer.nsecsElapsed()));
+            checksum += p.layouts.first().stepSeconds;
+            evaluated = p.evaluated;
+        }
+        std::printf("(%lld layouts evaluated per run)\n", static_cast<long long>(evaluated));
+        summary(what, t, checksum);
+        return true;
+    };
+    base.tp = 8;
+    base.pp = 16;
+    if (!plan("planner: Llama 3.1 405B, 16,384 H100s, seq 8192, global batch 2048 (target: under 100 ms)", base, 30))
+        return 1;
+    Scenario small = base;
+    small.presetId = seventy->id;
+    small.model = seventy->shape;
+    small.gpus = 64;
+    small.globalBatch = 128;
+    small.tp = 8;
+    small.pp = 4;
+    if (!plan("planner: Llama 3 70B, 64 H100s, seq 8192, global batch 128", small, 100))
+        return 1;
     return 0;
 }
