@@ -18,12 +18,19 @@ QString num(double v)
     return fmt::count(static_cast<std::int64_t>(std::llround(v)));
 }
 
-// "N × 2 B ÷ 8 GPUs" for one piece of model state.
-QString stateFormula(double params, double bytesPerParam, bool sharded, std::int64_t gpus)
+// "N × 2 B ÷ 8 GPUs" for one piece of model state; with TP or PP, N is the parameters on one
+// GPU of the worst stage, and ZeRO shards over the DP x CP ranks.
+QString stateFormula(const Report &r, double bytesPerParam, bool sharded)
 {
-    QString f = QStringLiteral("N × %1 B = %2 × %3").arg(fmt::number(bytesPerParam), num(params), fmt::number(bytesPerParam));
+    const MemoryReport &m = r.memory;
+    const Layout &l = m.layout;
+    const bool split = l.tp > 1 || l.pp > 1;
+    const double params = m.perStage[m.worstStage].params;
+    QString f = split ? tr("N on this GPU (stage %1 of %2, 1/%3 of its blocks by TP) × %4 B = %5 × %4")
+                            .arg(m.worstStage).arg(l.pp).arg(l.tp).arg(fmt::number(bytesPerParam), num(params))
+                      : QStringLiteral("N × %1 B = %2 × %1").arg(fmt::number(bytesPerParam), num(params));
     if (sharded)
-        f += tr(" ÷ %1 GPUs").arg(gpus);
+        f += l.cp > 1 ? tr(" ÷ %1 DP × CP ranks").arg(l.shardGroup()) : tr(" ÷ %1 GPUs").arg(l.shardGroup());
     return f;
 }
 
@@ -43,17 +50,34 @@ QString activationFormula(const Report &r)
                   "%1 per layer × L + %2 for embedding, final norm, LM head and loss\n%3\n%4\n"
                   "Source: tests/validation/ACTIVATION_MODEL.md, checked against a real training step")
             .arg(fmt::bytes(r.memory.activations.perLayer), fmt::bytes(r.memory.activations.outputLayer), values, split);
+    // Korthikanti et al. 2022, Table 2, term by term (activations.cpp): what TP keeps whole,
+    // what it splits, and the attention scores.
+    const QString drop = s.dropout ? tr(" + 2·s·b·h (dropout masks)") : QString();
+    const QString mlp = s.model.arch == Arch::Llama ? tr("3·B·s·b·f (SwiGLU)") : tr("2·B·s·b·f (GELU)");
+    const QString kv = s.model.kvHeads == s.model.heads ? QStringLiteral("2·h") : QStringLiteral("2·h_kv");
+    const QString whole = tr("4·B·s·b·h%1").arg(drop);
+    const QString splitTerms = tr("B·s·b·(2·h + %1) + %2").arg(kv, mlp);
+    QString scores;
+    if (s.recompute == Recompute::None)
+        scores = s.flashAttention ? tr(" + 4·a·s·b (FlashAttention keeps only the fp32 log-sum-exp)")
+                                  : (s.dropout ? tr(" + a·s²·b·(2·B + 1)") : tr(" + B·a·s²·b"));
+    const Layout &l = r.memory.layout;
+    const QString parallel = l.tp > 1 || l.cp > 1
+                                 ? tr("\n[%1] ÷ %2, [%3%4] ÷ %5, all ÷ cp = %6 (Table 2's %7 row)")
+                                       .arg(whole, l.sp ? QString::number(l.tp) : QStringLiteral("1"), splitTerms, scores)
+                                       .arg(l.tp).arg(l.cp)
+                                       .arg(l.sp ? tr("tensor + sequence parallel") : tr("tensor parallel"))
+                                 : QString();
     QString perLayer;
     switch (s.recompute) {
     case Recompute::None:
-        perLayer = s.flashAttention ? tr("s·b·h·(16·B + 2) + 4·a·s·b (FlashAttention keeps only the fp32 log-sum-exp)")
-                                    : tr("s·b·h·(16·B + 2) + a·s²·b·(2·B + 1)");
-        break;
     case Recompute::Selective:
-        perLayer = tr("s·b·h·(16·B + 2) (selective recompute drops the a·s²·b terms)");
+        perLayer = whole + QStringLiteral(" + ") + splitTerms + scores
+                   + (s.recompute == Recompute::Selective ? tr(" (selective recompute drops the a·s²·b terms)") : QString())
+                   + parallel;
         break;
     case Recompute::Full:
-        perLayer = tr("B·s·b·h (full recompute keeps each layer's input only)");
+        perLayer = tr("B·s·b·h (full recompute keeps each layer's input only)") + parallel;
         break;
     }
     return tr("L × [%1] + output layer 2·B·s·b·h + 4·s·b·v (fp32 logits)\n%2\n%3\n"
@@ -71,6 +95,7 @@ QString componentName(MemoryComponent c)
     case MemoryComponent::Grads: return tr("Gradients");
     case MemoryComponent::Optimizer: return tr("Optimizer + master weights");
     case MemoryComponent::Activations: return tr("Activations");
+    case MemoryComponent::Framework: return tr("Framework (ZeRO-3 gathers, allocator margin)");
     case MemoryComponent::Reserved: return tr("Reserved (CUDA context)");
     }
     return {};
@@ -83,6 +108,7 @@ QString componentShortName(MemoryComponent c)
     case MemoryComponent::Grads: return tr("Grads");
     case MemoryComponent::Optimizer: return tr("Optimizer + master");
     case MemoryComponent::Activations: return tr("Activations");
+    case MemoryComponent::Framework: return tr("Framework");
     case MemoryComponent::Reserved: return tr("Reserved");
     }
     return {};
@@ -95,6 +121,7 @@ double componentBytes(const MemoryBreakdown &m, MemoryComponent c)
     case MemoryComponent::Grads: return m.grads;
     case MemoryComponent::Optimizer: return m.optimizerAndMasterWeights;
     case MemoryComponent::Activations: return m.activations;
+    case MemoryComponent::Framework: return m.overheads;
     case MemoryComponent::Reserved: return m.reserved;
     }
     return 0;
@@ -104,25 +131,33 @@ QString memorySegmentText(const Report &r, int zeroStage, MemoryComponent c, Byt
 {
     const MemoryBreakdown &m = r.memory.byZeroStage[static_cast<std::size_t>(zeroStage)];
     const double bytes = componentBytes(m, c);
-    const double n = static_cast<double>(r.params.total);
     const Recipe &recipe = r.memory.recipe;
     const QString zeroSource = tr("Source: Rajbhandari et al. 2019 (ZeRO), Figure 1; bytes per parameter from "
                                   "the recipe \"%1\"").arg(recipe.name);
     QString formula;
     switch (c) {
     case MemoryComponent::Params:
-        formula = stateFormula(n, recipe.weightBytes, zeroStage >= 3, r.memory.gpus) + QLatin1Char('\n') + zeroSource;
+        formula = stateFormula(r, recipe.weightBytes, zeroStage >= 3) + QLatin1Char('\n') + zeroSource;
         break;
     case MemoryComponent::Grads:
-        formula = stateFormula(n, recipe.gradBytes, zeroStage >= 2, r.memory.gpus) + QLatin1Char('\n') + zeroSource;
+        formula = stateFormula(r, recipe.gradBytes, zeroStage >= 2) + QLatin1Char('\n') + zeroSource;
         break;
     case MemoryComponent::Optimizer:
-        formula = stateFormula(n, recipe.optimizerBytes, zeroStage >= 1, r.memory.gpus)
+        formula = stateFormula(r, recipe.optimizerBytes, zeroStage >= 1)
                   + tr("\n(fp32 master weights and optimizer moments)\n") + zeroSource;
         break;
     case MemoryComponent::Activations:
         formula = activationFormula(r);
         break;
+    case MemoryComponent::Framework: {
+        const FrameworkOverheads &o = r.memory.perStage[r.memory.worstStage].overheads;
+        formula = tr("ZeRO-3 gathered block %1 (one block's parameters and gradients whole, as DeepSpeed's "
+                     "estimate_zero3_model_states_mem_needs charges) + prefetched block %2 (PyTorch FSDP's "
+                     "BACKWARD_PRE prefetch) + allocator margin %3 (%4 of the rest; set it under Activation memory)")
+                      .arg(fmt::bytesIn(o.zero3Gathered, unit), fmt::bytesIn(o.zero3Prefetch, unit),
+                           fmt::bytesIn(o.allocatorMargin, unit), fmt::percent(r.scenario.allocatorMargin));
+        break;
+    }
     case MemoryComponent::Reserved:
         formula = tr("The CUDA context, kernels and library handles every GPU holds before the model: the same at "
                      "every ZeRO stage. Default 1343 MiB: what nvidia-smi shows once PyTorch's first tensor loads "

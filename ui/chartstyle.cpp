@@ -125,7 +125,7 @@ QString legendHtml(const QList<LegendEntry> &entries)
         else
             parts << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(e.color.name(), QString(e.glyph), text);
     }
-    return parts.join(QStringLiteral(" &nbsp; "));
+    return parts.join(QStringLiteral("&nbsp; "));
 }
 
 void styleLegend(QWidget *legend, const QFont &panelFont)
@@ -163,10 +163,11 @@ namespace palette {
 // Colour-blind-safe set (Okabe & Ito 2008), in a fixed order so a colour always means one thing.
 QColor component(int index)
 {
-    // Okabe-Ito colours for the model's own bytes; a neutral grey for the reserved margin.
+    // Okabe-Ito colours for the model's own bytes, vermillion for what the framework adds; a
+    // neutral grey for the reserved margin.
     static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
                                     QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73),
-                                    QColor(0x99, 0x99, 0x99)};
+                                    QColor(0xd5, 0x5e, 0x00), QColor(0x99, 0x99, 0x99)};
     constexpr int count = static_cast<int>(std::size(colors));
     return colors[((index % count) + count) % count];
 }

@@ -68,7 +68,7 @@ struct OpMarker {
 OpMarker opMarker(int kind);  ///< napkin::OpKind order
 
 namespace palette {
-QColor component(int index);   ///< napkin::MemoryComponent order: params, grads, optimizer, activations, reserved
+QColor component(int index);   ///< napkin::MemoryComponent order: params, grads, optimizer, activations, framework, reserved
 QColor opKind(int kind);       ///< napkin::OpKind order
 QColor faded(const QColor &c); ///< the same hue for bars that are not the chosen one
 QColor capacity();

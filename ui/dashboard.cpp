@@ -139,6 +139,7 @@ void Dashboard::setReport(const Report &report)
     if (m_pinned->isVisibleTo(this) != change.has_value()) {
         m_pinned->setVisible(change.has_value());
         m_summary->setLines(m_tabbed && !change ? 2 : 1);
+        m_formula->setLines(m_tabbed && change ? 1 : 2);
         arrange();
     }
     if (m_lastReport)
@@ -208,6 +209,9 @@ void Dashboard::arrange()
     // Large text: the summary wraps to a second line instead of losing its GPU.
     // With a pinned baseline its line takes the second one (the GPU is in the controls too).
     m_summary->setLines(tabbed && !m_pinned->isVisibleTo(this) ? 2 : 1);
+    // Tabs with a pinned line too: the formula keeps one line (elided; its tooltip has it all),
+    // so the chart keeps its height when the framework's memory adds a legend entry.
+    m_formula->setLines(tabbed && m_pinned->isVisibleTo(this) ? 1 : 2);
     // The every-GPU chart gets a tab of its own: beside the figures it would be too narrow.
     if (tabbed)
         m_time->setChartDetached(true);

@@ -274,10 +274,18 @@ void MemoryPanel::refresh()
     m_capacity->setName(tr("Capacity %1").arg(fmt::bytesIn(mem.capacity, m_unit, 1)));
     // The legend carries the chosen stage's figures: the model state (what ZeRO shards) is
     // summed after the optimizer, then activations and the reserved margin, then the total.
-    const auto bytes = [this](double b) { return fmt::bytesIn(b, m_unit, 3); };
+    // Four significant figures, at most three decimals: 0.248, 13.23, 1,146 - a legend that
+    // stays two lines with the framework's segment at large text sizes.
+    const auto bytes = [this](double b) {
+        const double v = std::abs(b) / bytesPerUnit(m_unit);
+        const int decimals = v < 10 ? 3 : v < 100 ? 2 : v < 1000 ? 1 : 0;
+        return fmt::bytesIn(b, m_unit, decimals);
+    };
     QList<LegendEntry> legend;
     for (int c = 0; c < kMemoryComponents; ++c) {
         const auto component = static_cast<MemoryComponent>(c);
+        if (component == MemoryComponent::Framework && chosenStage.overheads == 0)
+            continue;  // named only when the chosen stage holds some (ZeRO-3, or a margin set)
         legend.append({palette::component(c),
                        tr("%1 %2").arg(componentShortName(component), bytes(componentBytes(chosenStage, component)))});
         if (component == MemoryComponent::Optimizer)
