@@ -3,11 +3,13 @@
 #include "lectureexample.h"
 
 #include "numberparse.h"
+#include "fields.h"
 #include "recipe.h"
 #include "scenariojson.h"
 #include "shapefix.h"
 #include "validation.h"
 
+#include <QJsonValue>
 #include <QList>
 
 #include <algorithm>
@@ -61,20 +63,6 @@ Apply realOption(const char *name, double lo, double hi, bool loExclusive,
     };
 }
 
-/// An option whose value names one of an enum's values ("none", "selective", ...).
-template <typename Enum>
-Apply enumOption(const char *name, const char *accepted, std::optional<Enum> (*fromName)(const QString &),
-                 void (*set)(Command &, Enum))
-{
-    return [=](Command &c, const QString &v) -> std::optional<Failure> {
-        const auto e = fromName(v);
-        if (!e)
-            return failure(QLatin1String(name), QStringLiteral("must be %1 (got '%2')").arg(QLatin1String(accepted), v));
-        set(c, *e);
-        return std::nullopt;
-    };
-}
-
 Apply flag(std::function<void(Command &)> set)
 {
     return [=](Command &c, const QString &) -> std::optional<Failure> {
@@ -83,97 +71,106 @@ Apply flag(std::function<void(Command &)> set)
     };
 }
 
+/// "none, selective or full"
+QString choiceList(const QStringList &names)
+{
+    if (names.size() < 2)
+        return names.join(QString());
+    return names.mid(0, names.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") + names.last();
+}
+
+/// A catalog id (gpu, recipe, interconnect) the catalog must know, with the command that lists them.
+std::optional<Failure> checkCatalogId(const Catalog &catalog, const char *key, const QString &v)
+{
+    const QString field = QLatin1String(key);
+    if (field == QLatin1String("gpu") && !catalog.findGpu(v))
+        return failure(field, QStringLiteral("must be one of %1 (got '%2'; see `napkin gpus`)").arg(catalog.gpuIdList(), v));
+    if (field == QLatin1String("recipe") && !findRecipe(v))
+        return failure(field, QStringLiteral("must be one of %1 (got '%2')").arg(recipeIdList(), v));
+    if (field == QLatin1String("interconnect") && !catalog.findInterconnect(v))
+        return failure(field, QStringLiteral("must be one of %1 (got '%2'; see `napkin interconnects`)")
+                                  .arg(catalog.interconnectIdList(), v));
+    return std::nullopt;
+}
+
+/// The option that sets a field from its command-line text, by the field's kind and range.
+Apply fieldOption(const ScenarioField &f, const Catalog &catalog)
+{
+    const QString name = QLatin1String(f.option);
+    const ScenarioField *field = &f;
+    return [field, name, &catalog](Command &c, const QString &v) -> std::optional<Failure> {
+        QJsonValue value;
+        switch (field->kind) {
+        case FieldKind::Integer: {
+            const auto lo = static_cast<std::int64_t>(field->lo);
+            const auto hi = static_cast<std::int64_t>(field->hi);
+            const auto n = parseInteger(v, lo, hi);
+            if (!n)
+                return failure(name, integerRangeProblem(lo, hi, QLatin1Char('\'') + v + QLatin1Char('\'')));
+            value = static_cast<double>(*n);
+            break;
+        }
+        case FieldKind::Real: {
+            const auto x = parseReal(v);
+            if (!x || (field->loExclusive ? *x <= field->lo : *x < field->lo) || *x > field->hi)
+                return failure(name, QStringLiteral("must be a number from %1%2 to %3 (got '%4')")
+                                         .arg(field->loExclusive ? QStringLiteral("above ") : QString())
+                                         .arg(field->lo).arg(field->hi).arg(v));
+            value = *x;
+            break;
+        }
+        case FieldKind::Count: {
+            const auto x = parseCount(v);
+            if (!x || *x < field->lo || *x > field->hi)
+                return failure(name, QStringLiteral("must be a count from %1 to %2 written like 300e9, 3e11, 300B or 1.5T "
+                                                    "(got '%3')").arg(boundText(field->lo), boundText(field->hi), v));
+            value = *x;
+            break;
+        }
+        case FieldKind::Choice:
+            if (!field->choices().contains(v))
+                return failure(name, QStringLiteral("must be %1 (got '%2')").arg(choiceList(field->choices()), v));
+            value = v;
+            break;
+        case FieldKind::Text:
+            if (auto refusal = checkCatalogId(catalog, field->key, v))
+                return refusal;
+            value = v;
+            break;
+        case FieldKind::Flag:
+            value = true;
+            break;
+        }
+        field->set(c.scenario, value);
+        return std::nullopt;
+    };
+}
+
+/// Every scenario field's option (and a flag's "off" form), from the one field table.
 QList<Option> scenarioOptions(const Catalog &catalog)
 {
-    using L = std::int64_t;
-    return {
-        {"arch", true, enumOption<Arch>("arch", "gpt2 or llama", archFromName,
-                                        [](Command &c, Arch a) { c.scenario.model.arch = a; })},
-        {"layers", true, integerOption("layers", 1, limits::maxLayers, [](Command &c, L n) { c.scenario.model.layers = n; })},
-        {"d-model", true, integerOption("d-model", 1, limits::maxDModel, [](Command &c, L n) { c.scenario.model.dModel = n; })},
-        {"heads", true, integerOption("heads", 1, limits::maxHeads, [](Command &c, L n) { c.scenario.model.heads = n; })},
-        {"kv-heads", true, integerOption("kv-heads", 1, limits::maxHeads, [](Command &c, L n) { c.scenario.model.kvHeads = n; })},
-        {"d-ff", true, integerOption("d-ff", 1, limits::maxDFf, [](Command &c, L n) { c.scenario.model.dFf = n; })},
-        {"vocab", true, integerOption("vocab", 1, limits::maxVocab, [](Command &c, L n) { c.scenario.model.vocab = n; })},
-        {"max-pos", true, integerOption("max-pos", 1, limits::maxPositions, [](Command &c, L n) { c.scenario.model.maxPositions = n; })},
-        {"tied", false, flag([](Command &c) { c.scenario.model.tied = true; })},
-        {"untied", false, flag([](Command &c) { c.scenario.model.tied = false; })},
-        {"params", true, integerOption("params", 1, limits::maxParams, [](Command &c, L n) { c.scenario.paramsOverride = n; })},
-        {"seq-len", true, integerOption("seq-len", 1, limits::maxSeqLen, [](Command &c, L n) { c.scenario.seqLen = n; })},
-        {"batch", true, integerOption("batch", 1, limits::maxMicroBatch, [](Command &c, L n) { c.scenario.microBatch = n; })},
-        {"tokens", true, [](Command &c, const QString &v) -> std::optional<Failure> {
-             const auto t = parseCount(v);
-             if (!t || *t < limits::minTokens || *t > limits::maxTokens)
-                 return failure(QStringLiteral("tokens"),
-                                QStringLiteral("must be a count from 1 to 1e16 written like 300e9, 3e11, 300B or 1.5T (got '%1')").arg(v));
-             c.scenario.tokens = *t;
-             return std::nullopt;
-         }},
-        {"gpu", true, [&catalog](Command &c, const QString &v) -> std::optional<Failure> {
-             if (!catalog.findGpu(v))
-                 return failure(QStringLiteral("gpu"), QStringLiteral("must be one of %1 (got '%2'; see `napkin gpus`)")
-                                                           .arg(catalog.gpuIdList(), v));
-             c.scenario.gpuId = v;
-             return std::nullopt;
-         }},
-        {"gpus", true, integerOption("gpus", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.gpus = n; })},
-        {"zero", true, integerOption("zero", 0, 3, [](Command &c, L n) { c.scenario.zeroStage = static_cast<int>(n); })},
-        {"recipe", true, [](Command &c, const QString &v) -> std::optional<Failure> {
-             if (!findRecipe(v))
-                 return failure(QStringLiteral("recipe"), QStringLiteral("must be one of %1 (got '%2')").arg(recipeIdList(), v));
-             c.scenario.recipeId = v;
-             return std::nullopt;
-         }},
-        {"recompute", true, enumOption<Recompute>("recompute", "none, selective or full", recomputeFromName,
-                                                  [](Command &c, Recompute r) { c.scenario.recompute = r; })},
-        {"flash", false, flag([](Command &c) { c.scenario.flashAttention = true; })},
-        {"no-flash", false, flag([](Command &c) { c.scenario.flashAttention = false; })},
-        {"no-activations", false, flag([](Command &c) { c.scenario.includeActivations = false; })},
-        {"activations", false, flag([](Command &c) { c.scenario.includeActivations = true; })},
-        {"activation-model", true,
-         enumOption<ActivationModel>("activation-model", "korthikanti or pytorch", activationModelFromName,
-                                     [](Command &c, ActivationModel m) { c.scenario.activationModel = m; })},
-        {"dropout", false, flag([](Command &c) { c.scenario.dropout = true; })},
-        {"no-dropout", false, flag([](Command &c) { c.scenario.dropout = false; })},
-        {"causal", false, flag([](Command &c) { c.scenario.causalHalving = true; })},
-        {"no-causal", false, flag([](Command &c) { c.scenario.causalHalving = false; })},
-        {"flops-basis", true, enumOption<FlopsBasis>("flops-basis", "6nd or detailed", flopsBasisFromName,
-                                                     [](Command &c, FlopsBasis b) { c.scenario.flopsBasis = b; })},
-        {"mfu", true, realOption("mfu", limits::minMfu, limits::maxMfu, false, [](Command &c, double x) { c.scenario.mfuFraction = x; })},
-        {"utilization-basis", true,
-         enumOption<UtilizationBasis>("utilization-basis", "hfu or mfu", utilizationBasisFromName,
-                                      [](Command &c, UtilizationBasis b) { c.scenario.utilizationBasis = b; })},
-        {"price", true, realOption("price", 0, limits::maxPriceUsd, false, [](Command &c, double x) { c.scenario.pricePerGpuHourUsd = x; })},
-        {"reserved", true, realOption("reserved", 0, limits::maxReservedBytes, false, [](Command &c, double x) { c.scenario.reservedBytes = x; })},
-        {"reserved-gb", true, realOption("reserved-gb", 0, limits::maxReservedBytes / 1e9, false,
-                                         [](Command &c, double x) { c.scenario.reservedBytes = x * 1e9; })},
-        {"allocator-margin", true, realOption("allocator-margin", 0, limits::maxAllocatorMargin, false,
-                                              [](Command &c, double x) { c.scenario.allocatorMargin = x; })},
-        {"tp", true, integerOption("tp", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.tp = n; })},
-        {"sp", false, flag([](Command &c) { c.scenario.sequenceParallel = true; })},
-        {"no-sp", false, flag([](Command &c) { c.scenario.sequenceParallel = false; })},
-        {"pp", true, integerOption("pp", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.pp = n; })},
-        {"vpp", true, integerOption("vpp", 1, limits::maxLayers, [](Command &c, L n) { c.scenario.vpp = n; })},
-        {"cp", true, integerOption("cp", 1, limits::maxGpus, [](Command &c, L n) { c.scenario.cp = n; })},
-        {"global-batch", true, integerOption("global-batch", 1, limits::maxGlobalBatch,
-                                             [](Command &c, L n) { c.scenario.globalBatch = n; })},
-        {"gpus-per-node", true, integerOption("gpus-per-node", 1, limits::maxGpus,
-                                              [](Command &c, L n) { c.scenario.gpusPerNode = n; })},
-        {"interconnect", true, [&catalog](Command &c, const QString &v) -> std::optional<Failure> {
-             if (!catalog.findInterconnect(v))
-                 return failure(QStringLiteral("interconnect"),
-                                QStringLiteral("must be one of %1 (got '%2'; see `napkin interconnects`)")
-                                    .arg(catalog.interconnectIdList(), v));
-             c.scenario.interconnectId = v;
-             return std::nullopt;
-         }},
-        {"efficiency-matmul", true, realOption("efficiency-matmul", 0, limits::maxEfficiency, true,
-                                               [](Command &c, double x) { c.scenario.efficiencyMatmul = x; })},
-        {"efficiency-memory", true, realOption("efficiency-memory", 0, limits::maxEfficiency, true,
-                                               [](Command &c, double x) { c.scenario.efficiencyMemory = x; })},
-        {"time-basis", true, enumOption<TimeBasis>("time-basis", "mfu or estimated", timeBasisFromName,
-                                                   [](Command &c, TimeBasis b) { c.scenario.timeBasis = b; })},
-    };
+    QList<Option> out;
+    for (const ScenarioField &f : scenarioFields()) {
+        if (!f.option)
+            continue;
+        if (f.kind == FieldKind::Flag) {
+            const ScenarioField *field = &f;
+            out.append({f.option, false, [field](Command &c, const QString &) -> std::optional<Failure> {
+                            field->set(c.scenario, true);
+                            return std::nullopt;
+                        }});
+            out.append({f.offOption, false, [field](Command &c, const QString &) -> std::optional<Failure> {
+                            field->set(c.scenario, false);
+                            return std::nullopt;
+                        }});
+            continue;
+        }
+        out.append({f.option, true, fieldOption(f, catalog)});
+    }
+    // A convenience in other units, not a field of its own.
+    out.append({"reserved-gb", true, realOption("reserved-gb", 0, limits::maxReservedBytes / 1e9, false,
+                                                [](Command &c, double x) { c.scenario.reservedBytes = x * 1e9; })});
+    return out;
 }
 
 /// The most layouts `napkin plan --top` prints.
@@ -203,11 +200,12 @@ QList<Option> outputOptions()
          }},
         {"size", true, [](Command &c, const QString &v) -> std::optional<Failure> {
              const QStringList wh = v.toLower().split(QLatin1Char('x'));
-             const auto w = wh.size() == 2 ? parseInteger(wh[0], 200, 8192) : std::nullopt;
-             const auto h = wh.size() == 2 ? parseInteger(wh[1], 200, 8192) : std::nullopt;
+             const auto w = wh.size() == 2 ? parseInteger(wh[0], limits::minExportSide, limits::maxExportSide) : std::nullopt;
+             const auto h = wh.size() == 2 ? parseInteger(wh[1], limits::minExportSide, limits::maxExportSide) : std::nullopt;
              if (!w || !h)
                  return failure(QStringLiteral("size"),
-                                QStringLiteral("must be WIDTHxHEIGHT in pixels, each from 200 to 8192 (got '%1')").arg(v));
+                                QStringLiteral("must be WIDTHxHEIGHT in pixels, each from %1 to %2 (got '%3')")
+                                    .arg(limits::minExportSide).arg(limits::maxExportSide).arg(v));
              c.size = QSize(static_cast<int>(*w), static_cast<int>(*h));
              return std::nullopt;
          }},
@@ -255,12 +253,12 @@ const QList<std::pair<const char *, Verb>> &verbs()
 
 QString optionForField(const QString &field)
 {
-    if (field == QLatin1String("max_positions"))
-        return QStringLiteral("--max-pos");
     if (field == QLatin1String("activations"))
         return QStringLiteral("--no-activations");
     if (field == QLatin1String("scenario file"))
         return QStringLiteral("--scenario");
+    if (const ScenarioField *f = findScenarioField(field); f && f->option)
+        return QStringLiteral("--") + QLatin1String(f->option);
     QString option = field;
     return QStringLiteral("--") + option.replace(QLatin1Char('_'), QLatin1Char('-'));
 }
@@ -431,9 +429,60 @@ ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog)
     return outcome;
 }
 
+namespace {
+
+/// "  --seq-len N         tokens per sequence (an integer from 1 to 1048576; default 1024)",
+/// wrapped at 100 columns under the description column.
+QString optionHelp(const QString &left, const QString &text)
+{
+    constexpr int kColumn = 22;
+    constexpr int kWidth = 100;
+    QString out = QStringLiteral("  ") + left;
+    out += out.size() < kColumn ? QString(kColumn - out.size(), QLatin1Char(' ')) : QStringLiteral("\n") + QString(kColumn, QLatin1Char(' '));
+    int column = kColumn;
+    bool first = true;
+    for (const QString &word : text.split(QLatin1Char(' '))) {
+        if (!first && column + 1 + word.size() > kWidth) {
+            out += QStringLiteral("\n") + QString(kColumn, QLatin1Char(' '));
+            column = kColumn;
+        } else if (!first) {
+            out += QLatin1Char(' ');
+            ++column;
+        }
+        out += word;
+        column += static_cast<int>(word.size());
+        first = false;
+    }
+    return out + QLatin1Char('\n');
+}
+
+QString fieldsHelp(FieldGroup group)
+{
+    QString out;
+    for (const ScenarioField &f : scenarioFields()) {
+        if (f.group != group || !f.option)
+            continue;
+        QString left = QStringLiteral("--") + QLatin1String(f.option);
+        QString detail;
+        if (f.kind == FieldKind::Flag) {
+            left += QStringLiteral(" | --") + QLatin1String(f.offOption);
+            detail = QStringLiteral("default %1").arg(defaultText(f));
+        } else {
+            left += QLatin1Char(' ') + QLatin1String(f.valueName);
+            detail = f.kind == FieldKind::Choice || f.kind == FieldKind::Text
+                         ? QStringLiteral("default %1").arg(defaultText(f))
+                         : QStringLiteral("%1; default %2").arg(acceptedText(f), defaultText(f));
+        }
+        out += optionHelp(left, QStringLiteral("%1 (%2; JSON \"%3\")").arg(QLatin1String(f.help), detail, QLatin1String(f.key)));
+    }
+    return out;
+}
+
+} // namespace
+
 QString helpText()
 {
-    return QStringLiteral(R"(Usage: napkin [COMMAND] [OPTIONS]
+    QString out = QStringLiteral(R"(Usage: napkin [COMMAND] [OPTIONS]
 
 Napkin answers, before any model code exists: will this transformer training run fit in
 GPU memory, how long will it take, and is it compute-bound or memory-bound?
@@ -455,52 +504,16 @@ Model:
   --preset NAME       start from a preset (shape options given too override it)
   --lecture           start from the CS336 source document's example: N = 124e6 given,
                       D = 300e9, 6ND, no activations, nothing reserved, one GPU
-  --arch gpt2|llama   family: gpt2 (learned positions, LayerNorm, biases, GELU, tied head)
-                      or llama (RoPE, RMSNorm, no biases, SwiGLU, untied head, GQA)
-  --layers N  --d-model N  --heads N  --kv-heads N  --d-ff N  --vocab N  --max-pos N
-  --tied | --untied   LM head shares the token embedding or not
-  --params N          a parameter count given directly (e.g. 124e6): used as both total and
-                      non-embedding count, as in the CS336 source document
-Run:
-  --seq-len N         tokens per sequence              --batch N   micro-batch per GPU
-  --tokens D          training tokens: 300e9, 3e11, 300B, 1.5T
-  --gpu ID  --gpus N  GPU model (see napkin gpus) and data-parallel GPU count
-  --zero 0..3         ZeRO stage: 1 shards optimizer state, 2 + grads, 3 + params
-  --recipe ID         precision/optimizer recipe (see napkin recipes)
-  --recompute none|selective|full    activation recomputation (Korthikanti et al. 2022)
-  --flash | --no-flash               FlashAttention: no s^2 attention activations
-  --no-activations | --activations   leave activations out of memory (as the source document)
-  --activation-model korthikanti|pytorch   Korthikanti et al. 2022, or what autograd keeps in a
-                      plain PyTorch decoder (measured; tests/validation/ACTIVATION_MODEL.md)
-  --dropout | --no-dropout           dropout layers present (pytorch activation model)
-  --causal | --no-causal             halve the attention matmuls for a causal mask
-  --flops-basis 6nd|detailed         which FLOPs figure the time estimate uses
-  --mfu F             achieved utilisation of peak, 0.001 to 1, of the basis below
-  --utilization-basis hfu|mfu        what --mfu is: hfu (default) counts the recomputed forward
-                      in the FLOPs, so recomputation costs time; mfu counts model FLOPs only
-                      (Chowdhery et al. 2022, App. B)
-  --price USD         rental price per GPU-hour (default: the GPU's catalog price, see
-                      `napkin gpus`)
-  --reserved BYTES    memory each GPU holds besides the model: CUDA context and kernels
-                      (default 1343 MiB = 1.408e9, as measured in Hugging Face's "Model
-                      training anatomy"; 0 for the source document's accounting)
-Parallel layout (ranks ordered TP, CP, DP, PP; dp = gpus / (tp x pp x cp)):
-  --tp N  --pp N  --vpp N  --cp N    tensor, pipeline, virtual-stage and context parallelism
-                      (tp divides heads and kv_heads; pp <= layers; vpp splits layers into
-                      pp x vpp chunks; 2 x cp divides seq_len)
-  --sp | --no-sp      sequence parallelism: split the TP-replicated activations too
-  --global-batch N    sequences per optimizer step (a multiple of batch x dp; default
-                      batch x dp, one micro-batch per replica)
-  --gpus-per-node N   GPUs sharing the scale-up link (default: the GPU's node)
-  --interconnect ID   the link between nodes (default: the GPU's; see napkin interconnects)
-  --efficiency-matmul F  --efficiency-memory F   fractions of peak FLOP/s and bandwidth the
-                      bottom-up step time assumes (default: the GPU's catalog figures)
-  --time-basis mfu|estimated   the run's time from --mfu (default) or the estimated step
-  --reserved-gb F     --reserved in GB (1e9 bytes)
-  --allocator-margin F   the caching allocator's margin, a fraction of the rest (default 0)
-  --scenario FILE     load a saved scenario (options given too override it); a regular
-                      file of at most 1 MiB
-Output:
+)");
+    out += fieldsHelp(FieldGroup::Model);
+    out += QStringLiteral("Run:\n");
+    out += fieldsHelp(FieldGroup::Run);
+    out += optionHelp(QStringLiteral("--reserved-gb F"), QStringLiteral("--reserved in GB (1e9 bytes)"));
+    out += optionHelp(QStringLiteral("--scenario FILE"), QStringLiteral("load a saved scenario (options given too override "
+                                                                       "it); a regular file of at most 1 MiB"));
+    out += QStringLiteral("Parallel layout (ranks ordered TP, CP, DP, PP; dp = gpus / (tp x pp x cp)):\n");
+    out += fieldsHelp(FieldGroup::Parallel);
+    out += QStringLiteral(R"(Output:
   --json              report as JSON           --gib     show GiB (2^30) instead of GB (1e9)
   --memory-axis all|capacity|chosen   what the memory chart's axis spans: every stage
                       (default), the chosen stage and the GPU's capacity, or the chosen one
@@ -509,8 +522,10 @@ Output:
                       at 2W x 2H pixels, sharp on slides; default 1)
   -h, --help          this text                -v, --version
 
+Every scenario option is also a key of a scenario file (--scenario, File > Save), named above.
 Invalid input exits with status 2 and one line naming the option and what it accepts.
 )");
+    return out;
 }
 
 } // namespace napkin

@@ -35,7 +35,7 @@ struct Layout {
 /// the GPU's catalog node size, used when the scenario sets none.
 Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode);
 
-/// The rules a layout must follow, each refusal naming its field and the rule:
+/// The rules a layout must follow (after each field's range), each refusal naming its field and the rule:
 /// tp divides heads and kv_heads; pp <= layers; vpp > 1 needs pp > 1, at least vpp layers
 /// on every stage (chunks as even as the count allows; Llama 3 405B's 126 layers on 16 stages
 /// are uneven) and micro-batches divisible by pp; 2 x cp divides seq_len; tp x pp x cp divides

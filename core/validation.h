@@ -44,6 +44,10 @@ constexpr double maxMfu = 1;
 constexpr double maxPriceUsd = 10000;
 /// Reserved bytes per GPU: up to 1 TiB, above any catalog GPU's memory.
 constexpr double maxReservedBytes = 1099511627776.0;
+/// Width and height of an exported PNG in chart pixels: the export dialog, `napkin export
+/// --size` and the renderer all take this range.
+constexpr std::int64_t minExportSide = 200;
+constexpr std::int64_t maxExportSide = 8192;
 /// Device pixels per chart pixel in an exported PNG: the export dialog's 1x and 2x.
 constexpr std::int64_t minExportScale = 1;
 constexpr std::int64_t maxExportScale = 2;

@@ -1,5 +1,6 @@
 #include "controlspanel.h"
 
+#include "fields.h"
 #include "gpuchooser.h"
 #include "linkedslider.h"
 #include "moreoptions.h"
@@ -39,22 +40,22 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     const int integer = static_cast<int>(D::Integer);
     mainLayout->addWidget(addSlider(Main::Layers, tr("Layers"),
         tr("Number of transformer blocks (L). Parameters, activations and FLOPs grow linearly with it."),
-        1, static_cast<double>(limits::maxLayers), 1, 128, 1, 0, 1, integer));
+        fieldLo("layers"), fieldHi("layers"), 1, 128, 1, 0, 1, integer));
     mainLayout->addWidget(addSlider(Main::DModel, tr("Width (d_model)"),
         tr("Hidden size (d_model). Parameters grow with its square; heads are kept dividing it."),
-        1, static_cast<double>(limits::maxDModel), 64, 16384, 64, 0, 1, integer));
+        fieldLo("d_model"), fieldHi("d_model"), 64, 16384, 64, 0, 1, integer));
     mainLayout->addWidget(addSlider(Main::Tokens, tr("Training tokens (D)"),
         tr("Tokens seen in training (D). Total FLOPs, time, cost and energy are proportional to it. "
            "Type 300B, 1.5T or 3e11."),
-        limits::minTokens, limits::maxTokens, 1e6, 1e15, 1, 10, 20, static_cast<int>(D::Compact)));
+        fieldLo("tokens"), fieldHi("tokens"), 1e6, 1e15, 1, 10, 20, static_cast<int>(D::Compact)));
     mainLayout->addWidget(addSlider(Main::MicroBatch, tr("Micro-batch (sequences per GPU)"),
         tr("Sequences per GPU per forward/backward pass. Activation memory and the roofline "
            "position of every op change with it."),
-        1, static_cast<double>(limits::maxMicroBatch), 1, 1024, 1, 2, 1, integer));
+        fieldLo("batch"), fieldHi("batch"), 1, 1024, 1, 2, 1, integer));
     mainLayout->addWidget(addSlider(Main::SeqLen, tr("Sequence length (tokens)"),
         tr("Tokens per sequence. Attention FLOPs and (without FlashAttention) activation memory "
            "grow with its square. GPT-2 models allow at most their position table."),
-        1, static_cast<double>(limits::maxSeqLen), 16, static_cast<double>(kSeqSliderMax), 1, 2, 1, integer));
+        fieldLo("seq_len"), fieldHi("seq_len"), 16, static_cast<double>(kSeqSliderMax), 1, 2, 1, integer));
 
     auto *gpuBox = new QGroupBox(tr("GPU"), this);
     auto *gpuLayout = new QVBoxLayout(gpuBox);

@@ -14,7 +14,7 @@ ExportDialog::ExportDialog(const QString &what, QSize initial, QWidget *parent)
 {
     setWindowTitle(tr("Export %1 as PNG").arg(what));
     for (QSpinBox *box : {m_width, m_height}) {
-        box->setRange(200, 8000);
+        box->setRange(static_cast<int>(limits::minExportSide), static_cast<int>(limits::maxExportSide));
         box->setSuffix(tr(" px"));
     }
     m_width->setValue(initial.width());

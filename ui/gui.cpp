@@ -47,9 +47,10 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
             *error = message;
         return false;
     };
-    if (size.width() < 1 || size.height() < 1 || size.width() > 16384 || size.height() > 16384)
-        return fail(QApplication::translate("napkin::ui::Export", "image size %1x%2 must be from 1x1 to 16384x16384")
-                        .arg(size.width()).arg(size.height()));
+    const auto side = [](int n) { return n >= limits::minExportSide && n <= limits::maxExportSide; };
+    if (!side(size.width()) || !side(size.height()))
+        return fail(QApplication::translate("napkin::ui::Export", "image size %1x%2 must be from %3x%3 to %4x%4")
+                        .arg(size.width()).arg(size.height()).arg(limits::minExportSide).arg(limits::maxExportSide));
     if (scale < limits::minExportScale || scale > limits::maxExportScale)
         return fail(QApplication::translate("napkin::ui::Export", "scale %1 must be from %2 to %3")
                         .arg(scale).arg(limits::minExportScale).arg(limits::maxExportScale));

@@ -2,6 +2,7 @@
 
 #include "elidingcombobox.h"
 #include "divisorspinbox.h"
+#include "fields.h"
 #include "optionform.h"
 #include "shapefix.h"
 #include "validation.h"
@@ -34,15 +35,15 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     m_family->addItem(tr("Llama"), static_cast<int>(Arch::Llama));
     m_heads = described(new DivisorSpinBox(this), tr("Attention heads"),
                         tr("Attention heads; must divide d_model. The arrows step through the divisors."));
-    m_heads->setRange(1, static_cast<int>(limits::maxHeads));
+    m_heads->setRange(static_cast<int>(fieldLo("heads")), static_cast<int>(fieldHi("heads")));
     m_kvHeads = described(new DivisorSpinBox(this), tr("Key/value heads"),
                           tr("Key/value heads (grouped-query attention); must divide the heads. "
                              "Equal to heads is ordinary multi-head attention."));
-    m_kvHeads->setRange(1, static_cast<int>(limits::maxHeads));
-    m_dFf = described(integerBox(limits::maxDFf, 0, this), tr("MLP width (d_ff)"),
+    m_kvHeads->setRange(static_cast<int>(fieldLo("kv_heads")), static_cast<int>(fieldHi("kv_heads")));
+    m_dFf = described(integerBox(static_cast<std::int64_t>(fieldHi("d_ff")), 0, this), tr("MLP width (d_ff)"),
                       tr("Hidden width of the MLP block (d_ff); usually 4 x d_model for GPT-2"));
     m_dFf->setSingleStep(64);
-    m_vocab = described(integerBox(limits::maxVocab, 0, this), tr("Vocabulary size"),
+    m_vocab = described(integerBox(static_cast<std::int64_t>(fieldHi("vocab")), 0, this), tr("Vocabulary size"),
                         tr("Vocabulary size: sets the embedding and LM-head parameters and the logits memory"));
     m_vocab->setSingleStep(256);
     m_tied = described(new QCheckBox(tr("Tied embeddings"), this), tr("Tied embeddings"),

@@ -1,6 +1,7 @@
 #include "moreoptions.h"
 
 #include "elidingcombobox.h"
+#include "fields.h"
 #include "modelshapeoptions.h"
 #include "numberspinbox.h"
 #include "optionform.h"
@@ -64,7 +65,7 @@ QWidget *MoreOptions::buildSetupGroup()
 {
     auto *box = new QGroupBox(tr("Parallelism and precision"), this);
     auto *form = new QFormLayout(box);
-    m_gpus = described(integerBox(limits::maxGpus, 2, box), tr("Number of GPUs"),
+    m_gpus = described(integerBox(static_cast<std::int64_t>(fieldHi("gpus")), 2, box), tr("Number of GPUs"),
                        tr("Data-parallel GPUs. Divides wall-clock time; ZeRO shards model state over them."));
     m_zero = described(new ElidingComboBox(box), tr("ZeRO stage"),
                        tr("ZeRO (Rajbhandari et al. 2019): which model state is sharded over the GPUs. "
@@ -128,7 +129,7 @@ QWidget *MoreOptions::buildActivationGroup()
     m_activationModel->addItem(tr("Korthikanti et al. 2022"), static_cast<int>(ActivationModel::Korthikanti));
     m_activationModel->addItem(tr("As in PyTorch (measured)"), static_cast<int>(ActivationModel::PyTorch));
     m_dropout = described(new QCheckBox(tr("Dropout layers"), box), tr("Dropout layers"),
-                          tr("Dropout masks and outputs kept for backward (PyTorch activation model only)"));
+                          tr("Dropout masks and outputs kept for backward, in both activation models (Korthikanti et al. 2022 train with dropout)"));
     form->addRow(m_activations);
     form->addRow(tr("Model"), m_activationModel);
     form->addRow(m_dropout);
@@ -137,7 +138,7 @@ QWidget *MoreOptions::buildActivationGroup()
                               "handles. Default 1343 MiB, what nvidia-smi shows once PyTorch's first tensor "
                               "loads them (Hugging Face Transformers docs, \"Model training anatomy\"); "
                               "0 for the source document's accounting."));
-    m_reserved->setRange(0, limits::maxReservedBytes / kMiB);
+    m_reserved->setRange(fieldLo("reserved_bytes") / kMiB, fieldHi("reserved_bytes") / kMiB);
     m_reserved->setDecimals(0);
     m_reserved->setSuffix(QStringLiteral(" MiB"));
     m_reserved->setSingleStep(128);
@@ -181,13 +182,13 @@ QWidget *MoreOptions::buildComputeGroup()
                                       "time. MFU: model FLOPs only, so recompute changes memory but not time."));
     m_utilizationBasis->addItem(tr("HFU (counts recompute)"), static_cast<int>(UtilizationBasis::Hfu));
     m_utilizationBasis->addItem(tr("MFU (model FLOPs)"), static_cast<int>(UtilizationBasis::Mfu));
-    m_mfu->setRange(limits::minMfu * 100, limits::maxMfu * 100);
+    m_mfu->setRange(fieldLo("mfu") * 100, fieldHi("mfu") * 100);
     m_mfu->setDecimals(1);
     m_mfu->setSuffix(QStringLiteral(" %"));
     m_mfu->setKeyboardTracking(false);
     m_price = described(new QDoubleSpinBox(box), tr("Price per GPU-hour"),
                         tr("Rental price of one GPU for one hour, in US dollars"));
-    m_price->setRange(0, limits::maxPriceUsd);
+    m_price->setRange(fieldLo("price"), fieldHi("price"));
     m_price->setDecimals(2);
     m_price->setPrefix(QStringLiteral("$ "));
     m_price->setSingleStep(0.25);
