@@ -26,8 +26,8 @@ ConventionsReport computeConventions(const Scenario &s, const Recipe &recipe)
     c.activationsFlash = activationBytes(v, recipe, b).total();
     v = s;
     v.includeActivations = true;
-    c.activationsKorthikanti = korthikantiActivationBytes(v, recipe, b).total();
-    c.activationsPyTorch = pytorchActivationBytes(v, recipe, b).total();
+    c.activationsKorthikanti = activationBytes(v, recipe, b, ActivationModel::Korthikanti).total();
+    c.activationsPyTorch = activationBytes(v, recipe, b, ActivationModel::PyTorch).total();
     return c;
 }
 

@@ -1,6 +1,7 @@
 #include "memory.h"
 
 #include "modelshape.h"
+#include "recipe.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,44 +17,42 @@ MemoryBreakdown modelStateBytes(double params, const Recipe &recipe, int zeroSta
     return m;
 }
 
-double blockParamsOnRank(const ModelShape &m, std::int64_t tpRanks)
+namespace {
+
+/// Parameters of one block, the embedding side and the head side on one GPU, from the ops.
+WorkloadSums paramSums(const Scenario &s)
 {
-    const double tp = static_cast<double>(tpRanks);
-    const double d = static_cast<double>(m.dModel);
-    const double kv = static_cast<double>(kvWidth(m));
-    const double f = static_cast<double>(m.dFf);
-    if (m.arch == Arch::Gpt2)
-        return ((d * (d + 2 * kv) + (d + 2 * kv)) + d * d) / tp + d  // QKV (column), output (row) + its bias
-               + ((d * f + f) + f * d) / tp + d                        // MLP up (column), down (row) + its bias
-               + 2 * (2 * d);                                          // two LayerNorms
-    return (d * d + 2 * d * kv + d * d) / tp + 3 * d * f / tp + 2 * d;
+    return blockSums(s, recipes().first(), 1);  // parameters do not depend on the recipe's bytes
 }
 
-QList<double> stageParams(const Scenario &s, const Layout &l)
+QList<double> stageParamsFrom(const Scenario &s, const Layout &l, const WorkloadSums &sums)
 {
     if (s.paramsOverride)
         return {static_cast<double>(*s.paramsOverride)};
-    const ModelShape &m = s.model;
-    const ParamBreakdown p = countParams(m);
-    const double tp = static_cast<double>(l.tp);
-    const double block = blockParamsOnRank(m, l.tp);
-    const double tokenTable = static_cast<double>(m.vocab * m.dModel) / tp;
-    const double positions = static_cast<double>(p.embedding - m.vocab * m.dModel);
-    const std::vector<std::int64_t> layers = stageLayers(m.layers, l.pp);
+    const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
     QList<double> out;
     out.reserve(l.pp);
     for (std::int64_t i = 0; i < l.pp; ++i) {
-        double n = block * static_cast<double>(layers[static_cast<std::size_t>(i)]);
+        double n = sums.paramsPerBlock * static_cast<double>(layers[static_cast<std::size_t>(i)]);
         if (i == 0)
-            n += tokenTable + positions;
-        if (i == l.pp - 1) {
-            n += static_cast<double>(p.finalNorm);
-            if (!m.tied || l.pp > 1)
-                n += tokenTable;
-        }
+            n += sums.paramsEmbedding;
+        if (i == l.pp - 1)
+            n += sums.paramsHead;
         out.append(n);
     }
     return out;
+}
+
+} // namespace
+
+QList<double> stageParams(const Scenario &s, const Layout &l)
+{
+    return stageParamsFrom(s, l, paramSums(s));
+}
+
+QList<double> stageParams(const Scenario &s, const Layout &l, const WorkloadSums &sums)
+{
+    return stageParamsFrom(s, l, sums);
 }
 
 namespace {
@@ -87,10 +86,15 @@ MemoryBreakdown stageBytes(const StageInputs &in, const Scenario &s, const Recip
 
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l)
 {
-    const ActivationBreakdown a = onDevice(activationTerms(s, recipe, static_cast<double>(s.microBatch)), l, s.model.layers);
-    const QList<double> params = stageParams(s, l);
+    return worstStageBytes(s, recipe, l, blockSums(s, recipe, static_cast<double>(s.microBatch)));
+}
+
+double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l, const WorkloadSums &sums)
+{
+    const ActivationBreakdown a{sums.savedPerBlock, 0, sums.savedEmbedding, sums.savedHead, 0};
+    const QList<double> params = stageParamsFrom(s, l, sums);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
-    const double block = s.paramsOverride ? 0 : blockParamsOnRank(s.model, l.tp);
+    const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
     double worst = 0;
     for (std::int64_t i : {std::int64_t{0}, std::min<std::int64_t>(1, l.pp - 1), l.pp - 1}) {
         const double inFlight = inFlightMicroBatches(l, i);
@@ -115,14 +119,13 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     r.layout = deriveLayout(s, gpu.gpusPerNode);
     const Layout &l = r.layout;
     const double shards = static_cast<double>(l.shardGroup());
-    const ActivationTerms terms = activationTerms(s, recipe, static_cast<double>(s.microBatch));
-    const ActivationTerms termsPerSequence = activationTerms(s, recipe, 1);
-    r.activations = onDevice(terms, l, s.model.layers);
-    const ActivationBreakdown one = onDevice(termsPerSequence, l, s.model.layers);
+    const WorkloadSums sums = blockSums(s, recipe, static_cast<double>(s.microBatch));
+    r.activations = activationBytes(s, recipe, static_cast<double>(s.microBatch));
+    const ActivationBreakdown one = activationBytes(s, recipe, 1);
 
-    const QList<double> params = stageParams(s, l);
+    const QList<double> params = stageParamsFrom(s, l, sums);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
-    const double block = s.paramsOverride ? 0 : blockParamsOnRank(s.model, l.tp);
+    const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
     std::vector<StageInputs> inputs;
     for (std::int64_t i = 0; i < l.pp; ++i) {
         StageMemory st;

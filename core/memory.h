@@ -76,15 +76,13 @@ struct MemoryReport {
 /// stage 1 shards optimizer state, 2 also gradients, 3 also parameters, over `gpus`.
 MemoryBreakdown modelStateBytes(double params, const Recipe &recipe, int zeroStage, double gpus);
 
-/// Parameters one tensor-parallel rank holds of one block (Shoeybi et al. 2019, Section 3):
-/// column-parallel QKV and MLP-input weights and biases / tp, row-parallel output weights
-/// / tp with their biases whole, norms whole.
-double blockParamsOnRank(const ModelShape &m, std::int64_t tp);
-
-/// Parameters on one GPU of each pipeline stage: its blocks; stage 0 the token table
-/// (vocabulary-parallel, / tp) and any learned position table (whole); the last stage the
-/// final norm and the LM head (/ tp), or, when tied and pp > 1, its own copy of the token
-/// table (Megatron-LM keeps one for the head). A direct parameter count sits on one stage.
+/// Parameters on one GPU of each pipeline stage, summed over the workload's ops (Shoeybi et
+/// al. 2019, Section 3: column-parallel QKV and MLP-input weights and biases / tp,
+/// row-parallel output weights / tp with their biases whole, norms whole): its blocks; stage
+/// 0 the token table (vocabulary-parallel, / tp) and any learned position table (whole); the
+/// last stage the final norm and the LM head (/ tp), or, when tied and pp > 1, its own copy
+/// of the token table (Megatron-LM keeps one for the head). A direct parameter count sits on
+/// one stage.
 QList<double> stageParams(const Scenario &s, const Layout &layout);
 
 MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu);
@@ -93,5 +91,10 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
 /// only candidates (in-flight micro-batches fall with the stage index, extra layers sit on
 /// stages 1, 2, ..., the head on the last), so the others are never computed.
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &layout);
+/// The same from the one-block sums at the scenario's micro-batch (blockSums()), for callers
+/// that reuse them.
+double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &layout, const WorkloadSums &sums);
+/// stageParams() from the one-block sums.
+QList<double> stageParams(const Scenario &s, const Layout &layout, const WorkloadSums &sums);
 
 } // namespace napkin

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include <QStringList>
 
@@ -24,8 +26,30 @@ QList<std::int64_t> divisorsUpTo(std::int64_t n, std::int64_t limit)
     return out;
 }
 
+/// What depends only on (tp, cp, micro-batch, recompute): the one-block sums and compute parts.
+class PartsCache final
+{
+public:
+    struct Entry {
+        WorkloadSums sums;
+        std::optional<ComputeParts> parts;
+    };
+    Entry &at(const Scenario &c, const Recipe &recipe)
+    {
+        const Key key{c.tp, c.cp, c.microBatch, static_cast<int>(c.recompute)};
+        auto it = m_entries.find(key);
+        if (it == m_entries.end())
+            it = m_entries.emplace(key, Entry{blockSums(c, recipe, static_cast<double>(c.microBatch)), std::nullopt}).first;
+        return it->second;
+    }
+
+private:
+    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, int>;
+    std::map<Key, Entry> m_entries;
+};
+
 PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &recipe, const Links &links,
-                       const StepMachine &machineBase, std::int64_t *evaluated)
+                       const StepMachine &machineBase, std::int64_t *evaluated, PartsCache &cache)
 {
     PlannedLayout p;
     const Layout l = deriveLayout(c, links.gpusPerNode);
@@ -39,17 +63,20 @@ PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &reci
     p.microBatch = c.microBatch;
     p.recompute = c.recompute;
     ++*evaluated;
-    p.worstStageBytes = worstStageBytes(c, recipe, l);
+    PartsCache::Entry &cached = cache.at(c, recipe);
+    p.worstStageBytes = worstStageBytes(c, recipe, l, cached.sums);
     p.fits = p.worstStageBytes <= gpu.memoryBytes;
     if (!p.fits)
         return p;
     const FlopsReport flops = computeFlops(c);
-    const QList<double> params = stageParams(c, l);
+    const QList<double> params = stageParams(c, l, cached.sums);
     StepMachine machine = machineBase;
     machine.links.gpusPerNode = l.gpusPerNode;
+    if (!cached.parts)
+        cached.parts = computeParts(c, recipe, machine);
     const double steps = c.tokens / flops.tokensPerStep;
     const StepTimeReport t = estimateStepTime(c, recipe, l, machine, params, optimizerParams(c, l, params),
-                                              flops.perStepDetailed, flops.recompute / steps, false);
+                                              flops.perStepDetailed, flops.recompute / steps, false, &*cached.parts);
     p.stepSeconds = t.stepSeconds;
     p.estimatedMfu = t.estimatedMfu;
     p.bubbleSeconds = t.bubble;
@@ -145,6 +172,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
 
     QList<PlannedLayout> fitting;
     QList<PlannedLayout> misfits;
+    PartsCache cache;
     Scenario c = s;
     c.baseline = {};
     c.globalBatch = global;
@@ -179,7 +207,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                                 c.sequenceParallel = tp > 1;
                                 c.zeroStage = zero;
                                 c.recompute = rc;
-                                PlannedLayout p = evaluate(c, gpu, recipe, machine.links, machine, &r.evaluated);
+                                PlannedLayout p = evaluate(c, gpu, recipe, machine.links, machine, &r.evaluated, cache);
                                 (p.fits ? fitting : misfits).append(p);
                             }
                         }
@@ -201,7 +229,8 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
     Scenario own = s;
     own.baseline = {};
     std::int64_t ignored = 0;
-    r.current = evaluate(own, gpu, recipe, machine.links, machine, &ignored);
+    PartsCache ownCache;  // the scenario's own settings may lie outside the enumeration (e.g. SP off)
+    r.current = evaluate(own, gpu, recipe, machine.links, machine, &ignored, ownCache);
     if (r.current.fits) {
         r.currentRank = 1 + std::count_if(fitting.begin(), fitting.end(),
                                           [&](const PlannedLayout &p) { return p.stepSeconds < r.current.stepSeconds; });

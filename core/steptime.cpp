@@ -34,6 +34,67 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
 
 namespace {
 
+StageCompute minus(StageCompute a, const StageCompute &b)
+{
+    a.matmul -= b.matmul;
+    a.attention -= b.attention;
+    a.other -= b.other;
+    a.backward -= b.backward;
+    a.attentionCore -= b.attentionCore;
+    a.optimizer -= b.optimizer;
+    return a;
+}
+
+StageCompute scaled(StageCompute a, double k)
+{
+    a.matmul *= k;
+    a.attention *= k;
+    a.other *= k;
+    a.backward *= k;
+    a.attentionCore *= k;
+    a.optimizer *= k;
+    return a;
+}
+
+void addTo(StageCompute &a, const StageCompute &b)
+{
+    a.matmul += b.matmul;
+    a.attention += b.attention;
+    a.other += b.other;
+    a.backward += b.backward;
+    a.attentionCore += b.attentionCore;
+    a.optimizer += b.optimizer;
+}
+
+} // namespace
+
+ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMachine &machine)
+{
+    WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
+                                     recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
+    in.layers = 1;
+    in.optimizerParams = 1;
+    thread_local std::vector<WorkloadOp> ops;
+    ComputeParts p;
+    in.firstStage = false;
+    in.lastStage = false;
+    buildWorkload(in, ops);
+    const StageCompute blockOnly = stageCompute(ops, machine);
+    p.optimizerSecondsPerParam = blockOnly.optimizer;
+    p.block = blockOnly;
+    p.block.optimizer = 0;
+    in.firstStage = true;
+    buildWorkload(in, ops);
+    p.embedding = minus(stageCompute(ops, machine), blockOnly);
+    in.firstStage = false;
+    in.lastStage = true;
+    buildWorkload(in, ops);
+    p.head = minus(stageCompute(ops, machine), blockOnly);
+    return p;
+}
+
+namespace {
+
 struct StageTime {
     StageCompute compute;
     double perMicroBatch = 0;  ///< compute + exposed TP, CP, PP
@@ -81,11 +142,15 @@ private:
 };
 
 StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
-                    const WorkloadInput &in, double stageParams, std::vector<WorkloadOp> &ops, CommSink sink)
+                    const WorkloadInput &in, double stageParams, const ComputeParts &parts, CommSink sink)
 {
     StageTime t;
-    buildWorkload(in, ops);
-    t.compute = stageCompute(ops, machine);
+    t.compute = scaled(parts.block, in.layers);
+    if (in.firstStage)
+        addTo(t.compute, parts.embedding);
+    if (in.lastStage)
+        addTo(t.compute, parts.head);
+    t.compute.optimizer = parts.optimizerSecondsPerParam * in.optimizerParams;
     const double m = static_cast<double>(l.microBatches);
     const double tokens = in.microBatch * in.seqLen / in.cp;
     const double act = tokens * in.dModel * recipe.activationBytes;  // one micro-batch's hidden states on a rank
@@ -175,10 +240,11 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
 
 StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
                                 const QList<double> &stageParams, const QList<double> &optimizerParams,
-                                double modelFlopsPerStepAllGpus, double recomputeFlopsPerStepAllGpus, bool listComm)
+                                double modelFlopsPerStepAllGpus, double recomputeFlopsPerStepAllGpus, bool listComm,
+                                const ComputeParts *given)
 {
     StepTimeReport r;
-    std::vector<WorkloadOp> ops;
+    const ComputeParts parts = given ? *given : computeParts(s, recipe, machine);
     StageTime slowest;
     QList<CommOp> comm;
     std::int64_t previous = -1;
@@ -188,7 +254,7 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
         previous = stage;
         const WorkloadInput in = stageWorkload(s, recipe, stage, optimizerParams);
         QList<CommOp> stageComm;
-        const StageTime t = stageTime(s, recipe, l, machine, in, stageParams.value(stage), ops,
+        const StageTime t = stageTime(s, recipe, l, machine, in, stageParams.value(stage), parts,
                                       CommSink(listComm ? &stageComm : nullptr));
         if (stage == 0 || t.seconds > slowest.seconds) {
             slowest = t;

@@ -80,6 +80,19 @@ struct StageCompute {
 
 StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine &machine);
 
+/// One micro-batch's compute on one GPU in parts a stage is made of: one block, the embedding
+/// side, the head side, and the optimizer's seconds per parameter. A stage with L_i blocks is
+/// L_i x block (+ embedding on the first, + head on the last): the workload is built three
+/// times per (tp, cp, micro-batch, recompute), not once per stage or layout.
+struct ComputeParts {
+    StageCompute block;
+    StageCompute embedding;
+    StageCompute head;
+    double optimizerSecondsPerParam = 0;
+};
+
+ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMachine &machine);
+
 /// The step time of a scenario; `optimizerParams` per stage as for computeRoofline(),
 /// `stageParams` the parameters on one GPU of each stage before ZeRO. Only stages 0, 1 and
 /// the last can be slowest (the others repeat stage 1 or have fewer layers), so only they
@@ -87,6 +100,7 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
 StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const Layout &layout,
                                 const StepMachine &machine, const QList<double> &stageParams,
                                 const QList<double> &optimizerParams, double modelFlopsPerStepAllGpus,
-                                double recomputeFlopsPerStepAllGpus, bool listComm = true);
+                                double recomputeFlopsPerStepAllGpus, bool listComm = true,
+                                const ComputeParts *parts = nullptr);
 
 } // namespace napkin

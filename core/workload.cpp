@@ -10,35 +10,50 @@ namespace {
 // paper standardises them: LayerNorm mean 1 + variance 3 + normalise 2 + affine 2 = 8;
 // RMSNorm square-and-sum 2 + scale 1 + weight 1 = 4; softmax max, subtract, exp, sum,
 // divide = 5; GELU tanh form (Hendrycks & Gimpel 2016) 8; SwiGLU silu 4 + product 1 = 5;
-// cross-entropy max, subtract, exp, sum, log = 5. Backward kernels cost twice their forward.
+// cross-entropy max, subtract, exp, sum, log = 5; dropout compare and scale = 2; the embedding
+// lookup one per element (the position add for gpt2, the gather for llama). Backward kernels
+// cost twice their forward.
 constexpr double kLayerNormFlops = 8;
 constexpr double kRmsNormFlops = 4;
 constexpr double kSoftmaxFlops = 5;
 constexpr double kGeluFlops = 8;
 constexpr double kSwigluFlops = 5;
 constexpr double kCrossEntropyFlops = 5;
+constexpr double kDropoutFlops = 2;
+constexpr double kEmbeddingFlops = 1;
 constexpr double kFp32 = 4;
+constexpr double kInt64 = 8;
+constexpr double kMask = 1;  // a dropout mask: one byte per element
+
+/// What one forward op keeps and owns (its backward copy carries neither).
+struct Keeps {
+    double saved = 0;
+    double params = 0;
+};
 
 class Builder final
 {
 public:
     Builder(const WorkloadInput &in, std::vector<WorkloadOp> &out) : m_in(in), m_out(out) { m_out.clear(); }
 
-    void add(const char *name, Phase phase, OpKind kind, double count, double flops, double matmulFlops, double bytes)
+    Region region = Region::Block;
+
+    void add(const char *name, Phase phase, OpKind kind, double count, double flops, double matmulFlops, double bytes,
+             Keeps keeps = {})
     {
         if (count > 0)
-            m_out.push_back(WorkloadOp{name, phase, kind, count, flops, matmulFlops, bytes});
+            m_out.push_back(WorkloadOp{name, phase, kind, region, count, flops, matmulFlops, bytes, keeps.saved, keeps.params});
     }
 
     /// Forward (M x K)(K x N): activations in, weights, activations out; and its backward,
     /// dX = dY W^T and dW = X^T dY, each the same 2MKN.
-    void matmul(const char *name, double count, double m, double k, double n)
+    void matmul(const char *name, double count, double m, double k, double n, Keeps keeps)
     {
         const double a = m_in.activationBytes;
         const double w = m_in.weightBytes;
         const double g = m_in.gradBytes;
         const double f = 2 * m * k * n;
-        add(name, Phase::Forward, OpKind::Matmul, count, f, f, m * k * a + k * n * w + m * n * a);
+        add(name, Phase::Forward, OpKind::Matmul, count, f, f, m * k * a + k * n * w + m * n * a, keeps);
         add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
             (m * n * a + k * n * w + m * k * a)          // dX: read dY and W, write dX
                 + (m * k * a + m * n * a + k * n * g));  // dW: read X and dY, write dW
@@ -46,10 +61,11 @@ public:
 
     /// Elementwise kernel over `elements`, reading `reads` and writing `writes` tensors of that size.
     void elementwise(const char *name, OpKind kind, double count, double elements, double flopsPerElement,
-                     double reads, double writes, double extraBytes = 0)
+                     double reads, double writes, double extraBytes = 0, Keeps keeps = {})
     {
         const double a = m_in.activationBytes;
-        add(name, Phase::Forward, kind, count, flopsPerElement * elements, 0, (reads + writes) * elements * a + extraBytes);
+        add(name, Phase::Forward, kind, count, flopsPerElement * elements, 0, (reads + writes) * elements * a + extraBytes,
+            keeps);
         // Backward reads the saved input and the incoming grad for each forward read and writes a grad for each.
         add(name, Phase::Backward, kind, count, 2 * flopsPerElement * elements, 0,
             (2 * reads + writes) * elements * a + extraBytes);
@@ -87,6 +103,12 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     in.gradBytes = gradBytes;
     in.optimizerBytes = optimizerBytes;
     in.optimizerFlopsPerParam = optimizerFlopsPerParam;
+    in.includeActivations = s.includeActivations;
+    in.activationModel = s.activationModel;
+    in.dropout = s.dropout;
+    in.maxPositions = static_cast<double>(m.maxPositions);
+    in.tied = m.tied;
+    in.headHasOwnTable = !m.tied || s.pp > 1;
     return in;
 }
 
@@ -97,34 +119,85 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     const double L = in.layers;
     const double b = in.microBatch;
     const double sq = in.seqLen;
-    const double T = b * sq / in.cp;  // tokens of one micro-batch on this GPU
+    const double sb = b * sq;         // tokens of one micro-batch, whole sequence
+    const double T = sb / in.cp;      // of them on this GPU
     const double d = in.dModel;
     const double kv = in.kvWidth;
     const double ff = in.dFf;
     const double tp = in.tp;
     const double headsHere = in.heads / tp;
+    const double V = in.vocab;
     const double a = in.activationBytes;
     const double w = in.weightBytes;
+    const bool gpt2 = !llama;
     // Score entries per head and sequence on this GPU: its s / cp queries against every key
     // (causal: the lower triangle, which the load-balanced CP split shares evenly).
     const double scoreEntries = (in.causal ? sq * (sq + 1) / 2 : sq * sq) / in.cp;
     const double scores = b * headsHere * scoreEntries;  // elements of the materialised score matrix
-    // Norms, residuals and the loss's inputs run on every TP rank whole, or on s / tp tokens with SP.
+    // Norms, residuals and dropouts run on every TP rank whole, or on s / tp tokens with SP.
     const double replicatedTokens = in.sp ? T / tp : T;
     const double normFlops = llama ? kRmsNormFlops : kLayerNormFlops;
-    const double normParamBytes = (llama ? 1 : 2) * d * w;
-    const std::size_t layerOpsBegin = out.size();
+    const double normParams = (llama ? 1 : 2) * d;
+    const double normParamBytes = normParams * w;
 
+    // Saved activations (Korthikanti et al. 2022, Table 2 term by term; or what autograd keeps
+    // in the reference PyTorch decoders, tests/validation/ACTIVATION_MODEL.md), written for the
+    // whole micro-batch and placed on this GPU: a tensor TP splits / tp, one it keeps whole / tp
+    // only with SP (Table 2's rows), every tensor / cp.
+    const double B = a;
+    const double F = kFp32;
+    const bool keep = in.includeActivations;
+    const bool pytorch = in.activationModel == ActivationModel::PyTorch;
+    const bool full = in.recompute == Recompute::Full;
+    const bool scoresKept = in.recompute == Recompute::None;
+    const double drop = in.dropout ? 1 : 0;
+    const double rep = in.sp ? tp : 1;
+    const auto whole = [&](double bytes) { return keep ? bytes / rep / in.cp : 0; };
+    const auto split = [&](double bytes) { return keep ? bytes / tp / in.cp : 0; };
+    const double allScores = in.heads * sq * sb;  // a s^2 b: score entries are stored whole, not halved
+    // A norm's own saved tensors: LayerNorm keeps its input and fp32 mean and rstd (CUDA kernel);
+    // RMSNorm as Meta writes it keeps x.float(), rsqrt(mean(x^2)) and the normalised tensor.
+    const double pytorchNorm = llama ? F * sb * d + F * sb + B * sb * d : B * sb * d + 2 * F * sb;
+    const double normSaved = full ? 0 : whole(pytorch ? pytorchNorm : B * sb * d);
+    const double inputSaved = full ? 0 : whole(B * sb * d);  // a projection's whole input
+
+    ops.region = Region::Embedding;
+    if (in.firstStage) {
+        // Token ids (int64) and the embedding dropout mask; the RoPE cos/sin tables that every
+        // block shares (reference LLaMA). Parameters: the vocabulary-parallel token table and
+        // gpt2's whole position table.
+        double saved = kInt64 * sb + drop * sb * d;
+        if (pytorch && llama && !full)
+            saved += 2 * sq * (d / in.heads) * B;
+        const double params = V * d / tp + (gpt2 ? in.maxPositions * d : 0);
+        ops.add("embedding lookup", Phase::Forward, OpKind::Elementwise, 1, kEmbeddingFlops * replicatedTokens * d, 0,
+                kInt64 * T + replicatedTokens * d * (w * (gpt2 ? 2 : 1) + a), {whole(saved), params});
+        ops.add("embedding lookup", Phase::Backward, OpKind::Elementwise, 1, kEmbeddingFlops * replicatedTokens * d, 0,
+                replicatedTokens * d * (a + 2 * in.gradBytes));
+    }
+
+    ops.region = Region::Block;
+    const std::size_t layerOpsBegin = out.size();
+    // Full recompute keeps only each block's input, here on its first norm.
     ops.elementwise(llama ? "RMSNorm (attention)" : "LayerNorm (attention)", OpKind::Normalization, L,
-                    replicatedTokens * d, normFlops, 1, 1, normParamBytes);
-    ops.matmul("QKV projection", L, T, d, (d + 2 * kv) / tp);
+                    replicatedTokens * d, normFlops, 1, 1, normParamBytes,
+                    {full ? whole(B * sb * d) : normSaved, normParams});
+    ops.matmul("QKV projection", L, T, d, (d + 2 * kv) / tp,
+               {inputSaved, d * (d + 2 * kv) / tp + (gpt2 ? (d + 2 * kv) / tp : 0)});
+    // Q and K for QK^T, V for attention over V: at their own widths (Korthikanti, with grouped
+    // K/V), or expanded to every query head (the reference decoders).
+    const double qkSaved = full ? 0 : split(pytorch ? 2 * B * sb * d : B * sb * (d + kv));
+    const double vSaved = full ? 0 : split(pytorch ? B * sb * d : B * sb * kv);
     if (in.flash) {
         // Dao et al. 2022: scores, softmax and PV fused; reads Q, K, V once, writes O and the
-        // fp32 log-sum-exp. The backward recomputes QK^T (forward 4, backward 10 matmul terms).
+        // fp32 log-sum-exp, which it keeps. The backward recomputes QK^T (forward 4, backward 10
+        // matmul terms). Its dropout mask is regenerated, never stored.
         const double io = (T * (d + 2 * kv) * a + T * d * a) / tp;
         const double lse = b * headsHere * (sq / in.cp) * kFp32;
         const double model = 4 * b * scoreEntries * d / tp;
-        ops.add("FlashAttention", Phase::Forward, OpKind::Attention, L, model + kSoftmaxFlops * scores, model, io + lse);
+        const double lseSaved = scoresKept ? split(F * in.heads * sb) : 0;
+        ops.add("FlashAttention", Phase::Forward, OpKind::Attention, L, model + kSoftmaxFlops * scores, model, io + lse,
+                {qkSaved + vSaved + lseSaved, 0});
         ops.add("FlashAttention", Phase::Backward, OpKind::Attention, L,
                 2.5 * model + 2 * kSoftmaxFlops * scores, 2 * model, 2 * io + T * d * a / tp + lse);
     } else {
@@ -133,51 +206,101 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         const double qk = 2 * b * scoreEntries * d / tp;
         const double q = T * d * a / tp;
         const double k = T * kv * a / tp;
-        ops.add("attention scores QK^T", Phase::Forward, OpKind::Attention, L, qk, qk, q + k + scores * a);
+        ops.add("attention scores QK^T", Phase::Forward, OpKind::Attention, L, qk, qk, q + k + scores * a, {qkSaved, 0});
         ops.add("attention scores QK^T", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk,
                 scores * a + 2 * (q + k) + q + k);
-        ops.elementwise("softmax", OpKind::Attention, L, scores, kSoftmaxFlops, 1, 1);
-        ops.add("attention x V", Phase::Forward, OpKind::Attention, L, qk, qk, scores * a + k + q);
+        // The softmax output (the reference LLaMA's in fp32, and its cast when no dropout follows).
+        double softmaxSaved = B * allScores;
+        if (pytorch && llama)
+            softmaxSaved = (in.dropout ? F : (B == F ? F : F + B)) * allScores;
+        ops.elementwise("softmax", OpKind::Attention, L, scores, kSoftmaxFlops, 1, 1, 0,
+                        {scoresKept ? split(softmaxSaved) : 0, 0});
+        if (in.dropout) {
+            // The attention-probability mask (1 byte) and the dropped probabilities.
+            ops.elementwise("attention dropout", OpKind::Attention, L, scores, kDropoutFlops, 1, 1, 0,
+                            {scoresKept ? split((kMask + B) * allScores) : 0, 0});
+        }
+        ops.add("attention x V", Phase::Forward, OpKind::Attention, L, qk, qk, scores * a + k + q, {vSaved, 0});
         ops.add("attention x V", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk, 2 * scores * a + 2 * k + 2 * q);
     }
-    ops.matmul("output projection", L, T, d / tp, d);
+    ops.matmul("output projection", L, T, d / tp, d, {full ? 0 : split(B * sb * d), d * d / tp + (gpt2 ? d : 0)});
+    const double maskSaved = full ? 0 : whole(kMask * sb * d);
+    if (in.dropout)
+        ops.elementwise("residual dropout", OpKind::Elementwise, 2 * L, replicatedTokens * d, kDropoutFlops, 1, 1, 0,
+                        {maskSaved, 0});
     ops.elementwise("residual add", OpKind::Elementwise, 2 * L, replicatedTokens * d, 1, 2, 1);
     ops.elementwise(llama ? "RMSNorm (MLP)" : "LayerNorm (MLP)", OpKind::Normalization, L, replicatedTokens * d,
-                    normFlops, 1, 1, normParamBytes);
+                    normFlops, 1, 1, normParamBytes, {normSaved, normParams});
+    const double ffSaved = full ? 0 : split(B * sb * ff);  // one d_ff-wide tensor
     if (llama) {
-        ops.matmul("MLP gate + up", L, T, d, 2 * ff / tp);
-        ops.elementwise("SwiGLU", OpKind::Elementwise, L, T * ff / tp, kSwigluFlops, 2, 1);
+        ops.matmul("MLP gate + up", L, T, d, 2 * ff / tp, {inputSaved, 2 * d * ff / tp});
+        // The fused gate-and-up output (2 d_ff wide); the reference keeps gate, SiLU and up apart.
+        ops.elementwise("SwiGLU", OpKind::Elementwise, L, T * ff / tp, kSwigluFlops, 2, 1, 0,
+                        {(pytorch ? 3 : 2) * ffSaved, 0});
     } else {
-        ops.matmul("MLP up", L, T, d, ff / tp);
-        ops.elementwise("GELU", OpKind::Elementwise, L, T * ff / tp, kGeluFlops, 1, 1);
+        ops.matmul("MLP up", L, T, d, ff / tp, {inputSaved, (d * ff + ff) / tp});
+        ops.elementwise("GELU", OpKind::Elementwise, L, T * ff / tp, kGeluFlops, 1, 1, 0, {ffSaved, 0});
     }
-    ops.matmul("MLP down", L, T, ff / tp, d);
+    ops.matmul("MLP down", L, T, ff / tp, d, {ffSaved, ff * d / tp + (gpt2 ? d : 0)});
     const std::size_t layerOpsEnd = out.size();
 
+    ops.region = Region::Head;
     if (in.lastStage) {
+        // The final norm's and the LM head's inputs (Korthikanti Section 4.3: 2sbh each; the
+        // reference keeps the norm's own tensors too), the fp32 logits or their log-softmax, and
+        // the reference's int64 targets and nll_loss's total weight.
         ops.elementwise(llama ? "RMSNorm (final)" : "LayerNorm (final)", OpKind::Normalization, 1,
-                        replicatedTokens * d, normFlops, 1, 1, normParamBytes);
-        ops.matmul("LM head", 1, T, d, in.vocab / tp);
-        ops.elementwise("cross-entropy loss", OpKind::Loss, 1, T * in.vocab / tp, kCrossEntropyFlops, 1, 1);
+                        replicatedTokens * d, normFlops, 1, 1, normParamBytes,
+                        {whole(pytorch ? pytorchNorm : B * sb * d), normParams});
+        ops.matmul("LM head", 1, T, d, V / tp, {whole(B * sb * d), in.headHasOwnTable ? V * d / tp : 0});
+        ops.elementwise("cross-entropy loss", OpKind::Loss, 1, T * V / tp, kCrossEntropyFlops, 1, 1, 0,
+                        {split(F * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
     }
 
     // Narayanan et al. 2021, eq. 3: full recompute runs every block's forward again (not the
     // LM head: checkpoints wrap the blocks). Korthikanti et al. 2022, Appendix A: selective
     // reruns QK^T, the softmax and attention over V; FlashAttention already keeps no scores.
+    ops.region = Region::Block;
     for (std::size_t i = layerOpsBegin; i < layerOpsEnd; ++i) {
         const WorkloadOp op = out[i];  // a copy: push_back may reallocate
         if (op.phase != Phase::Forward)
             continue;
         const bool attentionCore = op.kind == OpKind::Attention && !in.flash;
-        if (in.recompute == Recompute::Full || (in.recompute == Recompute::Selective && attentionCore))
+        if (full || (in.recompute == Recompute::Selective && attentionCore))
             ops.add(op.name, Phase::Recompute, op.kind, op.count, op.flops, op.matmulFlops, op.bytes);
     }
 
     // One optimizer update over this GPU's shard: reads and writes the optimizer state, reads
     // the grad, writes the compute copy of the weights.
+    ops.region = Region::Step;
     const double p = in.optimizerParams;
     ops.add(in.optimizerFlopsPerParam == 15 ? "AdamW step" : "SGD step", Phase::Optimizer, OpKind::Optimizer, 1,
             p * in.optimizerFlopsPerParam, 0, p * (2 * in.optimizerBytes + in.gradBytes + w));
+}
+
+WorkloadSums sumWorkload(const std::vector<WorkloadOp> &ops)
+{
+    WorkloadSums sums;
+    for (const WorkloadOp &op : ops) {
+        if (op.phase != Phase::Forward)
+            continue;
+        switch (op.region) {
+        case Region::Block:
+            sums.savedPerBlock += op.count * op.savedBytes;
+            sums.paramsPerBlock += op.count * op.params;
+            break;
+        case Region::Embedding:
+            sums.savedEmbedding += op.count * op.savedBytes;
+            sums.paramsEmbedding += op.count * op.params;
+            break;
+        case Region::Head:
+            sums.savedHead += op.count * op.savedBytes;
+            sums.paramsHead += op.count * op.params;
+            break;
+        case Region::Step: break;
+        }
+    }
+    return sums;
 }
 
 double recomputeFlops(const std::vector<WorkloadOp> &ops)

@@ -16,16 +16,25 @@ enum class Phase { Forward, Backward, Recompute, Optimizer };
 constexpr int kPhases = 4;
 static_assert(static_cast<int>(Phase::Optimizer) + 1 == kPhases);
 
-/// One kernel of one micro-batch on one GPU of a pipeline stage. FLOPs and bytes are per
-/// occurrence; `count` is how many times it runs per micro-batch (e.g. once per layer).
+/// Where an op sits in the model: in every block, before the blocks (first stage), after
+/// them (last stage), or once per step.
+enum class Region { Block, Embedding, Head, Step };
+
+/// One kernel of one micro-batch on one GPU of a pipeline stage. FLOPs, bytes, saved bytes and
+/// parameters are per occurrence; `count` is how many times it runs per micro-batch (e.g.
+/// once per layer). The forward op carries what the kernel keeps for backward and the
+/// parameters it owns; its backward and recompute copies carry neither.
 struct WorkloadOp {
     const char *name = "";
     Phase phase = Phase::Forward;
     OpKind kind = OpKind::Matmul;
+    Region region = Region::Block;
     double count = 1;
     double flops = 0;        ///< every FLOP the kernel runs
     double matmulFlops = 0;  ///< the matmul FLOPs in it (2mkn); for a recompute op, those it reruns
     double bytes = 0;        ///< HBM bytes read and written, each operand once
+    double savedBytes = 0;   ///< activation bytes kept for backward on this GPU (the scenario's model)
+    double params = 0;       ///< parameters this GPU holds for it
 };
 
 /// What the workload builder needs, in plain numbers, so that the planner can call it
@@ -45,6 +54,13 @@ struct WorkloadInput {
     double activationBytes = 2, weightBytes = 2, gradBytes = 2, optimizerBytes = 12;
     double optimizerFlopsPerParam = 15;
     double optimizerParams = 0;  ///< parameters this GPU updates (after TP, PP and ZeRO)
+    // What the saved-activation and parameter counts need.
+    bool includeActivations = true;
+    ActivationModel activationModel = ActivationModel::Korthikanti;
+    bool dropout = false;
+    double maxPositions = 0;     ///< gpt2's learned position table
+    bool tied = true;
+    bool headHasOwnTable = false;  ///< untied, or tied but on another stage than the embedding
 };
 
 WorkloadInput workloadInput(const Scenario &s, double activationBytes, double weightBytes, double gradBytes,
@@ -55,6 +71,19 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
 /// embedding-side and head-side ops where the stage has them, the recomputed forward ops,
 /// and the optimizer step over this GPU's shard.
 void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out);
+
+/// Activation bytes and parameters of one micro-batch on one GPU, by region, from the ops.
+struct WorkloadSums {
+    double savedPerBlock = 0;
+    double savedEmbedding = 0;
+    double savedHead = 0;
+    double paramsPerBlock = 0;
+    double paramsEmbedding = 0;
+    double paramsHead = 0;
+};
+
+/// Sums the ops of a one-block workload (layers = 1, first and last stage).
+WorkloadSums sumWorkload(const std::vector<WorkloadOp> &ops);
 
 /// The forward FLOPs recomputation runs again, per micro-batch on one GPU, and the model's
 /// matmul FLOPs (forward + backward), as sums over the ops.

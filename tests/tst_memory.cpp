@@ -183,8 +183,8 @@ private slots:
         Scenario s = test::presetScenario("gpt2-small");
         s.dropout = true;
         const Recipe r = *findRecipe(QStringLiteral("bf16-mixed-adamw"));
-        const double korthikanti = korthikantiActivationBytes(s, r, 1).perLayer;
-        const double pytorch = pytorchActivationBytes(s, r, 1).perLayer;
+        const double korthikanti = activationBytes(s, r, 1, ActivationModel::Korthikanti).perLayer;
+        const double pytorch = activationBytes(s, r, 1, ActivationModel::PyTorch).perLayer;
         QCOMPARE(pytorch - korthikanti, 2 * 2 * 4 * 1024.0);
     }
 
