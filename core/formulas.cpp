@@ -46,19 +46,24 @@ QString modelStateText(const Report &r, ByteUnit unit)
     const MemoryBreakdown &m = r.memory.perGpu;
     const double state = m.params + m.grads + m.optimizerAndMasterWeights;
     const double perParam = recipe.weightBytes + recipe.gradBytes + recipe.optimizerBytes;
-    const std::array<QString, 4> sharded = {tr("nothing sharded"), tr("optimizer state ÷ %1 GPUs"),
-                                            tr("optimizer state and gradients ÷ %1 GPUs"),
-                                            tr("optimizer state, gradients and parameters ÷ %1 GPUs")};
-    return tr("Model state per GPU = N × (params %1 B + grads %2 B + optimizer and master %3 B) = %4 × %5 B, "
+    const std::array<QString, 4> sharded = {tr("nothing sharded"), tr("optimizer state ÷ %1 DP ranks"),
+                                            tr("optimizer state and gradients ÷ %1 DP ranks"),
+                                            tr("optimizer state, gradients and parameters ÷ %1 DP ranks")};
+    // With TP or PP, N is the parameters on one GPU of the worst stage; ZeRO shards over DP x CP.
+    const Layout &l = r.memory.layout;
+    const bool split = l.tp > 1 || l.pp > 1;
+    const double n = split ? r.memory.perStage[r.memory.worstStage].params : static_cast<double>(r.params.total);
+    const QString who = split ? tr("N on this GPU (stage %1 of %2, tp %3)").arg(r.memory.worstStage).arg(l.pp).arg(l.tp)
+                              : QStringLiteral("N");
+    return tr("Model state per GPU = %12 × (params %1 B + grads %2 B + optimizer and master %3 B) = %4 × %5 B, "
               "ZeRO %6: %7 → %8\nparams %9 + grads %10 + optimizer %11 (Rajbhandari et al. 2019, Figure 1)")
         .arg(QString::number(recipe.weightBytes), QString::number(recipe.gradBytes),
-             QString::number(recipe.optimizerBytes), fmt::compactCount(static_cast<double>(r.params.total)),
-             QString::number(perParam))
+             QString::number(recipe.optimizerBytes), fmt::compactCount(n), QString::number(perParam))
         .arg(r.memory.zeroStage)
         .arg(r.memory.zeroStage <= 0 ? sharded[0]
-                                        : sharded[static_cast<std::size_t>(std::min(r.memory.zeroStage, 3))].arg(r.memory.gpus),
+                                        : sharded[static_cast<std::size_t>(std::min(r.memory.zeroStage, 3))].arg(l.shardGroup()),
              fmt::bytes(state, unit), fmt::bytes(m.params, unit), fmt::bytes(m.grads, unit),
-             fmt::bytes(m.optimizerAndMasterWeights, unit));
+             fmt::bytes(m.optimizerAndMasterWeights, unit), who);
 }
 
 QString activationsText(const Report &r, ByteUnit unit)
@@ -73,6 +78,17 @@ QString activationsText(const Report &r, ByteUnit unit)
 QString timeText(const Report &r)
 {
     const TimeReport &t = r.time;
+    if (t.timeBasis == TimeBasis::Estimated) {
+        const StepTimeReport &st = r.step;
+        return tr("Wall clock = steps × estimated step = %1 × %2 = %3; step = compute %4 + exposed communication %5 "
+                  "+ bubble %6 + optimizer %7\nBottom-up from the workload at the GPU's efficiencies; estimated MFU "
+                  "%8, HFU %9 (at the set utilisation it would take %10)")
+            .arg(fmt::number(t.steps), fmt::duration(st.stepSeconds), fmt::duration(t.seconds),
+                 fmt::duration(st.computeMatmul + st.computeAttention + st.computeOther),
+                 fmt::duration(st.commExposedSeconds()), fmt::duration(st.bubble), fmt::duration(st.optimizer),
+                 fmt::percent(st.estimatedMfu, 1), fmt::percent(st.estimatedHfu, 1))
+            .arg(fmt::duration(t.secondsUtilization));
+    }
     const bool hfu = t.utilizationBasis == UtilizationBasis::Hfu;
     const QString basis = utilizationBasisName(t.utilizationBasis).toUpper();
     return tr("Wall clock = %1 FLOPs / (GPUs × peak × %2) = %3 / (%4 × %5 %6 × %7) = %8\n"

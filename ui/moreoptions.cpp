@@ -257,7 +257,7 @@ void MoreOptions::sync(const Scenario &s)
     m_activationModel->setCurrentIndex(m_activationModel->findData(static_cast<int>(s.activationModel)));
     m_activationModel->setEnabled(s.includeActivations);
     m_dropout->setChecked(s.dropout);
-    m_dropout->setEnabled(s.includeActivations && s.activationModel == ActivationModel::PyTorch);
+    m_dropout->setEnabled(s.includeActivations);
     m_basis->setCurrentIndex(m_basis->findData(static_cast<int>(s.flopsBasis)));
     m_causal->setChecked(s.causalHalving);
     m_mfu->setValue(s.mfuFraction * 100);
