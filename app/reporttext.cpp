@@ -104,7 +104,7 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
       << (m.fits ? "  -> FITS" : "  -> DOES NOT FIT") << '\n';
     t << "  largest micro-batch that fits " << (m.maxMicroBatch ? QString::number(*m.maxMicroBatch) : QStringLiteral("unbounded (no activations)")) << '\n';
     t << "  by ZeRO stage                 ";
-    for (int stage = 0; stage < 4; ++stage)
+    for (int stage = 0; stage < kZeroStages; ++stage)
         t << stage << ": " << gb(m.byZeroStage[stage].total()) << (stage < 3 ? "   " : "\n");
     if (m.layout.pp > 1) {
         t << "  by pipeline stage             (layers, micro-batches in flight: total)\n";

@@ -46,7 +46,7 @@ QString modelStateText(const Report &r, ByteUnit unit)
     const MemoryBreakdown &m = r.memory.perGpu;
     const double state = m.params + m.grads + m.optimizerAndMasterWeights;
     const double perParam = recipe.weightBytes + recipe.gradBytes + recipe.optimizerBytes;
-    const std::array<QString, 4> sharded = {tr("nothing sharded"), tr("optimizer state ÷ %1 DP ranks"),
+    const std::array<QString, kZeroStages> sharded = {tr("nothing sharded"), tr("optimizer state ÷ %1 DP ranks"),
                                             tr("optimizer state and gradients ÷ %1 DP ranks"),
                                             tr("optimizer state, gradients and parameters ÷ %1 DP ranks")};
     // With TP or PP, N is the parameters on one GPU of the worst stage; ZeRO shards over DP x CP.
@@ -61,7 +61,7 @@ QString modelStateText(const Report &r, ByteUnit unit)
              QString::number(recipe.optimizerBytes), fmt::compactCount(n), QString::number(perParam))
         .arg(r.memory.zeroStage)
         .arg(r.memory.zeroStage <= 0 ? sharded[0]
-                                        : sharded[static_cast<std::size_t>(std::min(r.memory.zeroStage, 3))].arg(l.shardGroup()),
+                                        : sharded[static_cast<std::size_t>(std::min(r.memory.zeroStage, kZeroStages - 1))].arg(l.shardGroup()),
              fmt::bytes(state, unit), fmt::bytes(m.params, unit), fmt::bytes(m.grads, unit),
              fmt::bytes(m.optimizerAndMasterWeights, unit), who);
 }

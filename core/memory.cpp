@@ -149,7 +149,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
             r.worstStage = i;
     }
     const StageInputs &worst = inputs[static_cast<std::size_t>(r.worstStage)];
-    for (int stage = 0; stage < 4; ++stage)
+    for (int stage = 0; stage < kZeroStages; ++stage)
         r.byZeroStage[stage] = stageBytes(worst, s, recipe, stage, shards, nullptr);
     r.perGpu = r.perStage[r.worstStage].bytes;
     r.fits = r.perGpu.total() <= r.capacity;

@@ -30,6 +30,9 @@ struct FrameworkOverheads {
     double total() const { return zero3Gathered + zero3Prefetch + allocatorMargin; }
 };
 
+/// ZeRO stages 0 to 3 (Rajbhandari et al. 2019): every per-stage array and loop uses this.
+constexpr int kZeroStages = 4;
+
 /// Bytes one GPU holds, by component (the source document's dictionary).
 struct MemoryBreakdown {
     double params = 0;
@@ -64,7 +67,7 @@ struct MemoryReport {
     std::int64_t worstStage = 0;
     QList<StageMemory> perStage;
     /// The worst stage at each ZeRO stage (its activations and overheads as at that stage).
-    std::array<MemoryBreakdown, 4> byZeroStage;
+    std::array<MemoryBreakdown, kZeroStages> byZeroStage;
     ActivationBreakdown activations;  ///< one micro-batch on one GPU of the layout (all layers)
     bool fits = false;
     /// Largest micro-batch whose worst stage fits at the chosen ZeRO stage; 0 when even the

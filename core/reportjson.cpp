@@ -82,7 +82,7 @@ QJsonObject reportToJson(const Report &r)
     }
     const FrameworkOverheads &worst = m.perStage[m.worstStage].overheads;
     QJsonArray byStage;
-    for (int stage = 0; stage < 4; ++stage)
+    for (int stage = 0; stage < kZeroStages; ++stage)
         byStage.append(QJsonObject{{QStringLiteral("stage"), stage},
                                    {QStringLiteral("per_gpu"), breakdownJson(m.byZeroStage[stage])},
                                    {QStringLiteral("fits"), m.byZeroStage[stage].total() <= m.capacity}});

@@ -1,5 +1,8 @@
 #include "chartstyle.h"
 
+#include "explain.h"
+#include "workload.h"
+
 #include <QTextDocumentFragment>
 #include <QWidget>
 
@@ -168,6 +171,7 @@ QColor component(int index)
     static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
                                     QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73),
                                     QColor(0xd5, 0x5e, 0x00), QColor(0x99, 0x99, 0x99)};
+    static_assert(std::size(colors) == kMemoryComponents, "one colour per MemoryComponent");
     constexpr int count = static_cast<int>(std::size(colors));
     return colors[((index % count) + count) % count];
 }
@@ -177,7 +181,8 @@ QColor opKind(int kind)
     static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
                                     QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
                                     QColor(0x56, 0xb4, 0xe9), QColor(0x44, 0x44, 0x44)};
-    return colors[kind % 6];
+    static_assert(std::size(colors) == kOpKinds, "one colour per OpKind");
+    return colors[((kind % kOpKinds) + kOpKinds) % kOpKinds];
 }
 
 QColor faded(const QColor &c)

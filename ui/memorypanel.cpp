@@ -184,7 +184,7 @@ void MemoryPanel::setToolbarVisible(bool visible)
 
 QString MemoryPanel::totalText(int stage) const
 {
-    return stage >= 0 && stage < 4 ? m_totals[stage]->text() : QString();
+    return stage >= 0 && stage < kZeroStages ? m_totals[stage]->text() : QString();
 }
 
 QString MemoryPanel::legendText() const
@@ -211,7 +211,7 @@ void MemoryPanel::refresh()
     if (pinned)
         top = std::max(top, m_focus == AxisFocus::AllStages ? pinned->memory.byZeroStage[0].total()
                                                             : pinned->memory.perGpu.total());
-    for (int stage = 0; stage < 4; ++stage) {
+    for (int stage = 0; stage < kZeroStages; ++stage) {
         const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
         for (int c = 0; c < kMemoryComponents; ++c) {
             const double v = componentBytes(b, static_cast<MemoryComponent>(c)) / per;
@@ -231,7 +231,7 @@ void MemoryPanel::refresh()
         }
     }
     QStringList labels;
-    for (int stage = 0; stage < 4; ++stage) {
+    for (int stage = 0; stage < kZeroStages; ++stage) {
         const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
         labels << stageLabel(stage, stage == mem.zeroStage);
         // A bar taller than a focused axis is cut at the top: its total says so with ↑.
@@ -244,8 +244,10 @@ void MemoryPanel::refresh()
         m_axisX->setCategories(labels);
     if (m_markedStage != mem.zeroStage) {
         m_markedStage = mem.zeroStage;
-        QList<int> others = {0, 1, 2, 3};
-        others.removeAll(mem.zeroStage);
+        QList<int> others;
+        for (int stage = 0; stage < kZeroStages; ++stage)
+            if (stage != mem.zeroStage)
+                others.append(stage);
         for (QBarSet *set : m_sets) {
             set->deselectAllBars();
             set->selectBars(others);
@@ -256,7 +258,7 @@ void MemoryPanel::refresh()
     QList<QPointF> outline;
     if (pinned) {
         const double half = m_series->barWidth() / 2;
-        for (int stage = 0; stage < 4; ++stage) {
+        for (int stage = 0; stage < kZeroStages; ++stage) {
             const double t = pinned->memory.byZeroStage[static_cast<std::size_t>(stage)].total() / per;
             outline << QPointF(stage - half, 0) << QPointF(stage - half, t) << QPointF(stage + half, t)
                     << QPointF(stage + half, 0);
@@ -321,7 +323,7 @@ void MemoryPanel::refresh()
                                                        .arg(mem.zeroStage).arg(used, capText, share, batch));
     } else {
         QString hint;
-        for (int stage = mem.zeroStage + 1; stage < 4; ++stage)
+        for (int stage = mem.zeroStage + 1; stage < kZeroStages; ++stage)
             if (mem.byZeroStage[static_cast<std::size_t>(stage)].total() <= mem.capacity) {
                 hint = tr(" · ZeRO %1 would fit").arg(stage);
                 break;
@@ -335,7 +337,7 @@ void MemoryPanel::refresh()
 void MemoryPanel::placeTotals()
 {
     const QRectF area = m_chart->plotArea();
-    for (int stage = 0; stage < 4; ++stage) {
+    for (int stage = 0; stage < kZeroStages; ++stage) {
         QGraphicsSimpleTextItem *item = m_totals[stage];
         double top = 0;
         for (int c = 0; c < kMemoryComponents; ++c)

@@ -91,7 +91,7 @@ private:
     QBarSet *m_sets[kMemoryComponents] = {};
     QLineSeries *m_capacity;
     QLineSeries *m_pinned;
-    QGraphicsSimpleTextItem *m_totals[4] = {};
+    QGraphicsSimpleTextItem *m_totals[kZeroStages] = {};
     QBarCategoryAxis *m_axisX;
     QValueAxis *m_axisY;
     std::optional<Report> m_report;
