@@ -1,5 +1,6 @@
 // napkin: the command line and the desktop window's entry point.
 #include "commandline.h"
+#include "chartrender.h"
 #include "gui.h"
 #include "report.h"
 #include "reportjson.h"
@@ -77,8 +78,8 @@ int writePngs(const Command &c, const Catalog &catalog)
     if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error, c.scale, c.unit,
                           c.memoryAxis.value_or(MemoryAxisFocus::AllStages)))
         return refuse(QStringLiteral("--out: ") + error);
-    for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png"})
-        print(stdout, QDir(c.outDir).filePath(QLatin1String(name)) + QLatin1Char('\n'));
+    for (ui::ChartKind kind : ui::kAllChartKinds)
+        print(stdout, QDir(c.outDir).filePath(ui::chartFileName(kind)) + QLatin1Char('\n'));
     return 0;
 }
 

@@ -122,15 +122,39 @@ bool writeFilesAtomically(const QList<FileContents> &files, QString *error)
         }
         partials << partial;
     }
+    // Every previous file is kept under a second name (a hard link) until all the new ones are
+    // in place, so a rename that fails puts back the ones already replaced: all or none.
+    QStringList previous;
+    for (const FileContents &f : files) {
+        const QString backup = partialFileName(f.path + QStringLiteral(".previous"), ::getpid());
+        removeStalePartials(f.path + QStringLiteral(".previous"));
+        ::unlink(encoded(backup).constData());
+        const bool kept = ::link(encoded(f.path).constData(), encoded(backup).constData()) == 0;
+        previous << (kept ? backup : QString());
+    }
+    const auto dropPrevious = [&] {
+        for (const QString &b : previous)
+            if (!b.isEmpty())
+                ::unlink(encoded(b).constData());
+    };
     for (qsizetype i = 0; i < files.size(); ++i) {
         if (::rename(encoded(partials[i]).constData(), encoded(files[i].path).constData()) != 0) {
             const int err = errno;
+            for (qsizetype j = 0; j < i; ++j) {
+                const QByteArray target = encoded(files[j].path);
+                if (previous[j].isEmpty())
+                    ::unlink(target.constData());  // there was none before
+                else
+                    ::rename(encoded(previous[j]).constData(), target.constData());
+            }
             removePartials();
+            dropPrevious();
             if (error)
                 *error = QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(files[i].path), systemReason(err));
             return false;
         }
     }
+    dropPrevious();
     return true;
 }
 

@@ -270,7 +270,7 @@ private slots:
         QTemporaryDir dir;
         const Run r = runNapkin(split(QStringLiteral("export --size 640x400 --scale %1 --out %2").arg(scale).arg(dir.path())));
         QVERIFY2(r.status == 0, r.err.constData());
-        for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png"}) {
+        for (const char *name : {"memory.png", "time.png", "roofline.png", "dashboard.png", "steptime.png", "layout.png"}) {
             QFile png(dir.filePath(QLatin1String(name)));
             QVERIFY(png.open(QIODevice::ReadOnly));
             // PNG: 8-byte signature, then the IHDR chunk's length and type, then width and height

@@ -2,8 +2,11 @@
 
 #include "chartview.h"
 #include "dashboard.h"
+#include "layoutpicture.h"
 #include "memorypanel.h"
 #include "rooflinepanel.h"
+#include "stagememorypanel.h"
+#include "steptimepanel.h"
 #include "timepanel.h"
 
 #include "safefile.h"
@@ -64,6 +67,27 @@ QWidget *buildChart(ChartKind kind, const Report &report, const Catalog &catalog
         w->setExportMode(true);
         w->setReport(report);
         w->setViewOptions(options);
+        return w;
+    }
+    case ChartKind::StepTime: {
+        // The step and, beside it, where the memory of each pipeline stage goes.
+        auto *w = new QWidget(parent);
+        auto *layout = new QVBoxLayout(w);
+        layout->setContentsMargins(0, 0, 0, 0);
+        auto *step = new StepTimePanel(w);
+        step->setReport(report);
+        layout->addWidget(step, 1);
+        if (report.layout.pp > 1) {
+            auto *stages = new StageMemoryPanel(w);
+            stages->setByteUnit(options.unit);
+            stages->setReport(report);
+            layout->addWidget(stages, 1);
+        }
+        return w;
+    }
+    case ChartKind::Layout: {
+        auto *w = new LayoutPicture(parent);
+        w->setReport(report);
         return w;
     }
     }
@@ -157,6 +181,8 @@ QString chartFileName(ChartKind kind)
     case ChartKind::Time: return QStringLiteral("time.png");
     case ChartKind::Roofline: return QStringLiteral("roofline.png");
     case ChartKind::Dashboard: return QStringLiteral("dashboard.png");
+    case ChartKind::StepTime: return QStringLiteral("steptime.png");
+    case ChartKind::Layout: return QStringLiteral("layout.png");
     }
     return {};
 }
@@ -168,6 +194,8 @@ QString chartTitle(ChartKind kind)
     case ChartKind::Time: return QApplication::translate("napkin::ui::ChartRender", "Training time chart");
     case ChartKind::Roofline: return QApplication::translate("napkin::ui::ChartRender", "Roofline chart");
     case ChartKind::Dashboard: return QApplication::translate("napkin::ui::ChartRender", "Dashboard");
+    case ChartKind::StepTime: return QApplication::translate("napkin::ui::ChartRender", "Step-time chart");
+    case ChartKind::Layout: return QApplication::translate("napkin::ui::ChartRender", "Layout picture");
     }
     return {};
 }

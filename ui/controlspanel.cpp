@@ -2,6 +2,7 @@
 
 #include "fields.h"
 #include "gpuchooser.h"
+#include "layoutcontrols.h"
 #include "linkedslider.h"
 #include "moreoptions.h"
 #include "recipe.h"
@@ -31,6 +32,8 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
       m_gpu(new GpuChooser(controller->catalog(), this)),
       m_more(new MoreOptions(controller, this)),
       m_moreToggle(new QToolButton(this)),
+      m_layout(new LayoutControls(controller, this)),
+      m_layoutToggle(new QToolButton(this)),
       m_paramsNote(new QLabel(this)),
       m_clearParams(new QPushButton(tr("Count parameters from the shape"), this))
 {
@@ -74,10 +77,29 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     m_moreToggle->setToolTip(tr("Show or hide the preset, family, heads, parallelism, precision and cost settings"));
     m_moreToggle->setAccessibleName(tr("Show more settings"));
 
+    // Cluster and layout: shown from the start when the scenario already splits the model.
+    const Scenario &start = controller->scenario();
+    const bool parallel = start.tp > 1 || start.pp > 1 || start.cp > 1 || start.globalBatch || start.gpusPerNode
+                          || !start.interconnectId.isEmpty() || start.timeBasis != TimeBasis::Utilization;
+    m_layoutToggle->setText(tr("Cluster and layout"));
+    m_layoutToggle->setCheckable(true);
+    m_layoutToggle->setChecked(parallel);
+    m_layoutToggle->setArrowType(parallel ? Qt::DownArrow : Qt::RightArrow);
+    m_layoutToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_layoutToggle->setToolTip(tr("Show or hide GPUs per node, the network, tensor, pipeline and context parallelism, "
+                                  "the global batch and the time basis"));
+    m_layoutToggle->setAccessibleName(tr("Show cluster and layout"));
+    m_layout->setVisible(parallel);
+    auto *layoutBox = new QGroupBox(this);
+    auto *layoutBoxLayout = new QVBoxLayout(layoutBox);
+    layoutBoxLayout->addWidget(m_layoutToggle);
+    layoutBoxLayout->addWidget(m_layout);
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(main);
     layout->addWidget(gpuBox);
     layout->addWidget(m_more->setupGroup());
+    layout->addWidget(layoutBox);
     layout->addWidget(m_paramsNote);
     layout->addWidget(m_clearParams);
     layout->addWidget(m_moreToggle);
@@ -89,6 +111,10 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
         s.gpuId = id;
         const GpuSpec *gpu = m_controller->catalog().findGpu(id);
         m_controller->propose(s, tr("Choose GPU %1").arg(gpu ? gpu->shortName : id));
+    });
+    connect(m_layoutToggle, &QToolButton::toggled, this, [this](bool on) {
+        m_layout->setVisible(on);
+        m_layoutToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
     });
     connect(m_moreToggle, &QToolButton::toggled, this, [this](bool on) {
         m_more->setVisible(on);

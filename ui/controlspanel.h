@@ -12,6 +12,7 @@ class QToolButton;
 namespace napkin::ui {
 
 class GpuChooser;
+class LayoutControls;
 class LinkedSlider;
 class MoreOptions;
 class ScenarioController;
@@ -31,6 +32,9 @@ public:
     LinkedSlider *slider(Main which) const;
     GpuChooser *gpuChooser() const { return m_gpu; }
     MoreOptions *moreOptions() const { return m_more; }
+    LayoutControls *layoutControls() const { return m_layout; }
+    /// Shows or hides the cluster and layout group.
+    QToolButton *layoutToggle() const { return m_layoutToggle; }
     void setByteUnit(ByteUnit unit);
 
 signals:
@@ -49,6 +53,8 @@ private:
     GpuChooser *m_gpu;
     MoreOptions *m_more;
     QToolButton *m_moreToggle;
+    LayoutControls *m_layout;
+    QToolButton *m_layoutToggle;
     QLabel *m_paramsNote;
     QPushButton *m_clearParams;
     Scenario m_dragBase;  // the scenario when the current drag began

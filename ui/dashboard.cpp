@@ -7,14 +7,20 @@
 #include "gputimechart.h"
 #include "formulas.h"
 #include "gputimes.h"
-#include "textstrip.h"
+#include "layoutpicture.h"
 #include "memorypanel.h"
+#include "plannerpanel.h"
 #include "rooflinepanel.h"
+#include "stagememorypanel.h"
+#include "stepexplain.h"
+#include "steptimepanel.h"
+#include "textstrip.h"
 #include "timepanel.h"
 
 #include <QEvent>
 #include <QGridLayout>
 #include <QStackedWidget>
+#include <QHBoxLayout>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -22,6 +28,27 @@
 #include <algorithm>
 
 namespace napkin::ui {
+
+namespace {
+
+// The pages fill whatever the dashboard has left, whatever their contents would like: their
+// height never depends on their width. Saying so keeps the window's layout pass from asking
+// every hidden page's wrapped legends for a height on every slider tick.
+class PageTabs final : public QTabWidget
+{
+public:
+    using QTabWidget::QTabWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
+
+class PageStack final : public QStackedWidget
+{
+public:
+    using QStackedWidget::QStackedWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
+
+} // namespace
 
 QString scenarioSummary(const Report &r, const Catalog &catalog)
 {
@@ -51,6 +78,7 @@ QString scenarioSettings(const Report &r)
         r.memory.recipe.name,
         Dashboard::tr("ZeRO %1").arg(s.zeroStage),
         Dashboard::tr("%1 GPUs").arg(s.gpus),
+        layoutLine(r.layout),
         recompute,
         s.flashAttention ? Dashboard::tr("FlashAttention on") : Dashboard::tr("FlashAttention off"),
         s.includeActivations ? Dashboard::tr("activations counted") : Dashboard::tr("activations not counted"),
@@ -77,10 +105,18 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_memory(new MemoryPanel(this)),
       m_time(new TimePanel(catalog, this)),
       m_roofline(new RooflinePanel(catalog, this)),
-      m_pages(new QStackedWidget(this)),
-      m_gridPage(new QWidget(m_pages)),
+      m_stages(new StageMemoryPanel(this)),
+      m_step(new StepTimePanel(this)),
+      m_layoutPicture(new LayoutPicture(this)),
+      m_planner(new PlannerPanel(catalog, this)),
+      m_pages(new PageStack(this)),
+      m_top(new PageTabs(m_pages)),
+      m_pageBar(new QTabBar(this)),
+      m_gridPage(new QWidget(m_top)),
       m_grid(new QGridLayout(m_gridPage)),
-      m_tabs(new QTabWidget(m_pages))
+      m_parallelPage(new QWidget(m_top)),
+      m_parallelGrid(new QGridLayout(m_parallelPage)),
+      m_tabs(new PageTabs(m_pages))
 {
     m_summary->setBold(true);
     m_summary->setTextAsToolTip(true);
@@ -105,9 +141,31 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     m_grid->setRowStretch(1, 2);
     m_grid->setColumnStretch(0, 1);
     m_grid->setColumnStretch(1, 1);
+    m_parallelGrid->setContentsMargins(0, 0, 0, 0);
+    m_parallelGrid->setSpacing(8);
+    m_parallelGrid->setRowStretch(0, 3);
+    m_parallelGrid->setRowStretch(1, 2);
+    m_parallelGrid->setColumnStretch(0, 1);
+    m_parallelGrid->setColumnStretch(1, 1);
+    m_top->setDocumentMode(true);
+    m_top->setAccessibleName(tr("Overview and parallel training"));
+    m_top->addTab(m_gridPage, tr("Overview"));
+    m_top->addTab(m_parallelPage, tr("Parallel training"));
+    m_top->tabBar()->hide();
+    m_pageBar->addTab(tr("Overview"));
+    m_pageBar->addTab(tr("Parallel training"));
+    m_pageBar->setDocumentMode(true);
+    m_pageBar->setDrawBase(false);
+    // No taller than the summary line beside it: the charts below keep every pixel.
+    m_pageBar->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 0px 8px; margin: 0px; }"));
+    m_pageBar->setAccessibleName(tr("Overview or parallel training"));
+    m_pageBar->setToolTip(tr("Overview: memory, roofline, time. Parallel training: memory per pipeline stage, "
+                             "the step's breakdown, the layout and the planner."));
+    connect(m_pageBar, &QTabBar::currentChanged, m_top, &QTabWidget::setCurrentIndex);
+    connect(m_top, &QTabWidget::currentChanged, m_pageBar, &QTabBar::setCurrentIndex);
     m_tabs->setDocumentMode(true);
     m_tabs->setAccessibleName(tr("Charts, one at a time"));
-    m_pages->addWidget(m_gridPage);
+    m_pages->addWidget(m_top);
     m_pages->addWidget(m_tabs);
     // Either arrangement fits any size; the choice between them is made from the text size.
     m_pages->setMinimumSize(0, 0);
@@ -116,7 +174,11 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(8);
-    layout->addWidget(m_summary);
+    auto *top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_pageBar, 0, Qt::AlignBottom);
+    layout->addLayout(top);
     layout->addWidget(m_settings);
     layout->addWidget(m_pinned);
     layout->addWidget(m_pages, 1);
@@ -124,6 +186,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     arrange();
 
     connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
+    connect(m_planner, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
 }
 
 void Dashboard::setReport(const Report &report)
@@ -149,6 +212,10 @@ void Dashboard::setReport(const Report &report)
     m_memory->setReport(report);
     m_time->setReport(report);
     m_roofline->setReport(report);
+    m_stages->setReport(report);
+    m_step->setReport(report);
+    m_layoutPicture->setReport(report);
+    m_planner->setReport(report);
 }
 
 void Dashboard::setError(const QString &message)
@@ -217,11 +284,16 @@ void Dashboard::arrange()
         m_time->setChartDetached(true);
     QWidget *current = m_tabs->currentWidget();
     m_tabs->clear();
+    m_pageBar->setVisible(!tabbed && !m_exporting);
     if (tabbed) {
         m_tabs->addTab(m_memory, tr("Memory"));
         m_tabs->addTab(m_roofline, tr("Roofline"));
         m_tabs->addTab(m_time, tr("Time and cost"));
         m_tabs->addTab(m_time->gpuChart(), tr("Every GPU"));
+        m_tabs->addTab(m_stages, tr("Stages"));
+        m_tabs->addTab(m_step, tr("Step"));
+        m_tabs->addTab(m_layoutPicture, tr("Layout"));
+        m_tabs->addTab(m_planner, tr("Planner"));
         if (current)
             m_tabs->setCurrentWidget(current);
         m_pages->setCurrentWidget(m_tabs);
@@ -230,10 +302,16 @@ void Dashboard::arrange()
         m_grid->addWidget(m_roofline, 0, 1);
         m_grid->addWidget(m_time, 1, 0, 1, 2);
         m_time->setChartDetached(false);
+        m_parallelGrid->addWidget(m_stages, 0, 0);
+        m_parallelGrid->addWidget(m_step, 0, 1);
+        m_parallelGrid->addWidget(m_layoutPicture, 1, 0);
+        m_parallelGrid->addWidget(m_planner, 1, 1);
         for (QWidget *w : {static_cast<QWidget *>(m_memory), static_cast<QWidget *>(m_roofline),
-                           static_cast<QWidget *>(m_time)})
+                           static_cast<QWidget *>(m_time), static_cast<QWidget *>(m_stages),
+                           static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
+                           static_cast<QWidget *>(m_planner)})
             w->show();
-        m_pages->setCurrentWidget(m_gridPage);
+        m_pages->setCurrentWidget(m_top);
     }
     placeError();
 }
@@ -269,6 +347,8 @@ void Dashboard::setViewOptions(const ViewOptions &options)
     if (m_lastReport)
         m_formula->setText(formulaText(*m_lastReport, m_topic, m_unit));
     m_memory->setByteUnit(options.unit);
+    m_stages->setByteUnit(options.unit);
+    m_planner->setByteUnit(options.unit);
     m_memory->setAxisFocus(options.memoryFocus);
     m_roofline->setOverlayGpu(options.overlayGpuId);
     m_roofline->setRanges(options.rooflineX, options.rooflineY);
@@ -289,14 +369,20 @@ void Dashboard::setDragging(bool dragging)
 {
     m_memory->setDragging(dragging);
     m_time->setDragging(dragging);
+    m_step->setDragging(dragging);
 }
 
 void Dashboard::setExportMode(bool exporting)
 {
     m_roofline->setToolbarVisible(!exporting);
     m_memory->setToolbarVisible(!exporting);
-    // A picture shows every chart at once, whatever the window is doing.
+    // A picture shows every chart at once, whatever the window is doing: the overview.
     setArrangement(exporting ? Arrangement::Grid : Arrangement::Auto);
+    m_exporting = exporting;
+    if (exporting)
+        m_top->setCurrentWidget(m_gridPage);
+    m_pageBar->setVisible(!exporting && !m_tabbed);
+    m_planner->setSynchronous(exporting);
     // On screen the controls say it; a picture must say under which settings its numbers hold.
     m_settings->setVisible(exporting);
     m_formula->setVisible(!exporting);

@@ -11,14 +11,19 @@
 
 class QGridLayout;
 class QStackedWidget;
+class QTabBar;
 class QTabWidget;
 
 namespace napkin::ui {
 
 class Banner;
 class TextStrip;
+class LayoutPicture;
 class MemoryPanel;
+class PlannerPanel;
 class RooflinePanel;
+class StageMemoryPanel;
+class StepTimePanel;
 class TimePanel;
 
 /// The three views together under a one-line summary of the scenario: memory and roofline
@@ -55,6 +60,13 @@ public:
     void setExportMode(bool exporting);
 
     MemoryPanel *memoryPanel() const { return m_memory; }
+    StageMemoryPanel *stageMemoryPanel() const { return m_stages; }
+    StepTimePanel *stepTimePanel() const { return m_step; }
+    LayoutPicture *layoutPicture() const { return m_layoutPicture; }
+    PlannerPanel *plannerPanel() const { return m_planner; }
+    /// Grid arrangement: "Overview" (memory, roofline, time) and "Parallel training" (stages,
+    /// step, layout, planner). Tabs arrangement flattens both into tabs().
+    QTabWidget *pageTabs() const { return m_top; }
     TimePanel *timePanel() const { return m_time; }
     RooflinePanel *rooflinePanel() const { return m_roofline; }
     Banner *errorBanner() const { return m_error; }
@@ -68,6 +80,8 @@ public:
 
 signals:
     void viewOptionsChanged();
+    /// The planner's row was clicked: the scenario with its layout, as one undo step.
+    void layoutChosen(const napkin::Scenario &scenario, const QString &description);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -89,12 +103,21 @@ private:
     MemoryPanel *m_memory;
     TimePanel *m_time;
     RooflinePanel *m_roofline;
+    StageMemoryPanel *m_stages;
+    StepTimePanel *m_step;
+    LayoutPicture *m_layoutPicture;
+    PlannerPanel *m_planner;
     QStackedWidget *m_pages;
+    QTabWidget *m_top;
+    QTabBar *m_pageBar;  ///< the page switch, in the summary's row: it costs the charts no height
     QWidget *m_gridPage;
     QGridLayout *m_grid;
+    QWidget *m_parallelPage;
+    QGridLayout *m_parallelGrid;
     QTabWidget *m_tabs;
     Arrangement m_arrangement = Arrangement::Auto;
     bool m_tabbed = false;
+    bool m_exporting = false;
     ByteUnit m_unit = ByteUnit::GB;
 };
 

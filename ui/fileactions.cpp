@@ -2,6 +2,8 @@
 
 #include "chartrender.h"
 #include "dashboard.h"
+#include "layoutpicture.h"
+#include "steptimepanel.h"
 #include "exportdialog.h"
 #include "memorypanel.h"
 #include "rooflinepanel.h"
@@ -82,6 +84,8 @@ QSize FileActions::onScreenSize(ChartKind kind) const
     case ChartKind::Time: s = m_dashboard->timePanel()->size(); break;
     case ChartKind::Roofline: s = m_dashboard->rooflinePanel()->size(); break;
     case ChartKind::Dashboard: s = m_dashboard->size(); break;
+    case ChartKind::StepTime: s = m_dashboard->stepTimePanel()->size(); break;
+    case ChartKind::Layout: s = m_dashboard->layoutPicture()->size(); break;
     }
     return s.expandedTo(QSize(640, 400));
 }

@@ -61,11 +61,11 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
     if (!QDir().mkpath(dir))
         return fail(QApplication::translate("napkin::ui::Export", "cannot create directory %1")
                         .arg(printable(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath()))));
-    // All four pictures are encoded before any is written, then written together: a failure
+    // All the pictures are encoded before any is written, then written together: a failure
     // leaves no new file under a final name and every previous one untouched.
     const QDir out(dir);
     QList<FileContents> files;
-    for (ChartKind kind : {ChartKind::Memory, ChartKind::Time, ChartKind::Roofline, ChartKind::Dashboard}) {
+    for (ChartKind kind : kAllChartKinds) {
         const QString path = out.absoluteFilePath(chartFileName(kind));
         QString reason;
         ViewOptions options;

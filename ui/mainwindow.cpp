@@ -63,6 +63,8 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     statusBar()->showMessage(tr("Drag a slider: memory, time and the roofline follow."), kNoticeMs);
 
     connect(m_controller, &ScenarioController::reportChanged, m_dashboard, &Dashboard::setReport);
+    connect(m_dashboard, &Dashboard::layoutChosen, m_controller,
+            [this](const Scenario &s, const QString &what) { m_controller->propose(s, what); });
     connect(m_controller, &ScenarioController::errorChanged, m_dashboard, &Dashboard::setError);
     connect(m_controller, &ScenarioController::interactionChanged, m_dashboard,
             &Dashboard::setDragging);
@@ -101,7 +103,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export as PNG"));
     QMenu *copyMenu = file->addMenu(tr("&Copy to Clipboard"));
-    for (ChartKind kind : {ChartKind::Dashboard, ChartKind::Memory, ChartKind::Time, ChartKind::Roofline}) {
+    for (ChartKind kind : kAllChartKinds) {
         exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
                               [this, kind] { m_files->exportInteractive(kind); });
         QAction *copy = copyMenu->addAction(chartTitle(kind), this, [this, kind] { m_files->copyChart(kind); });

@@ -20,6 +20,11 @@ struct ViewOptions {
 };
 
 /// Which picture: one chart or the whole dashboard.
-enum class ChartKind { Memory, Time, Roofline, Dashboard };
+enum class ChartKind { Memory, Time, Roofline, Dashboard, StepTime, Layout };
+constexpr int kChartKinds = 6;
+static_assert(static_cast<int>(ChartKind::Layout) + 1 == kChartKinds);
+/// Every picture File > Export and `napkin export` write, in menu order.
+inline constexpr ChartKind kAllChartKinds[kChartKinds] = {ChartKind::Dashboard, ChartKind::Memory, ChartKind::Time,
+                                                          ChartKind::Roofline, ChartKind::StepTime, ChartKind::Layout};
 
 } // namespace napkin::ui

@@ -129,9 +129,15 @@ private slots:
             }
         } else {
             checkVisible();
+            // The second page: memory per pipeline stage and the step breakdown.
+            dashboard->pageTabs()->setCurrentIndex(1);
+            settle();
+            checkVisible();
+            dashboard->pageTabs()->setCurrentIndex(0);
         }
-        // Memory, roofline and the every-GPU chart, whichever way they are arranged.
-        QCOMPARE(checked.size(), 3);
+        // Memory, roofline, the every-GPU chart, the stages and the step, whichever way they
+        // are arranged.
+        QCOMPARE(checked.size(), 5);
         // Large text does get tabs; normal text gets the grid.
         if (scale >= 1.5)
             QCOMPARE(dashboard->currentArrangement(), Dashboard::Arrangement::Tabs);

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "report.h"
+#include "scenario.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+
+namespace napkin::ui {
+
+class ScenarioController;
+class TextStrip;
+
+/// The cluster and its parallel layout: GPUs per node, the network between nodes, TP, SP, PP,
+/// virtual stages, CP and the global batch, with DP, micro-batches and gradient accumulation
+/// shown as what follows from them, and which time basis the run uses. Each chooser lists its
+/// usual values; the ones the scenario cannot take are greyed with the rule that forbids them
+/// as their tooltip ("why not"), so an invalid layout cannot be chosen here.
+class LayoutControls final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit LayoutControls(ScenarioController *controller, QWidget *parent = nullptr);
+
+    enum class Choice { Tp, Pp, Vpp, Cp, GlobalBatch, GpusPerNode };
+    QComboBox *chooser(Choice c) const;
+    QCheckBox *sequenceParallel() const { return m_sp; }
+    QComboBox *interconnect() const { return m_interconnect; }
+    QComboBox *timeBasis() const { return m_timeBasis; }
+    /// "DP 2 · 64 micro-batches of 1 per step (gradient accumulation 64) · 1.05M tokens per step"
+    TextStrip *derived() const { return m_derived; }
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void sync(const Scenario &s);
+    void showDerived(const Report &r);
+    void fill(QComboBox *box, const QList<std::pair<QString, Scenario>> &options, int current);
+
+    ScenarioController *m_controller;
+    QComboBox *m_tp;
+    QComboBox *m_pp;
+    QComboBox *m_vpp;
+    QComboBox *m_cp;
+    QComboBox *m_globalBatch;
+    QComboBox *m_gpusPerNode;
+    QComboBox *m_interconnect;
+    QComboBox *m_timeBasis;
+    QCheckBox *m_sp;
+    TextStrip *m_derived;
+    QString m_syncedKey;  ///< what the choosers were last built for
+    QList<Scenario> m_options[6];  ///< what each chooser's items stand for, in Choice order
+    bool m_syncing = false;
+};
+
+} // namespace napkin::ui

@@ -1,0 +1,204 @@
+#include "plannerpanel.h"
+
+#include "textstrip.h"
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QMetaObject>
+#include <QPointer>
+#include <QTableWidget>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace napkin::ui {
+
+namespace {
+
+constexpr int kRows = 12;
+
+Scenario withLayout(Scenario s, const PlannedLayout &p)
+{
+    s.tp = p.tp;
+    s.pp = p.pp;
+    s.vpp = p.vpp;
+    s.cp = p.cp;
+    s.sequenceParallel = p.sp;
+    s.zeroStage = p.zeroStage;
+    s.microBatch = p.microBatch;
+    s.recompute = p.recompute;
+    return s;
+}
+
+PlanReport runPlanner(const Scenario &s, const Report &r)
+{
+    PlanOptions options;
+    options.top = kRows;
+    return planLayouts(s, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+}
+
+} // namespace
+
+PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent),
+      m_catalog(catalog),
+      m_current(new TextStrip(this)),
+      m_table(new QTableWidget(this)),
+      m_generation(std::make_shared<std::atomic<std::uint64_t>>(0))
+{
+    m_current->setLines(2);
+    m_current->setBold(true);
+    m_current->setTextAsToolTip(true);
+    m_current->setAccessibleName(tr("The current layout's rank"));
+    const QStringList headers = {tr("TP"), tr("PP"), tr("VPP"), tr("CP"), tr("DP"), tr("ZeRO"), tr("Micro-batch"),
+                                 tr("Recompute"), tr("Worst stage"), tr("Step"), tr("MFU")};
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Columns are fitted when a plan arrives, not on every layout pass of the window.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAccessibleName(tr("Best layouts"));
+    m_table->setToolTip(tr("Click a row to apply its layout (one undo step). Ranked by the estimated step time; "
+                           "each row's tooltip says why it ranks there."));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_current);
+    layout->addWidget(m_table, 1);
+    connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) {
+        if (!m_plan || row < 0 || row >= m_plan->layouts.size() || !m_plan->layouts[row].fits)
+            return;
+        emit layoutChosen(scenarioForRow(row), tr("Apply planner layout #%1").arg(row + 1));
+    });
+}
+
+PlannerPanel::~PlannerPanel()
+{
+    // A worker still running keeps its own copies; its result is dropped.
+    m_generation->fetch_add(1);
+}
+
+Scenario PlannerPanel::scenarioForRow(int row) const
+{
+    return withLayout(m_planScenario, m_plan->layouts.at(row));
+}
+
+void PlannerPanel::setReport(const Report &report)
+{
+    // Only what the plan depends on restarts it: everything but the layout's own fields.
+    // (Without a global batch, the batch follows DP and so the layout: then it all counts.)
+    Scenario key = report.scenario;
+    Scenario previous = m_report ? m_report->scenario : Scenario{};
+    for (Scenario *s : {&key, &previous}) {
+        s->baseline = {};
+        if (!s->globalBatch)
+            continue;
+        s->tp = s->pp = s->vpp = s->cp = 1;
+        s->sequenceParallel = false;
+        s->zeroStage = 0;
+        s->recompute = Recompute::None;
+    }
+    const bool replan = !m_report || key != previous || key.microBatch != previous.microBatch;
+    m_report = report;
+    if (replan) {
+        start(report);
+    } else if (m_plan) {
+        showPlan(*m_plan, m_planScenario);  // the current layout's rank moves
+    }
+}
+
+void PlannerPanel::setByteUnit(ByteUnit unit)
+{
+    m_unit = unit;
+    if (m_plan)
+        showPlan(*m_plan, m_planScenario);
+}
+
+void PlannerPanel::start(const Report &report)
+{
+    const std::uint64_t generation = m_generation->fetch_add(1) + 1;
+    if (m_synchronous) {
+        showPlan(runPlanner(report.scenario, report), report.scenario);
+        return;
+    }
+    ++m_pending;
+    QPointer<PlannerPanel> self(this);
+    auto latest = m_generation;
+    QThreadPool::globalInstance()->start([self, latest, generation, report] {
+        if (latest->load() != generation)
+            return;  // a newer report is already waiting
+        PlanReport plan = runPlanner(report.scenario, report);
+        if (latest->load() != generation)
+            return;
+        QMetaObject::invokeMethod(qApp, [self, latest, generation, plan = std::move(plan), s = report.scenario] {
+            if (!self || latest->load() != generation)
+                return;
+            self->m_pending = 0;
+            self->showPlan(plan, s);
+        });
+    });
+}
+
+void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
+{
+    m_plan = plan;
+    m_planScenario = forScenario;
+    m_pending = 0;
+    // The rank of the layout now in the window (it may have changed since the plan was made).
+    QString current;
+    if (m_report && !m_report->memory.fits) {
+        current = tr("Current layout: does not fit (%1 on the worst stage); %2 layouts fit of %3 evaluated")
+                      .arg(fmt::bytesIn(m_report->memory.perGpu.total(), m_unit, 1))
+                      .arg(plan.fitting)
+                      .arg(plan.evaluated);
+    } else if (m_report) {
+        const double step = m_report->step.stepSeconds;
+        const auto faster = std::count_if(plan.layouts.begin(), plan.layouts.end(),
+                                          [&](const PlannedLayout &p) { return p.fits && p.stepSeconds < step * (1 - 1e-9); });
+        const Scenario &now = m_report->scenario;
+        const bool planned = withLayout(forScenario, plan.current) == withLayout(now, plan.current)
+                             && forScenario.tp == now.tp && forScenario.pp == now.pp && forScenario.vpp == now.vpp
+                             && forScenario.cp == now.cp && forScenario.zeroStage == now.zeroStage
+                             && forScenario.recompute == now.recompute && forScenario.sequenceParallel == now.sequenceParallel;
+        QString rank;
+        if (faster < plan.layouts.size())
+            rank = QString::number(faster + 1);
+        else if (planned && plan.currentRank)
+            rank = QString::number(*plan.currentRank);
+        else
+            rank = tr("below #%1").arg(plan.layouts.size());
+        current = tr("Current layout: rank %1 of %2 that fit (%3 evaluated), step %4")
+                      .arg(rank).arg(plan.fitting).arg(plan.evaluated).arg(fmt::duration(step));
+    }
+    m_current->setText(current);
+    m_table->setRowCount(static_cast<int>(plan.layouts.size()));
+    for (int row = 0; row < plan.layouts.size(); ++row) {
+        const PlannedLayout &p = plan.layouts[row];
+        const QStringList cells = {QString::number(p.tp), QString::number(p.pp), QString::number(p.vpp),
+                                   QString::number(p.cp), QString::number(p.dp), QString::number(p.zeroStage),
+                                   QString::number(p.microBatch), recomputeName(p.recompute),
+                                   fmt::bytesIn(p.worstStageBytes, m_unit, 1),
+                                   p.fits ? fmt::duration(p.stepSeconds) : tr("does not fit"),
+                                   p.fits ? fmt::percent(p.estimatedMfu, 1) : QStringLiteral("–")};
+        const QString tip = tr("#%1 %2\n%3").arg(row + 1).arg(plannedLayoutText(p), p.reason);
+        for (int col = 0; col < cells.size(); ++col) {
+            QTableWidgetItem *item = m_table->item(row, col);
+            if (!item) {
+                item = new QTableWidgetItem;
+                m_table->setItem(row, col, item);
+            }
+            if (item->text() != cells[col])
+                item->setText(cells[col]);
+            item->setToolTip(tip);
+            item->setTextAlignment(col < 8 ? Qt::AlignCenter : Qt::AlignRight | Qt::AlignVCenter);
+        }
+    }
+    m_table->resizeColumnsToContents();
+    emit planShown();
+}
+
+} // namespace napkin::ui

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "catalog.h"
+#include "planner.h"
+#include "report.h"
+#include "units.h"
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QTableWidget;
+
+namespace napkin::ui {
+
+class TextStrip;
+
+/// The planner's best layouts for the current model, GPU count and global batch: TP, PP, VPP,
+/// CP, DP, ZeRO, micro-batch, recompute, the worst stage's memory, the step and the estimated
+/// MFU, with the current layout's rank (or "does not fit") above. The planner runs on a worker
+/// thread for each new report; the table shows the newest result that has arrived, so a
+/// slider never waits for it. Clicking a row asks for that layout (one undo step).
+class PlannerPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    PlannerPanel(const Catalog &catalog, QWidget *parent = nullptr);
+    ~PlannerPanel() override;
+
+    void setReport(const Report &report);
+    void setByteUnit(ByteUnit unit);
+    /// Runs the planner on this thread instead of a worker (offscreen export, tests).
+    void setSynchronous(bool synchronous) { m_synchronous = synchronous; }
+
+    QTableWidget *table() const { return m_table; }
+    TextStrip *currentLine() const { return m_current; }
+    /// The plan the table shows (nullopt before the first one arrives).
+    const std::optional<PlanReport> &plan() const { return m_plan; }
+    /// Plans started and not yet shown (0 when the table is up to date).
+    int pending() const { return m_pending; }
+
+    /// The scenario with row `row`'s layout applied.
+    Scenario scenarioForRow(int row) const;
+
+signals:
+    /// A row was clicked: the scenario with that layout.
+    void layoutChosen(const napkin::Scenario &scenario, const QString &description);
+    /// A plan arrived and the table shows it.
+    void planShown();
+
+private:
+    void showPlan(const PlanReport &plan, const Scenario &forScenario);
+    void start(const Report &report);
+
+    const Catalog &m_catalog;
+    TextStrip *m_current;
+    QTableWidget *m_table;
+    std::optional<PlanReport> m_plan;
+    Scenario m_planScenario;   ///< the scenario the shown plan was made for
+    std::optional<Report> m_report;
+    ByteUnit m_unit = ByteUnit::GB;
+    bool m_synchronous = false;
+    int m_pending = 0;
+    /// The newest request; a worker's result for an older one is dropped.
+    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
+};
+
+} // namespace napkin::ui
