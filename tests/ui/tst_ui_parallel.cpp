@@ -1,0 +1,187 @@
+// The parallel-training controls and page: choosing TP and PP moves the per-stage memory and
+// the step breakdown to the core's figures, read back from the chart series; values the
+// scenario cannot take are greyed with the rule that forbids them; a planner row applies its
+// layout as one undo step.
+
+#include "controlspanel.h"
+#include "dashboard.h"
+#include "guitestfixture.h"
+#include "layoutcontrols.h"
+#include "layoutpicture.h"
+#include "mainwindow.h"
+#include "plannerpanel.h"
+#include "scenariocontroller.h"
+#include "stagememorypanel.h"
+#include "steptimepanel.h"
+#include "textstrip.h"
+
+#include <QBarSet>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
+
+using namespace napkin;
+using namespace napkin::ui;
+using Choice = LayoutControls::Choice;
+
+namespace {
+
+/// Llama 3 70B on 64 H100s at sequence 8192, 1M tokens per step (the question).
+Scenario llama70b(const Catalog &catalog)
+{
+    Scenario s;
+    s.presetId = QStringLiteral("llama3-70b");
+    s.model = catalog.findPreset(s.presetId)->shape;
+    s.gpus = 64;
+    s.seqLen = 8192;
+    s.microBatch = 1;
+    s.globalBatch = 128;
+    s.flashAttention = true;
+    return s;
+}
+
+int indexOf(QComboBox *box, const QString &text)
+{
+    for (int i = 0; i < box->count(); ++i)
+        if (box->itemText(i) == text)
+            return i;
+    return -1;
+}
+
+void choose(QComboBox *box, const QString &text)
+{
+    const int i = indexOf(box, text);
+    QVERIFY2(i >= 0, qPrintable(text));
+    box->setCurrentIndex(i);
+    emit box->activated(i);
+}
+
+} // namespace
+
+class TestParallelWindow final : public uitest::GuiTestCase
+{
+    Q_OBJECT
+
+private slots:
+    void choosersDriveStagesAndStep()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        w.resize(1600, 1000);
+        QVERIFY(uitest::showAndWait(w));
+        LayoutControls *controls = w.controls()->layoutControls();
+        QVERIFY(controls->isVisible());  // a scenario with a global batch opens the group
+        choose(controls->chooser(Choice::Tp), QStringLiteral("8"));
+        choose(controls->chooser(Choice::Pp), QStringLiteral("4"));
+        QCOMPARE(w.controller()->scenario().tp, std::int64_t{8});
+        QCOMPARE(w.controller()->scenario().pp, std::int64_t{4});
+        QCOMPARE(w.controller()->undoStack()->count(), 2);
+        const Report &r = *w.controller()->report();
+        QCOMPARE(r.layout.dp, std::int64_t{2});
+
+        // Memory per pipeline stage: every stage, every component, as the core computed it.
+        StageMemoryPanel *stages = w.dashboard()->stageMemoryPanel();
+        QCOMPARE(stages->stagesShown().size(), qsizetype(4));
+        for (int c = 0; c < kMemoryComponents; ++c) {
+            const auto component = static_cast<MemoryComponent>(c);
+            for (int i = 0; i < 4; ++i)
+                QCOMPARE(stages->barSet(component)->at(i) * 1e9, componentBytes(r.memory.perStage[i].bytes, component));
+        }
+        // The first stage holds the most micro-batches in flight: it is the worst here.
+        QCOMPARE(r.memory.worstStage, std::int64_t{0});
+        QVERIFY(r.memory.perStage[0].bytes.total() > r.memory.perStage[3].bytes.total());
+
+        // The step breakdown: each segment is the core's seconds, in the axis unit.
+        StepTimePanel *step = w.dashboard()->stepTimePanel();
+        double sum = 0;
+        for (int c = 0; c < kStepComponents; ++c) {
+            const auto component = static_cast<StepComponent>(c);
+            QCOMPARE(step->barSet(component)->at(0) * step->axisUnit(), stepComponentSeconds(r.step, component));
+            sum += stepComponentSeconds(r.step, component);
+        }
+        QVERIFY(test_near(sum, r.step.stepSeconds));
+        QVERIFY(stepComponentSeconds(r.step, StepComponent::Bubble) > 0);     // pp 4
+        QVERIFY(stepComponentSeconds(r.step, StepComponent::ModelComm) > 0);  // tp 8
+        QVERIFY(step->summary()->text().contains(QStringLiteral("estimated MFU")));
+
+        // The layout picture says what it draws.
+        QCOMPARE(w.dashboard()->layoutPicture()->title(),
+                 QStringLiteral("One replica: tp 8 × cp 1 × pp 4 = 32 GPUs, × dp 2 = 64 GPUs"));
+
+        // Moving PP again moves the stages with it.
+        choose(controls->chooser(Choice::Pp), QStringLiteral("8"));
+        QCOMPARE(w.dashboard()->stageMemoryPanel()->stagesShown().size(), qsizetype(8));
+        const Report &eight = *w.controller()->report();
+        QCOMPARE(stages->barSet(MemoryComponent::Activations)->at(0) * 1e9, eight.memory.perStage[0].bytes.activations);
+    }
+
+    void invalidValuesAreGreyedWithTheirRule()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        QVERIFY(uitest::showAndWait(w));
+        LayoutControls *controls = w.controls()->layoutControls();
+        const auto item = [](QComboBox *box, const QString &text) {
+            auto *model = qobject_cast<QStandardItemModel *>(box->model());
+            return model->item(indexOf(box, text));
+        };
+        // Llama 3 70B has 8 K/V heads: TP 16 would split one.
+        QStandardItem *tp16 = item(controls->chooser(Choice::Tp), QStringLiteral("16"));
+        QVERIFY(tp16);
+        QVERIFY(!tp16->isEnabled());
+        QVERIFY2(tp16->toolTip().contains(QStringLiteral("kv_heads = 8")), qPrintable(tp16->toolTip()));
+        QVERIFY(item(controls->chooser(Choice::Tp), QStringLiteral("8"))->isEnabled());
+        // Virtual stages need a pipeline.
+        QStandardItem *vpp2 = item(controls->chooser(Choice::Vpp), QStringLiteral("2"));
+        QVERIFY(!vpp2->isEnabled());
+        QVERIFY2(vpp2->toolTip().contains(QStringLiteral("pp = 1")), qPrintable(vpp2->toolTip()));
+        // 64 GPUs cannot hold tp 1 x pp 128: PP stops at the layers and at the GPUs.
+        QCOMPARE(indexOf(controls->chooser(Choice::Pp), QStringLiteral("128")), -1);
+        // Sequence parallelism needs TP.
+        QVERIFY(!controls->sequenceParallel()->isEnabled());
+        // Every greyed item names its rule; none is empty.
+        for (Choice c : {Choice::Tp, Choice::Pp, Choice::Vpp, Choice::Cp, Choice::GlobalBatch, Choice::GpusPerNode}) {
+            QComboBox *box = controls->chooser(c);
+            auto *model = qobject_cast<QStandardItemModel *>(box->model());
+            for (int i = 0; i < box->count(); ++i)
+                if (!model->item(i)->isEnabled())
+                    QVERIFY2(model->item(i)->toolTip().startsWith(QStringLiteral("Not possible: ")),
+                             qPrintable(box->itemText(i)));
+        }
+    }
+
+    void plannerRowIsOneUndoStep()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        QVERIFY(uitest::showAndWait(w));
+        PlannerPanel *planner = w.dashboard()->plannerPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(planner->plan().has_value() && planner->pending() == 0, 20000);
+        QVERIFY(planner->table()->rowCount() > 0);
+        QVERIFY(planner->currentLine()->text().contains(QStringLiteral("does not fit")));  // TP 1 x DP 64
+        const Scenario before = w.controller()->scenario();
+        const int steps = w.controller()->undoStack()->count();
+        const PlannedLayout best = planner->plan()->layouts.first();
+        emit planner->table()->cellClicked(0, 0);
+        const Scenario &after = w.controller()->scenario();
+        QCOMPARE(w.controller()->undoStack()->count(), steps + 1);
+        QCOMPARE(after.tp, best.tp);
+        QCOMPARE(after.pp, best.pp);
+        QCOMPARE(after.vpp, best.vpp);
+        QCOMPARE(after.cp, best.cp);
+        QCOMPARE(after.zeroStage, best.zeroStage);
+        QCOMPARE(after.microBatch, best.microBatch);
+        QVERIFY(w.controller()->report()->memory.fits);
+        QCOMPARE(w.controller()->report()->step.stepSeconds, best.stepSeconds);
+        QTRY_VERIFY(planner->currentLine()->text().startsWith(QStringLiteral("Current layout: rank 1 ")));
+        w.controller()->undoStack()->undo();
+        QCOMPARE(w.controller()->scenario(), before);
+    }
+
+private:
+    static bool test_near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); }
+};
+
+QTEST_MAIN(TestParallelWindow)
+#include "tst_ui_parallel.moc"
