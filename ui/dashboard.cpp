@@ -20,7 +20,9 @@
 #include <QEvent>
 #include <QGridLayout>
 #include <QStackedWidget>
+#include <QButtonGroup>
 #include <QHBoxLayout>
+#include <QToolButton>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -111,7 +113,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_planner(new PlannerPanel(catalog, this)),
       m_pages(new PageStack(this)),
       m_top(new PageTabs(m_pages)),
-      m_pageBar(new QTabBar(this)),
+      m_pageBar(new QWidget(this)),
       m_gridPage(new QWidget(m_top)),
       m_grid(new QGridLayout(m_gridPage)),
       m_parallelPage(new QWidget(m_top)),
@@ -152,17 +154,32 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     m_top->addTab(m_gridPage, tr("Overview"));
     m_top->addTab(m_parallelPage, tr("Parallel training"));
     m_top->tabBar()->hide();
-    m_pageBar->addTab(tr("Overview"));
-    m_pageBar->addTab(tr("Parallel training"));
-    m_pageBar->setDocumentMode(true);
-    m_pageBar->setDrawBase(false);
-    // No taller than the summary line beside it: the charts below keep every pixel.
-    m_pageBar->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 0px 8px; margin: 0px; }"));
-    m_pageBar->setAccessibleName(tr("Overview or parallel training"));
+    // Two flat buttons no taller than the summary line beside them (a tab bar would be
+    // taller, and a style sheet would stop the window's text size from reaching the charts).
+    auto *pageLayout = new QHBoxLayout(m_pageBar);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(2);
+    auto *pages = new QButtonGroup(m_pageBar);
+    const QString pageNames[2] = {tr("Overview"), tr("Parallel training")};
+    for (int i = 0; i < 2; ++i) {
+        auto *button = new QToolButton(m_pageBar);
+        button->setText(pageNames[i]);
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        button->setChecked(i == 0);
+        button->setAccessibleName(pageNames[i]);
+        pages->addButton(button, i);
+        pageLayout->addWidget(button);
+        m_pageButtons[i] = button;
+    }
+    m_pageBar->setMaximumHeight(m_summary->sizeHint().height());
     m_pageBar->setToolTip(tr("Overview: memory, roofline, time. Parallel training: memory per pipeline stage, "
                              "the step's breakdown, the layout and the planner."));
-    connect(m_pageBar, &QTabBar::currentChanged, m_top, &QTabWidget::setCurrentIndex);
-    connect(m_top, &QTabWidget::currentChanged, m_pageBar, &QTabBar::setCurrentIndex);
+    connect(pages, &QButtonGroup::idClicked, m_top, &QTabWidget::setCurrentIndex);
+    connect(m_top, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index >= 0 && index < 2)
+            m_pageButtons[index]->setChecked(true);
+    });
     m_tabs->setDocumentMode(true);
     m_tabs->setAccessibleName(tr("Charts, one at a time"));
     m_pages->addWidget(m_top);
@@ -285,6 +302,7 @@ void Dashboard::arrange()
     QWidget *current = m_tabs->currentWidget();
     m_tabs->clear();
     m_pageBar->setVisible(!tabbed && !m_exporting);
+    m_pageBar->setMaximumHeight(m_summary->sizeHint().height());  // never taller than the summary
     if (tabbed) {
         m_tabs->addTab(m_memory, tr("Memory"));
         m_tabs->addTab(m_roofline, tr("Roofline"));
@@ -319,8 +337,10 @@ void Dashboard::arrange()
 void Dashboard::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
+        m_pageBar->setMaximumHeight(m_summary->sizeHint().height());
         arrange();
+    }
 }
 
 void Dashboard::placeError()

@@ -11,8 +11,8 @@
 
 class QGridLayout;
 class QStackedWidget;
-class QTabBar;
 class QTabWidget;
+class QToolButton;
 
 namespace napkin::ui {
 
@@ -109,7 +109,8 @@ private:
     PlannerPanel *m_planner;
     QStackedWidget *m_pages;
     QTabWidget *m_top;
-    QTabBar *m_pageBar;  ///< the page switch, in the summary's row: it costs the charts no height
+    QWidget *m_pageBar;  ///< the page switch, in the summary's row: it costs the charts no height
+    QToolButton *m_pageButtons[2] = {};
     QWidget *m_gridPage;
     QGridLayout *m_grid;
     QWidget *m_parallelPage;
