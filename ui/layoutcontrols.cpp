@@ -121,7 +121,10 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     const QList<std::pair<QComboBox *, Choice>> boxes = {{m_tp, Choice::Tp}, {m_pp, Choice::Pp}, {m_vpp, Choice::Vpp},
                                                          {m_cp, Choice::Cp}, {m_globalBatch, Choice::GlobalBatch},
                                                          {m_gpusPerNode, Choice::GpusPerNode}};
-    for (const auto &[box, which] : boxes) {
+    for (const auto &entry : boxes) {
+        // Plain copies, not structured bindings: clang 14 cannot capture those in a lambda.
+        QComboBox *box = entry.first;
+        const Choice which = entry.second;
         connect(box, &QComboBox::activated, this, [this, which, box](int index) {
             const QList<Scenario> &options = m_options[static_cast<int>(which)];
             if (m_syncing || index < 0 || index >= options.size())
