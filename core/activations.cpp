@@ -18,16 +18,20 @@ WorkloadSums blockSums(const Scenario &s, const Recipe &recipe, double microBatc
     return sumWorkload(ops);
 }
 
-ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
+ActivationBreakdown activationsFrom(const WorkloadSums &sums, std::int64_t layers)
 {
-    const WorkloadSums sums = blockSums(s, recipe, microBatch);
     ActivationBreakdown a;
     a.perLayer = sums.savedPerBlock;
-    a.layers = a.perLayer * static_cast<double>(s.model.layers);
+    a.layers = a.perLayer * static_cast<double>(layers);
     a.embedding = sums.savedEmbedding;
     a.head = sums.savedHead;
     a.outputLayer = a.embedding + a.head;
     return a;
+}
+
+ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch)
+{
+    return activationsFrom(blockSums(s, recipe, microBatch), s.model.layers);
 }
 
 ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch, ActivationModel model)

@@ -26,6 +26,9 @@ ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, dou
 /// The same under a given activation model, whatever the scenario's.
 ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch, ActivationModel model);
 
+/// The activation breakdown of one-block sums, for a model of `layers` blocks.
+ActivationBreakdown activationsFrom(const WorkloadSums &sums, std::int64_t layers);
+
 /// Saved bytes and parameters of one block, the embedding and the head on one GPU of the
 /// scenario's tp, sp and cp, from a one-block workload.
 WorkloadSums blockSums(const Scenario &s, const Recipe &recipe, double microBatch);

@@ -77,12 +77,17 @@ std::int64_t Links::size(CommGroup group, const Layout &l)
     return 1;
 }
 
-const Interconnect &Links::forGroup(CommGroup group, const Layout &l) const
+bool Links::insideNode(CommGroup group, const Layout &l)
 {
     // A pipeline send crosses from one stage's GPUs to the next stage's: in one node only when
     // both stages fit in it.
     const std::int64_t span = group == CommGroup::Pp ? 2 * stride(group, l) : size(group, l) * stride(group, l);
-    return span <= gpusPerNode ? *scaleUp : *scaleOut;
+    return span <= l.gpusPerNode;
+}
+
+const Interconnect &Links::forGroup(CommGroup group, const Layout &l) const
+{
+    return insideNode(group, l) ? *scaleUp : *scaleOut;
 }
 
 } // namespace napkin

@@ -35,8 +35,9 @@ QString commGroupName(CommGroup g);
 struct Links {
     const Interconnect *scaleUp = nullptr;
     const Interconnect *scaleOut = nullptr;
-    std::int64_t gpusPerNode = 8;
     const Interconnect &forGroup(CommGroup group, const Layout &layout) const;
+    /// Whether the group's ranks (for PP: two neighbouring stages) share one node.
+    static bool insideNode(CommGroup group, const Layout &layout);
     static std::int64_t stride(CommGroup group, const Layout &layout);
     static std::int64_t size(CommGroup group, const Layout &layout);
 };

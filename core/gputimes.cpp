@@ -25,7 +25,8 @@ QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog)
             const Interconnect *net = gpu.id == report.gpu.id ? &report.scaleOut : catalog.findInterconnect(gpu.scaleOutId);
             const StepTimeReport step = gpu.id == report.gpu.id || !up || !net
                                             ? report.step
-                                            : estimateStepTimeOn(report.scenario, report.memory.recipe, gpu, *up, *net, report.flops);
+                                            : estimateStepTimeOn(report.scenario, report.memory.recipe, gpu, *up, *net,
+                                                                 report.flops, stageParams(report.memory));
             const TimeReport t = computeTime(report.scenario, report.flops, report.memory.recipe, gpu, step);
             g.hasPeak = true;
             g.peakFlopsPerS = *peak;

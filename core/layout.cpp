@@ -91,6 +91,15 @@ std::vector<std::int64_t> stageLayers(std::int64_t layers, std::int64_t pp)
     return out;
 }
 
+std::vector<std::int64_t> candidateStages(std::int64_t pp)
+{
+    std::vector<std::int64_t> out{0};
+    for (std::int64_t stage : {std::min<std::int64_t>(1, pp - 1), pp - 1})
+        if (stage != out.back())
+            out.push_back(stage);
+    return out;
+}
+
 double inFlightMicroBatches(const Layout &l, std::int64_t stage)
 {
     if (l.vpp == 1)

@@ -48,6 +48,12 @@ std::optional<ValidationError> validateLayout(const Scenario &s);
 /// micro-batches in flight.
 std::vector<std::int64_t> stageLayers(std::int64_t layers, std::int64_t pp);
 
+/// The stages that can be the slowest or hold the most memory, without repeats: 0, 1 and the
+/// last. In-flight micro-batches fall with the stage index, extra layers go to stages 1, 2,
+/// ..., the embedding sits on the first stage and the head on the last, so every other stage
+/// repeats stage 1 or has less.
+std::vector<std::int64_t> candidateStages(std::int64_t pp);
+
 /// Micro-batches whose activations stage `stage` holds at its peak, in units of the whole
 /// stage's layers. 1F1B: min(pp - stage, m) (Narayanan et al. 2021, Section 2.2.1).
 /// Interleaved: the stage's warm-up of (pp - stage - 1) x 2 + (vpp - 1) x pp model chunks

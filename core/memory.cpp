@@ -55,6 +55,15 @@ QList<double> stageParams(const Scenario &s, const Layout &l, const WorkloadSums
     return stageParamsFrom(s, l, sums);
 }
 
+QList<double> stageParams(const MemoryReport &m)
+{
+    QList<double> out;
+    out.reserve(m.perStage.size());
+    for (const StageMemory &st : m.perStage)
+        out.append(st.params);
+    return out;
+}
+
 namespace {
 
 struct StageInputs {
@@ -91,12 +100,12 @@ double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l)
 
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l, const WorkloadSums &sums)
 {
-    const ActivationBreakdown a{sums.savedPerBlock, 0, sums.savedEmbedding, sums.savedHead, 0};
+    const ActivationBreakdown a = activationsFrom(sums, s.model.layers);
     const QList<double> params = stageParamsFrom(s, l, sums);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
     const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
     double worst = 0;
-    for (std::int64_t i : {std::int64_t{0}, std::min<std::int64_t>(1, l.pp - 1), l.pp - 1}) {
+    for (std::int64_t i : candidateStages(l.pp)) {
         const double inFlight = inFlightMicroBatches(l, i);
         double act = a.perLayer * static_cast<double>(layers[static_cast<std::size_t>(i)]) * inFlight;
         if (i == 0)
@@ -120,7 +129,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     const Layout &l = r.layout;
     const double shards = static_cast<double>(l.shardGroup());
     const WorkloadSums sums = blockSums(s, recipe, static_cast<double>(s.microBatch));
-    r.activations = activationBytes(s, recipe, static_cast<double>(s.microBatch));
+    r.activations = activationsFrom(sums, s.model.layers);  // the same workload, not built again
     const ActivationBreakdown one = activationBytes(s, recipe, 1);
 
     const QList<double> params = stageParamsFrom(s, l, sums);

@@ -90,13 +90,13 @@ QList<double> stageParams(const Scenario &s, const Layout &layout);
 
 MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu);
 
-/// The worst stage's total bytes per GPU, for the planner: stages 0, 1 and the last are the
-/// only candidates (in-flight micro-batches fall with the stage index, extra layers sit on
-/// stages 1, 2, ..., the head on the last), so the others are never computed.
+/// The worst stage's total bytes per GPU, for the planner: only candidateStages() are computed.
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &layout);
 /// The same from the one-block sums at the scenario's micro-batch (blockSums()), for callers
 /// that reuse them.
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &layout, const WorkloadSums &sums);
+/// The parameters on one GPU of each stage, as a memory report already counted them.
+QList<double> stageParams(const MemoryReport &m);
 /// stageParams() from the one-block sums.
 QList<double> stageParams(const Scenario &s, const Layout &layout, const WorkloadSums &sums);
 

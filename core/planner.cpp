@@ -48,11 +48,11 @@ private:
     std::map<Key, Entry> m_entries;
 };
 
-PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &recipe, const Links &links,
-                       const StepMachine &machineBase, std::int64_t *evaluated, PartsCache &cache)
+PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &recipe, const StepMachine &machine,
+                       std::int64_t *evaluated, PartsCache &cache)
 {
     PlannedLayout p;
-    const Layout l = deriveLayout(c, links.gpusPerNode);
+    const Layout l = deriveLayout(c, gpu.gpusPerNode);
     p.tp = l.tp;
     p.pp = l.pp;
     p.vpp = l.vpp;
@@ -70,8 +70,6 @@ PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &reci
         return p;
     const FlopsReport flops = computeFlops(c);
     const QList<double> params = stageParams(c, l, cached.sums);
-    StepMachine machine = machineBase;
-    machine.links.gpusPerNode = l.gpusPerNode;
     if (!cached.parts)
         cached.parts = computeParts(c, recipe, machine);
     const double steps = c.tokens / flops.tokensPerStep;
@@ -141,6 +139,19 @@ QString reasonFor(const PlannedLayout &p, const PlannedLayout &other, bool best)
 
 } // namespace
 
+Scenario withPlannedLayout(Scenario s, const PlannedLayout &p)
+{
+    s.tp = p.tp;
+    s.pp = p.pp;
+    s.vpp = p.vpp;
+    s.cp = p.cp;
+    s.sequenceParallel = p.sp;
+    s.zeroStage = p.zeroStage;
+    s.microBatch = p.microBatch;
+    s.recompute = p.recompute;
+    return s;
+}
+
 QString plannedLayoutText(const PlannedLayout &p)
 {
     return QStringLiteral("tp %1 · pp %2 · vpp %3 · cp %4 · dp %5 · ZeRO %6 · b %7 · %8")
@@ -160,7 +171,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
     machine.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
     machine.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
     machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
-    machine.links = Links{&scaleUp, &scaleOut, current.gpusPerNode};
+    machine.links = Links{&scaleUp, &scaleOut};
 
     const ModelShape &m = s.model;
     const std::int64_t tpLimit = options.tpBeyondNode ? s.gpus : current.gpusPerNode;
@@ -207,7 +218,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                                 c.sequenceParallel = tp > 1;
                                 c.zeroStage = zero;
                                 c.recompute = rc;
-                                PlannedLayout p = evaluate(c, gpu, recipe, machine.links, machine, &r.evaluated, cache);
+                                PlannedLayout p = evaluate(c, gpu, recipe, machine, &r.evaluated, cache);
                                 (p.fits ? fitting : misfits).append(p);
                             }
                         }
@@ -230,7 +241,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
     own.baseline = {};
     std::int64_t ignored = 0;
     PartsCache ownCache;  // the scenario's own settings may lie outside the enumeration (e.g. SP off)
-    r.current = evaluate(own, gpu, recipe, machine.links, machine, &ignored, ownCache);
+    r.current = evaluate(own, gpu, recipe, machine, &ignored, ownCache);
     if (r.current.fits) {
         r.currentRank = 1 + std::count_if(fitting.begin(), fitting.end(),
                                           [&](const PlannedLayout &p) { return p.stepSeconds < r.current.stepSeconds; });

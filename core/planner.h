@@ -58,6 +58,9 @@ struct PlanReport {
 PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe, const Interconnect &scaleUp,
                        const Interconnect &scaleOut, const PlanOptions &options);
 
+/// The scenario with a planned layout's fields applied (what choosing a planner row does).
+Scenario withPlannedLayout(Scenario s, const PlannedLayout &p);
+
 /// "tp 8 · pp 16 · vpp 1 · cp 1 · dp 128 · ZeRO 1 · b 1 · selective"
 QString plannedLayoutText(const PlannedLayout &p);
 

@@ -7,16 +7,16 @@
 namespace napkin {
 
 StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
-                                  const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops)
+                                  const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops,
+                                  const QList<double> &params)
 {
     const Layout layout = deriveLayout(s, gpu.gpusPerNode);
-    const QList<double> params = stageParams(s, layout);
     StepMachine machine;
     machine.peakFlopsPerS = gpu.peakFor(recipe.computeDtype).value_or(0);
     machine.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
     machine.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
     machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
-    machine.links = Links{&scaleUp, &scaleOut, layout.gpusPerNode};
+    machine.links = Links{&scaleUp, &scaleOut};
     const double stepsPerRun = s.tokens / flops.tokensPerStep;
     return estimateStepTime(s, recipe, layout, machine, params, optimizerParams(s, layout, params),
                             flops.perStepDetailed, flops.recompute / stepsPerRun);
@@ -43,9 +43,11 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
     r.layout = r.memory.layout;
     r.scaleUp = scaleUp;
     r.scaleOut = scaleOut;
-    r.step = estimateStepTimeOn(s, recipe, gpu, scaleUp, scaleOut, r.flops);
+    // Each stage's parameters, counted once by the memory report, serve the step and the roofline.
+    const QList<double> params = stageParams(r.memory);
+    r.step = estimateStepTimeOn(s, recipe, gpu, scaleUp, scaleOut, r.flops, params);
     r.time = computeTime(s, r.flops, recipe, gpu, r.step);
-    r.roofline = computeRoofline(s, recipe, gpu, optimizerParams(s, r.layout, stageParams(s, r.layout)));
+    r.roofline = computeRoofline(s, recipe, gpu, optimizerParams(s, r.layout, params));
     r.conventions = computeConventions(s, recipe);
     const MemoryBreakdown &state = r.memory.byZeroStage[0];
     // The source document divides by the bytes of the model and its activations; the CUDA

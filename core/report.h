@@ -46,9 +46,11 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
 /// The parameters each GPU of every stage updates: its stage's, / DP x CP under ZeRO >= 1.
 QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams);
 
-/// The bottom-up step time of the scenario on `gpu` with these links.
+/// The bottom-up step time of the scenario on `gpu` with these links; `stageParams` as the
+/// memory report counted them (stageParams(const MemoryReport &); they do not depend on the GPU).
 StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
-                                  const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops);
+                                  const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops,
+                                  const QList<double> &stageParams);
 
 /// Validates the scenario and resolves its GPU and recipe ids against the catalog first.
 std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, ValidationError *error);

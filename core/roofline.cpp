@@ -66,12 +66,11 @@ RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const Gp
     r.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
     r.ridgeIntensity = r.peakFlopsPerS / r.bandwidthBytesPerS;
 
-    // The slowest stage sets the pipeline's pace; its GPU is the one shown. Only stages 0, 1
-    // and the last can be slowest (estimateStepTime() states why).
+    // The slowest stage sets the pipeline's pace; its GPU is the one shown.
     std::vector<WorkloadOp> ops;
     std::vector<WorkloadOp> slowest;
     double slowestSeconds = -1;
-    for (std::int64_t stage : {std::int64_t{0}, std::min<std::int64_t>(1, s.pp - 1), s.pp - 1}) {
+    for (std::int64_t stage : candidateStages(s.pp)) {
         buildWorkload(stageWorkload(s, recipe, stage, optimizerParams), ops);
         double seconds = 0;
         for (const WorkloadOp &op : ops)

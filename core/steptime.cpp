@@ -247,11 +247,7 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     const ComputeParts parts = given ? *given : computeParts(s, recipe, machine);
     StageTime slowest;
     QList<CommOp> comm;
-    std::int64_t previous = -1;
-    for (std::int64_t stage : {std::int64_t{0}, std::min<std::int64_t>(1, l.pp - 1), l.pp - 1}) {
-        if (stage == previous)
-            continue;
-        previous = stage;
+    for (std::int64_t stage : candidateStages(l.pp)) {
         const WorkloadInput in = stageWorkload(s, recipe, stage, optimizerParams);
         QList<CommOp> stageComm;
         const StageTime t = stageTime(s, recipe, l, machine, in, stageParams.value(stage), parts,

@@ -94,9 +94,8 @@ struct ComputeParts {
 ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMachine &machine);
 
 /// The step time of a scenario; `optimizerParams` per stage as for computeRoofline(),
-/// `stageParams` the parameters on one GPU of each stage before ZeRO. Only stages 0, 1 and
-/// the last can be slowest (the others repeat stage 1 or have fewer layers), so only they
-/// are timed. Without `listComm` the collectives are timed but not listed (the planner).
+/// `stageParams` the parameters on one GPU of each stage before ZeRO. Only candidateStages()
+/// can be slowest, so only they are timed. Without `listComm` the collectives are timed but not listed (the planner).
 StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const Layout &layout,
                                 const StepMachine &machine, const QList<double> &stageParams,
                                 const QList<double> &optimizerParams, double modelFlopsPerStepAllGpus,

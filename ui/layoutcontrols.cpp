@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace napkin::ui {
 
@@ -176,8 +177,13 @@ QComboBox *LayoutControls::chooser(Choice c) const
     return nullptr;
 }
 
-void LayoutControls::fill(QComboBox *box, const QList<std::pair<QString, Scenario>> &options, int current)
+void LayoutControls::fill(Choice which, const QList<std::pair<QString, Scenario>> &options, int current)
 {
+    QComboBox *box = chooser(which);
+    QList<Scenario> &stored = m_options[static_cast<int>(which)];
+    stored.clear();
+    for (const auto &o : options)
+        stored.append(o.second);
     // Items are rebuilt only when their labels change; their enabled state and "why not"
     // tooltip follow the scenario every time.
     QStringList labels;
@@ -228,78 +234,48 @@ void LayoutControls::sync(const Scenario &s)
     const Catalog &catalog = m_controller->catalog();
     const GpuSpec *gpu = catalog.findGpu(s.gpuId);
     const std::int64_t node = gpu ? gpu->gpusPerNode : 8;
-    const auto choose = [&](Choice which, const QList<std::int64_t> &values, std::int64_t current,
-                            void (*set)(Scenario &, std::int64_t), auto label) {
+    // One chooser: an optional first item that leaves the field unset (derived), then the
+    // values; each item stands for the scenario with that value.
+    const auto offer = [&](Choice which, const QString &unsetLabel, const QList<std::int64_t> &values,
+                           std::optional<std::int64_t> current, void (*set)(Scenario &, std::optional<std::int64_t>)) {
         QList<std::pair<QString, Scenario>> options;
         int at = 0;
+        if (!unsetLabel.isEmpty()) {
+            Scenario next = s;
+            set(next, std::nullopt);
+            options.append({unsetLabel, next});
+        }
         for (std::int64_t v : values) {
             Scenario next = s;
             set(next, v);
-            if (v == current)
+            if (current == v)
                 at = static_cast<int>(options.size());
-            options.append({label(v), next});
+            options.append({QString::number(v), next});
         }
-        QList<Scenario> &stored = m_options[static_cast<int>(which)];
-        stored.clear();
-        for (const auto &o : options)
-            stored.append(o.second);
-        fill(chooser(which), options, at);
+        fill(which, options, at);
     };
-    const auto plain = [](std::int64_t v) { return QString::number(v); };
     const std::int64_t heads = std::gcd(s.model.heads, s.model.kvHeads);
-    choose(Choice::Tp, candidates(heads, std::min<std::int64_t>(64, s.gpus), s.tp), s.tp,
-           [](Scenario &n, std::int64_t v) { n.tp = v; }, plain);
-    choose(Choice::Pp, candidates(s.model.layers, std::min<std::int64_t>({128, s.model.layers, s.gpus}), s.pp), s.pp,
-           [](Scenario &n, std::int64_t v) { n.pp = v; }, plain);
-    choose(Choice::Vpp, candidates(1, 8, s.vpp), s.vpp, [](Scenario &n, std::int64_t v) { n.vpp = v; }, plain);
-    choose(Choice::Cp, candidates(1, std::min<std::int64_t>(64, s.gpus), s.cp), s.cp,
-           [](Scenario &n, std::int64_t v) { n.cp = v; }, plain);
+    offer(Choice::Tp, {}, candidates(heads, std::min<std::int64_t>(64, s.gpus), s.tp), s.tp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.tp = *v; });
+    offer(Choice::Pp, {}, candidates(s.model.layers, std::min<std::int64_t>({128, s.model.layers, s.gpus}), s.pp), s.pp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.pp = *v; });
+    offer(Choice::Vpp, {}, candidates(1, 8, s.vpp), s.vpp, [](Scenario &n, std::optional<std::int64_t> v) { n.vpp = *v; });
+    offer(Choice::Cp, {}, candidates(1, std::min<std::int64_t>(64, s.gpus), s.cp), s.cp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.cp = *v; });
     // Global batch: one micro-batch per replica (the default), or k of them.
     const std::int64_t model = s.tp * s.pp * s.cp;
     const std::int64_t dp = model > 0 && s.gpus % model == 0 ? s.gpus / model : 1;
     const std::int64_t perStep = s.microBatch * dp;
-    {
-        QList<std::pair<QString, Scenario>> options;
-        Scenario unset = s;
-        unset.globalBatch.reset();
-        options.append({tr("batch × DP = %1").arg(perStep), unset});
-        int at = 0;
-        QList<std::int64_t> multiples;
-        for (std::int64_t k = 2; k <= 4096 && perStep * k <= limits::maxGlobalBatch; k *= 2)
-            multiples.append(perStep * k);
-        if (s.globalBatch && !multiples.contains(*s.globalBatch))
-            multiples.append(*s.globalBatch);
-        std::sort(multiples.begin(), multiples.end());
-        for (std::int64_t g : multiples) {
-            Scenario next = s;
-            next.globalBatch = g;
-            if (s.globalBatch && *s.globalBatch == g)
-                at = static_cast<int>(options.size());
-            options.append({QString::number(g), next});
-        }
-        m_options[static_cast<int>(Choice::GlobalBatch)].clear();
-        for (const auto &o : options)
-            m_options[static_cast<int>(Choice::GlobalBatch)].append(o.second);
-        fill(m_globalBatch, options, at);
-    }
-    {
-        QList<std::pair<QString, Scenario>> options;
-        Scenario unset = s;
-        unset.gpusPerNode.reset();
-        options.append({tr("the GPU's (%1)").arg(node), unset});
-        int at = 0;
-        for (std::int64_t n : {1, 2, 4, 8, 16, 32, 64, 72, 128, 256}) {
-            Scenario next = s;
-            next.gpusPerNode = n;
-            if (s.gpusPerNode && *s.gpusPerNode == n)
-                at = static_cast<int>(options.size());
-            options.append({QString::number(n), next});
-        }
-        m_options[static_cast<int>(Choice::GpusPerNode)].clear();
-        for (const auto &o : options)
-            m_options[static_cast<int>(Choice::GpusPerNode)].append(o.second);
-        fill(m_gpusPerNode, options, at);
-    }
+    QList<std::int64_t> multiples;
+    for (std::int64_t k = 2; k <= 4096 && perStep * k <= limits::maxGlobalBatch; k *= 2)
+        multiples.append(perStep * k);
+    if (s.globalBatch && !multiples.contains(*s.globalBatch))
+        multiples.append(*s.globalBatch);
+    std::sort(multiples.begin(), multiples.end());
+    offer(Choice::GlobalBatch, tr("batch × DP = %1").arg(perStep), multiples, s.globalBatch,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.globalBatch = v; });
+    offer(Choice::GpusPerNode, tr("the GPU's (%1)").arg(node), {1, 2, 4, 8, 16, 32, 64, 72, 128, 256}, s.gpusPerNode,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.gpusPerNode = v; });
     if (m_interconnect->count() != catalog.interconnects.size() + 1) {
         m_interconnect->clear();
         m_interconnect->addItem(QString(), QString());

@@ -39,7 +39,8 @@ protected:
 private:
     void sync(const Scenario &s);
     void showDerived(const Report &r);
-    void fill(QComboBox *box, const QList<std::pair<QString, Scenario>> &options, int current);
+    /// Sets a chooser's items (and what each stands for), greying those the scenario cannot take.
+    void fill(Choice which, const QList<std::pair<QString, Scenario>> &options, int current);
 
     ScenarioController *m_controller;
     QComboBox *m_tp;

@@ -20,10 +20,9 @@ QString placement(const char *name, CommGroup group, const Layout &l)
     const std::int64_t size = Links::size(group, l);
     if (size <= 1)
         return {};
-    const std::int64_t span = group == CommGroup::Pp ? 2 * Links::stride(group, l) : size * Links::stride(group, l);
     return QCoreApplication::translate("napkin::ui::LayoutPicture", "%1 groups of %2 %3")
         .arg(QString::fromUtf8(name)).arg(size)
-        .arg(span <= l.gpusPerNode ? QCoreApplication::translate("napkin::ui::LayoutPicture", "inside a node")
+        .arg(Links::insideNode(group, l) ? QCoreApplication::translate("napkin::ui::LayoutPicture", "inside a node")
                                    : QCoreApplication::translate("napkin::ui::LayoutPicture", "across nodes"));
 }
 

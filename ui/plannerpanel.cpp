@@ -18,19 +18,6 @@ namespace {
 
 constexpr int kRows = 12;
 
-Scenario withLayout(Scenario s, const PlannedLayout &p)
-{
-    s.tp = p.tp;
-    s.pp = p.pp;
-    s.vpp = p.vpp;
-    s.cp = p.cp;
-    s.sequenceParallel = p.sp;
-    s.zeroStage = p.zeroStage;
-    s.microBatch = p.microBatch;
-    s.recompute = p.recompute;
-    return s;
-}
-
 PlanReport runPlanner(const Scenario &s, const Report &r)
 {
     PlanOptions options;
@@ -84,7 +71,7 @@ PlannerPanel::~PlannerPanel()
 
 Scenario PlannerPanel::scenarioForRow(int row) const
 {
-    return withLayout(m_planScenario, m_plan->layouts.at(row));
+    return withPlannedLayout(m_planScenario, m_plan->layouts.at(row));
 }
 
 void PlannerPanel::setReport(const Report &report)
@@ -159,15 +146,14 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
         const double step = m_report->step.stepSeconds;
         const auto faster = std::count_if(plan.layouts.begin(), plan.layouts.end(),
                                           [&](const PlannedLayout &p) { return p.fits && p.stepSeconds < step * (1 - 1e-9); });
-        const Scenario &now = m_report->scenario;
-        const bool planned = withLayout(forScenario, plan.current) == withLayout(now, plan.current)
-                             && forScenario.tp == now.tp && forScenario.pp == now.pp && forScenario.vpp == now.vpp
-                             && forScenario.cp == now.cp && forScenario.zeroStage == now.zeroStage
-                             && forScenario.recompute == now.recompute && forScenario.sequenceParallel == now.sequenceParallel;
+        // The plan's own rank of the current layout holds while the scenario is the one it was made for.
+        Scenario planned = forScenario;
+        Scenario now = m_report->scenario;
+        planned.baseline = now.baseline = {};
         QString rank;
         if (faster < plan.layouts.size())
             rank = QString::number(faster + 1);
-        else if (planned && plan.currentRank)
+        else if (planned == now && plan.currentRank)
             rank = QString::number(*plan.currentRank);
         else
             rank = tr("below #%1").arg(plan.layouts.size());
