@@ -3,7 +3,6 @@
 #include "explain.h"
 #include "workload.h"
 
-#include <QTextDocumentFragment>
 #include <QWidget>
 
 #include <QAbstractAxis>
@@ -115,22 +114,6 @@ double niceStep(double max, int intervals)
     return 10 * decade;
 }
 
-QString legendHtml(const QList<LegendEntry> &entries)
-{
-    QStringList parts;
-    for (const LegendEntry &e : entries) {
-        // Qt's rich text ignores white-space:nowrap on a span and breaks after '/' too
-        // ("TFLOP/ s"): no-break spaces and a word joiner after each slash keep an item whole.
-        const QString text = QString(e.text).replace(QLatin1Char(' '), QChar(0x00A0))
-                                 .replace(QLatin1Char('/'), QStringLiteral("/\u2060")).toHtmlEscaped();
-        if (e.glyph.isNull())
-            parts << text;
-        else
-            parts << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(e.color.name(), QString(e.glyph), text);
-    }
-    return parts.join(QStringLiteral("&nbsp; "));
-}
-
 void styleLegend(QWidget *legend, const QFont &panelFont)
 {
     QFont f = panelFont;
@@ -140,11 +123,6 @@ void styleLegend(QWidget *legend, const QFont &panelFont)
         f.setPixelSize(std::max(1, static_cast<int>(f.pixelSize() * 0.9)));
     if (legend->font() != f)
         legend->setFont(f);
-}
-
-QString legendPlainText(const QString &html)
-{
-    return QTextDocumentFragment::fromHtml(html).toPlainText().replace(QChar(0x00A0), QLatin1Char(' ')).remove(QChar(0x2060));
 }
 
 OpMarker opMarker(int kind)

@@ -41,19 +41,15 @@ bool axisCanStay(double wanted, double currentMax, bool dragging);
 double niceStep(double max, int intervals = 5);
 
 /// The colours the charts share (memory components, op kinds, highlights).
-/// One entry of a legend drawn outside the chart: Qt Charts' own legend cannot wrap and
-/// elides entries in narrow charts, a rich-text label wraps.
+/// One entry of a legend drawn outside the chart (LegendStrip).
 struct LegendEntry {
     QColor color;
     QString text;
     QChar glyph = QChar(0x25A0);  ///< ■ for bars and markers; ━ (0x2501) for lines
 };
-QString legendHtml(const QList<LegendEntry> &entries);
 /// A legend's text at 90% of its panel's, as a chart's own labels are a little smaller than
 /// the window's text: one line less on a projector at large text.
 void styleLegend(QWidget *legend, const QFont &panelFont);
-/// What a legend says, as plain text with ordinary spaces (for tests and accessibility).
-QString legendPlainText(const QString &html);
 
 /// How one op kind is drawn on the roofline. Each kind has its own shape as well as colour,
 /// and kinds that land on the same point as another (normalization with elementwise ops,

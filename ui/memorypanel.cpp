@@ -15,7 +15,6 @@
 #include <QChart>
 #include <QEvent>
 #include <QGraphicsSimpleTextItem>
-#include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
 #include <QStackedBarSeries>
@@ -45,7 +44,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     : QWidget(parent),
       m_banner(new Banner(this)),
       m_focusButton(new QToolButton(this)),
-      m_legend(new QLabel(this)),
+      m_legend(new LegendStrip(this)),
       m_chart(new QChart),
       m_view(new ChartView(m_chart, this)),
       m_series(new QStackedBarSeries),
@@ -103,7 +102,6 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_axisY->setTickAnchor(0);
     m_axisY->setLabelFormat(QStringLiteral("%g"));
     m_chart->legend()->hide();
-    m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Memory chart legend"));
     styleChart(m_chart, font());
     styleLegend(m_legend, font());
@@ -189,7 +187,7 @@ QString MemoryPanel::totalText(int stage) const
 
 QString MemoryPanel::legendText() const
 {
-    return legendPlainText(m_legend->text());
+    return m_legend->plainText();
 }
 
 void MemoryPanel::setDragging(bool dragging)
@@ -298,9 +296,7 @@ void MemoryPanel::refresh()
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)),
                    QChar(0x2501)});
 
-    const QString legendText = legendHtml(legend);
-    if (legendText != m_legend->text())
-        m_legend->setText(legendText);
+    m_legend->setEntries(legend);
     setFittingAxisTitle(m_chart, m_axisY, tr("%1 per GPU").arg(fmt::unitName(m_unit)), fmt::unitName(m_unit));
     placeTotals();
 

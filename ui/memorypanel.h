@@ -1,5 +1,6 @@
 #pragma once
 
+#include "legendstrip.h"
 #include "explain.h"
 #include "report.h"
 #include "units.h"
@@ -13,7 +14,6 @@ class QBarCategoryAxis;
 class QAction;
 class QToolButton;
 class QGraphicsSimpleTextItem;
-class QLabel;
 class QBarSet;
 class QChart;
 class QLineSeries;
@@ -84,7 +84,7 @@ private:
     Banner *m_banner;
     QToolButton *m_focusButton;
     QList<QAction *> m_focusActions;
-    QLabel *m_legend;
+    LegendStrip *m_legend;
     QChart *m_chart;
     ChartView *m_view;
     QStackedBarSeries *m_series;

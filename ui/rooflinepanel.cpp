@@ -47,7 +47,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
       m_toolbar(new QWidget(this)),
       m_reset(new QPushButton(tr("Reset view"), m_toolbar)),
       m_overlayBox(new QComboBox(m_toolbar)),
-      m_legend(new QLabel(this)),
+      m_legend(new LegendStrip(this)),
       m_chart(new QChart),
       m_view(new ChartView(m_chart, this)),
       m_axisX(new QLogValueAxis),
@@ -152,7 +152,6 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     add(m_ridge);
     m_zoom = new LogZoom(m_view, m_roof, m_axisX, m_axisY, kUnit);
     m_chart->legend()->hide();
-    m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Roofline legend"));
     m_legend->setToolTip(tr("Step: the bottom-up time of one micro-batch on one GPU, each op at max(FLOPs / peak, bytes / bandwidth). Implied MFU: the model FLOPs of that step over that time at peak. The % after each kind: its share of the step."));
     restyle();
@@ -287,9 +286,7 @@ void RooflinePanel::refreshLegend()
     const QList<double> shares = m_report ? kindStepShares(m_report->roofline) : QList<double>(kOpKinds, 0.0);
     for (int k = 0; k < kOpKinds; ++k)
         entries.append({palette::opKind(k), tr("%1 %2").arg(m_ops[k]->name(), fmt::percent(shares[k], 0)), opMarker(k).glyph});
-    const QString text = legendHtml(entries);
-    if (text != m_legend->text())
-        m_legend->setText(text);
+    m_legend->setEntries(entries);
 }
 
 void RooflinePanel::setOverlayGpu(const QString &gpuId)
@@ -329,7 +326,7 @@ QPointF RooflinePanel::opPosition(int opIndex) const
 
 QString RooflinePanel::legendText() const
 {
-    return legendPlainText(m_legend->text());
+    return m_legend->plainText();
 }
 
 QList<int> RooflinePanel::opsAt(const QPointF &chartPos) const

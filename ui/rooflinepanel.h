@@ -1,5 +1,6 @@
 #pragma once
 
+#include "legendstrip.h"
 #include "catalog.h"
 #include "logrange.h"
 #include "report.h"
@@ -12,7 +13,6 @@
 
 class QChart;
 class QComboBox;
-class QLabel;
 class QLineSeries;
 class QLogValueAxis;
 class QPushButton;
@@ -90,7 +90,7 @@ private:
     QWidget *m_toolbar;
     QPushButton *m_reset;
     QComboBox *m_overlayBox;
-    QLabel *m_legend;
+    LegendStrip *m_legend;
     QChart *m_chart;
     ChartView *m_view;
     QLogValueAxis *m_axisX;

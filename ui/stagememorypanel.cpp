@@ -7,7 +7,6 @@
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
-#include <QLabel>
 #include <QLineSeries>
 #include <QPen>
 #include <QStackedBarSeries>
@@ -49,7 +48,7 @@ QList<std::int64_t> stagesToShow(std::int64_t pp, std::int64_t worst)
 
 StageMemoryPanel::StageMemoryPanel(QWidget *parent)
     : QWidget(parent),
-      m_legend(new QLabel(this)),
+      m_legend(new LegendStrip(this)),
       m_chart(new QChart),
       m_view(new ChartView(m_chart, this)),
       m_series(new QStackedBarSeries),
@@ -82,7 +81,6 @@ StageMemoryPanel::StageMemoryPanel(QWidget *parent)
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
     m_chart->legend()->hide();
-    m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Stage memory legend"));
     styleChart(m_chart, font());
     styleLegend(m_legend, font());
@@ -167,9 +165,7 @@ void StageMemoryPanel::refresh()
     // on every tick would relayout the window.
     Q_UNUSED(worst);
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)), QChar(0x2501)});
-    const QString html = legendHtml(legend);
-    if (html != m_legend->text())
-        m_legend->setText(html);
+    m_legend->setEntries(legend);
 }
 
 void StageMemoryPanel::showHover(const QPointF &chartPos, const QPoint &globalPos)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "legendstrip.h"
 #include "explain.h"
 #include "report.h"
 #include "units.h"
@@ -12,7 +13,6 @@
 class QBarCategoryAxis;
 class QBarSet;
 class QChart;
-class QLabel;
 class QLineSeries;
 class QStackedBarSeries;
 class QValueAxis;
@@ -49,7 +49,7 @@ private:
     void refresh();
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 
-    QLabel *m_legend;
+    LegendStrip *m_legend;
     QChart *m_chart;
     ChartView *m_view;
     QStackedBarSeries *m_series;

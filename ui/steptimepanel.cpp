@@ -10,7 +10,6 @@
 #include <QChart>
 #include <QEvent>
 #include <QHorizontalStackedBarSeries>
-#include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -42,7 +41,7 @@ StepTimePanel::StepTimePanel(QWidget *parent)
       m_series(new QHorizontalStackedBarSeries),
       m_axisX(new QValueAxis),
       m_axisY(new QBarCategoryAxis),
-      m_legend(new QLabel(this))
+      m_legend(new LegendStrip(this))
 {
     // One line each, elided on narrow panels; the tooltip has the whole line.
     m_summary->setBold(true);
@@ -77,7 +76,6 @@ StepTimePanel::StepTimePanel(QWidget *parent)
     m_axisX->setTickAnchor(0);
     m_axisY->setVisible(false);
     m_chart->legend()->hide();
-    m_legend->setWordWrap(true);
     m_legend->setAccessibleName(tr("Step-time legend"));
     styleChart(m_chart, font());
     styleLegend(m_legend, font());
@@ -133,16 +131,14 @@ void StepTimePanel::setReport(const Report &report)
     }
     setFittingAxisTitle(m_chart, m_axisX, tr("%1 per optimizer step (stage %2 of %3)").arg(unitName).arg(s.stage).arg(report.layout.pp),
                         unitName);
-    const QString html = legendHtml(legend);
-    if (html != m_legend->text())
-        m_legend->setText(html);
+    m_legend->setEntries(legend);
     m_summary->setText(stepSummaryText(report));
     m_run->setText(stepRunText(report));
 }
 
 QString StepTimePanel::legendText() const
 {
-    return legendPlainText(m_legend->text());
+    return m_legend->plainText();
 }
 
 std::optional<StepComponent> StepTimePanel::segmentAt(const QPointF &chartPos) const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "legendstrip.h"
 #include "report.h"
 #include "stepexplain.h"
 
@@ -10,7 +11,6 @@
 class QBarSet;
 class QChart;
 class QHorizontalStackedBarSeries;
-class QLabel;
 class QValueAxis;
 class QBarCategoryAxis;
 
@@ -60,7 +60,7 @@ private:
     QBarSet *m_sets[kStepComponents] = {};
     QValueAxis *m_axisX;
     QBarCategoryAxis *m_axisY;
-    QLabel *m_legend;
+    LegendStrip *m_legend;
     std::optional<Report> m_report;
     double m_unit = 1;
     double m_axisUnit = 0;
