@@ -5,9 +5,9 @@
 #include "report.h"
 #include "units.h"
 
+#include <QThreadPool>
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -20,8 +20,8 @@ class TextStrip;
 /// The planner's best layouts for the current model, GPU count and global batch: TP, PP, VPP,
 /// CP, DP, ZeRO, micro-batch, recompute, the worst stage's memory, the step and the estimated
 /// MFU, with the current layout's rank (or "does not fit") above. The planner runs on a worker
-/// thread for each new report; the table shows the newest result that has arrived, so a
-/// slider never waits for it. Clicking a row asks for that layout (one undo step).
+/// thread (one plan at a time, for the newest values; a hidden table plans when shown); the
+/// table shows the newest result that has arrived, so a slider never waits for it. Clicking a row asks for that layout (one undo step).
 class PlannerPanel final : public QWidget
 {
     Q_OBJECT
@@ -51,7 +51,11 @@ signals:
     /// A plan arrived and the table shows it.
     void planShown();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    struct Queue;
     void showPlan(const PlanReport &plan, const Scenario &forScenario);
     void start(const Report &report);
 
@@ -64,8 +68,10 @@ private:
     ByteUnit m_unit = ByteUnit::GB;
     bool m_synchronous = false;
     int m_pending = 0;
-    /// The newest request; a worker's result for an older one is dropped.
-    std::shared_ptr<std::atomic<std::uint64_t>> m_generation;
+    bool m_stale = false;             ///< hidden when the scenario changed: plan when shown
+    std::uint64_t m_generation = 0;   ///< the newest request
+    std::shared_ptr<Queue> m_queue;   ///< shared with the worker, which may outlive a closed window's panel
+    QThreadPool m_pool;               ///< declared last: destroyed first, waiting for a running plan
 };
 
 } // namespace napkin::ui

@@ -157,6 +157,12 @@ private slots:
         MainWindow w(env().catalog(), llama70b(env().catalog()));
         QVERIFY(uitest::showAndWait(w));
         PlannerPanel *planner = w.dashboard()->plannerPanel();
+        // A hidden table does not plan: the overview's sliders do not pay for it.
+        QApplication::processEvents();
+        QVERIFY(!planner->isVisible());
+        QVERIFY(!planner->plan().has_value());
+        QVERIFY(planner->pending() > 0);
+        w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
         QTRY_VERIFY_WITH_TIMEOUT(planner->plan().has_value() && planner->pending() == 0, 20000);
         QVERIFY(planner->table()->rowCount() > 0);
         QVERIFY(planner->currentLine()->text().contains(QStringLiteral("does not fit")));  // TP 1 x DP 64
