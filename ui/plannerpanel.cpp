@@ -72,10 +72,21 @@ PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
     m_current->setBold(true);
     m_current->setTextAsToolTip(true);
     m_current->setAccessibleName(tr("The current layout's rank"));
-    const QStringList headers = {tr("TP"), tr("PP"), tr("VPP"), tr("CP"), tr("DP"), tr("ZeRO"), tr("Micro-batch"),
-                                 tr("Recompute"), tr("Worst stage"), tr("Step"), tr("MFU")};
+    // Short headers, so that the MFU column stays in sight at large text; each says more as its tooltip.
+    const QStringList headers = {tr("TP"), tr("PP"), tr("VPP"), tr("CP"), tr("DP"), tr("ZeRO"), tr("Batch"),
+                                 tr("Recompute"), tr("Memory"), tr("Step"), tr("MFU")};
+    const QStringList headerTips = {
+        tr("Tensor-parallel ranks"), tr("Pipeline stages"), tr("Virtual stages per pipeline rank (interleaved 1F1B)"),
+        tr("Context-parallel ranks"), tr("Data-parallel replicas"), tr("ZeRO stage over DP × CP"),
+        tr("Micro-batch: sequences per GPU per forward and backward pass"), tr("Activation recomputation"),
+        tr("Memory per GPU on the worst pipeline stage"), tr("Estimated time of one optimizer step"),
+        tr("Estimated model FLOPs utilisation")};
     m_table->setColumnCount(static_cast<int>(headers.size()));
-    m_table->setHorizontalHeaderLabels(headers);
+    for (int col = 0; col < headers.size(); ++col) {
+        auto *item = new QTableWidgetItem(headers[col]);
+        item->setToolTip(headerTips[col]);
+        m_table->setHorizontalHeaderItem(col, item);
+    }
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -248,7 +259,11 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
             item->setTextAlignment(col < 8 ? Qt::AlignCenter : Qt::AlignRight | Qt::AlignVCenter);
         }
     }
+    // Every column fits its contents; then the last takes the rest of the width again (the
+    // resize alone would leave it narrower than the table until the next resize).
     m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
     emit planShown();
 }
 

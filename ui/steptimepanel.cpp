@@ -43,12 +43,13 @@ StepTimePanel::StepTimePanel(QWidget *parent)
       m_axisY(new QBarCategoryAxis),
       m_legend(new LegendStrip(this))
 {
-    // One line each, elided on narrow panels; the tooltip has the whole line.
+    // The summary is one line, elided on narrow panels; the run's two time bases may take two
+    // (at large text). The tooltip has the whole text.
     m_summary->setBold(true);
     m_summary->setLines(1);
     m_summary->setTextAsToolTip(true);
     m_summary->setAccessibleName(tr("Estimated step"));
-    m_run->setLines(1);
+    m_run->setLines(2);
     m_run->setTextAsToolTip(true);
     m_run->setAccessibleName(tr("The run on each time basis"));
     setFittingChartTitle(m_chart, tr("One optimizer step on the slowest stage"), tr("One step"));
