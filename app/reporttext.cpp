@@ -52,14 +52,18 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  total           " << fmt::count(r.params.total) << '\n';
     t << "  embedding       " << fmt::count(r.params.embedding) << "   (token + position tables)\n";
     t << "  lm_head         " << fmt::count(r.params.lmHead) << (s.model.tied && !s.paramsOverride ? "   (tied)" : "") << '\n';
-    t << "  non_embedding   " << fmt::count(r.params.nonEmbedding) << "   (Kaplan's N)\n";
+    t << "  non_embedding   " << fmt::count(r.params.nonEmbedding) << (s.model.moe() ? "\n" : "   (Kaplan's N)\n");
+    if (s.model.moe())
+        t << "  active          " << fmt::count(r.params.active) << "   per token: router, " << s.model.expertsPerToken
+          << " of " << s.model.experts << " experts" << (s.model.sharedExperts ? " and the shared ones" : "") << '\n'
+          << "  active non-emb. " << fmt::count(r.params.activeNonEmbedding) << "   (Kaplan's N for 6ND)\n";
     t << "  per layer       " << fmt::count(r.params.perLayer.total()) << " = attention "
       << fmt::count(r.params.perLayer.attention) << " + MLP " << fmt::count(r.params.perLayer.mlp) << " + norms "
       << fmt::count(r.params.perLayer.norms) << '\n';
 
     const FlopsReport &f = r.flops;
     t << "\nTraining FLOPs\n";
-    t << "  6ND (Kaplan et al. 2020)      " << fmt::sci(f.training6nd) << "   6 x " << fmt::count(r.params.nonEmbedding)
+    t << "  6ND (Kaplan et al. 2020)      " << fmt::sci(f.training6nd) << "   6 x " << fmt::count(r.params.activeNonEmbedding)
       << " x " << fmt::sci(s.tokens) << '\n';
     t << "  detailed, full s^2 attention  " << fmt::sci(f.trainingDetailed) << "   every matmul x 3 (backward = 2 x forward), "
       << fmt::percent(f.trainingDetailed / f.training6nd - 1, 1) << " vs 6ND\n";
@@ -122,7 +126,7 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
       << fmt::duration(st.computeMatmul) << " + attention " << fmt::duration(st.computeAttention) << " + other "
       << fmt::duration(st.computeOther) << ", over " << st.microBatches << " micro-batches\n";
     t << "  exposed comm     " << fmt::duration(st.commExposedSeconds()) << "   TP " << fmt::duration(st.tpExposed) << " + CP "
-      << fmt::duration(st.cpExposed) << " + PP " << fmt::duration(st.ppExposed) << " + DP " << fmt::duration(st.dpExposed) << '\n';
+       << fmt::duration(st.cpExposed) << " + PP " << fmt::duration(st.ppExposed) << " + EP " << fmt::duration(st.epExposed) << " + DP " << fmt::duration(st.dpExposed) << '\n';
     t << "  pipeline bubble  " << fmt::duration(st.bubble) << "   (pp - 1)/(m x vpp) = " << fmt::percent(st.bubbleFraction, 1)
       << " (Narayanan et al. 2021)\n";
     t << "  optimizer        " << fmt::duration(st.optimizer) << '\n';

@@ -52,6 +52,20 @@ bool readInt(const QJsonObject &o, const QString &key, const QString &where, std
     return true;
 }
 
+/// An optional whole number from lo up (absent: `out` keeps its default).
+bool readOptionalInt(const QJsonObject &o, const QString &key, const QString &where, std::int64_t lo,
+                     std::int64_t *out, QString *error)
+{
+    if (!o.contains(key))
+        return true;
+    const QJsonValue v = o.value(key);
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || d < static_cast<double>(lo) || d > 9e15 || std::floor(d) != d)
+        return fail(error, QStringLiteral("%1: \"%2\" must be an integer of at least %3").arg(where, key).arg(lo));
+    *out = static_cast<std::int64_t>(d);
+    return true;
+}
+
 bool parseGpu(const QJsonObject &o, int index, GpuSpec *g, QString *error)
 {
     QString where = QStringLiteral("gpus.json entry %1").arg(index);
@@ -157,6 +171,18 @@ bool parsePreset(const QJsonObject &o, int index, ModelPreset *p, QString *error
     if (!o.value(QStringLiteral("tied")).isBool())
         return fail(error, where + QStringLiteral(": \"tied\" must be true or false"));
     m.tied = o.value(QStringLiteral("tied")).toBool();
+    // Mixture-of-Experts, where the model has it.
+    if (!readOptionalInt(o, QStringLiteral("experts"), where, 0, &m.experts, error)
+        || !readOptionalInt(o, QStringLiteral("experts_per_token"), where, 1, &m.expertsPerToken, error)
+        || !readOptionalInt(o, QStringLiteral("shared_experts"), where, 0, &m.sharedExperts, error)
+        || !readOptionalInt(o, QStringLiteral("expert_d_ff"), where, 0, &m.expertDff, error))
+        return false;
+    if (o.contains(QStringLiteral("published_active_params"))) {
+        std::int64_t active = 0;
+        if (!readInt(o, QStringLiteral("published_active_params"), where, &active, error))
+            return false;
+        p->publishedActiveParams = active;
+    }
     if (const auto problem = validateShape(m))
         return fail(error, where + QStringLiteral(": ") + problem->message());
     return true;

@@ -70,6 +70,8 @@ struct ModelPreset {
     QString name;
     ModelShape shape;
     std::int64_t publishedParams = 0;
+    /// Parameters active per token where the model card or paper gives them (MoE).
+    std::optional<std::int64_t> publishedActiveParams;
     QString source;
 };
 

@@ -21,7 +21,15 @@ ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool c
     f.attentionValues = L * 2 * scoreEntries * d;  // heads x (s x s)(s x d_head)
     f.outputProjection = L * 2 * s * d * d;
     // gpt2: up and down (2 matmuls of d x d_ff); llama SwiGLU: gate, up and down (3).
-    f.mlp = L * (m.arch == Arch::Llama ? 3 : 2) * 2 * s * d * ff;
+    const double projections = m.arch == Arch::Llama ? 3 : 2;
+    f.mlp = L * projections * 2 * s * d * ff;
+    if (m.moe()) {
+        // The router (d x experts) and, per token, its top-k routed experts and the shared
+        // ones: the model's FLOPs, without the capacity factor's padding slots.
+        const double through = static_cast<double>(m.expertsPerToken + m.sharedExperts);
+        f.mlp = L * (2 * s * d * static_cast<double>(m.experts)
+                     + through * projections * 2 * s * d * static_cast<double>(expertWidth(m)));
+    }
     f.lmHead = 2 * s * d * static_cast<double>(m.vocab);
     return f;
 }
@@ -34,9 +42,11 @@ double FlopsReport::trainingChosenDetailed() const
 FlopsReport computeFlops(const Scenario &s)
 {
     FlopsReport r;
-    const double n = static_cast<double>(scenarioParams(s).nonEmbedding);
+    const double n = static_cast<double>(scenarioParams(s).activeNonEmbedding);
     const double seq = static_cast<double>(s.seqLen);
-    // Kaplan et al. 2020, Section 2.1: C = 6 N per training token (2N forward + 4N backward).
+    // Kaplan et al. 2020, Section 2.1: C = 6 N per training token (2N forward + 4N backward),
+    // N the non-embedding parameters a token runs through: for Mixture-of-Experts the active
+    // ones (the router, top-k and shared experts), as DeepSeek-V3 activates 37B of its 671B per token (DeepSeek-AI 2024).
     r.perToken6nd = 6 * n;
     r.training6nd = r.perToken6nd * s.tokens;
 

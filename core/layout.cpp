@@ -11,6 +11,7 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode)
     l.pp = s.pp;
     l.vpp = s.vpp;
     l.cp = s.cp;
+    l.ep = s.ep;
     l.sp = s.sequenceParallel && s.tp > 1;
     l.dp = s.gpus / (s.tp * s.pp * s.cp);
     l.microBatch = s.microBatch;
@@ -59,6 +60,18 @@ std::optional<ValidationError> validateLayout(const Scenario &s)
                                            "replica is whole (got %2)")
                                 .arg(model).arg(s.gpus));
     const std::int64_t dp = s.gpus / model;
+    if (s.ep > 1) {
+        if (!m.moe())
+            return rule("ep", QStringLiteral("must be 1 for a dense model: expert parallelism splits the routed "
+                                             "experts (got %1)").arg(s.ep));
+        if (m.experts % s.ep != 0)
+            return rule("ep", QStringLiteral("must divide experts = %1: each rank holds whole experts (got %2)")
+                                  .arg(m.experts).arg(s.ep));
+        if ((dp * s.cp) % s.ep != 0)
+            return rule("ep", QStringLiteral("must divide dp x cp = %1 x %2 = %3: expert-parallel ranks are taken "
+                                             "from the data- and context-parallel ones, as in Megatron-LM (got %4)")
+                                  .arg(dp).arg(s.cp).arg(dp * s.cp).arg(s.ep));
+    }
     const std::int64_t perStep = s.microBatch * dp;
     std::int64_t micro = 1;
     if (s.globalBatch) {

@@ -17,6 +17,7 @@ struct Layout {
     std::int64_t vpp = 1;
     std::int64_t cp = 1;
     std::int64_t dp = 1;            ///< gpus / (tp x pp x cp)
+    std::int64_t ep = 1;            ///< expert-parallel ranks, out of dp x cp
     bool sp = false;
     std::int64_t microBatch = 1;    ///< sequences per micro-batch
     std::int64_t globalBatch = 1;   ///< sequences per optimizer step, all replicas
@@ -27,6 +28,9 @@ struct Layout {
     /// Ranks ZeRO and the distributed optimizer shard over: DP x CP, as Megatron-LM's
     /// distributed optimizer does (its data-parallel group with context parallelism).
     std::int64_t shardGroup() const { return dp * cp; }
+    /// Ranks ZeRO shards the routed experts' state over: the DP x CP ranks that hold the same
+    /// experts, dp x cp / ep (Megatron-LM's expert data-parallel group).
+    std::int64_t expertShardGroup() const { return dp * cp / ep; }
     std::int64_t gpus() const { return tp * pp * cp * dp; }
     bool operator==(const Layout &) const = default;
 };

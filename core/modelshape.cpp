@@ -7,6 +7,11 @@ std::int64_t kvWidth(const ModelShape &m)
     return m.kvHeads * (m.dModel / m.heads);
 }
 
+std::int64_t expertWidth(const ModelShape &m)
+{
+    return m.expertDff > 0 ? m.expertDff : m.dFf;
+}
+
 ParamBreakdown countParams(const ModelShape &m)
 {
     const std::int64_t d = m.dModel;
@@ -16,6 +21,15 @@ ParamBreakdown countParams(const ModelShape &m)
         // GPT-2: every Linear/Conv1D carries a bias; LayerNorm has weight and bias.
         p.perLayer.attention = (d * (d + 2 * kv) + (d + 2 * kv)) + (d * d + d);
         p.perLayer.mlp = (d * m.dFf + m.dFf) + (m.dFf * d + d);
+        if (m.moe()) {
+            // GELU experts with their biases, and a router without one.
+            const std::int64_t ff = expertWidth(m);
+            const std::int64_t expert = (d * ff + ff) + (ff * d + d);
+            p.perLayer.router = d * m.experts;
+            p.perLayer.routedExperts = m.experts * expert;
+            p.perLayer.mlp = p.perLayer.router + p.perLayer.routedExperts + m.sharedExperts * expert;
+            p.perLayer.mlpActive = p.perLayer.router + (m.expertsPerToken + m.sharedExperts) * expert;
+        }
         p.perLayer.norms = 2 * (2 * d);
         p.finalNorm = 2 * d;
         p.embedding = m.vocab * d + m.maxPositions * d;
@@ -24,13 +38,24 @@ ParamBreakdown countParams(const ModelShape &m)
         // SwiGLU MLP with gate, up and down projections (Shazeer 2020).
         p.perLayer.attention = d * d + 2 * d * kv + d * d;
         p.perLayer.mlp = 3 * d * m.dFf;
+        if (m.moe()) {
+            const std::int64_t expert = 3 * d * expertWidth(m);
+            p.perLayer.router = d * m.experts;
+            p.perLayer.routedExperts = m.experts * expert;
+            p.perLayer.mlp = p.perLayer.router + p.perLayer.routedExperts + m.sharedExperts * expert;
+            p.perLayer.mlpActive = p.perLayer.router + (m.expertsPerToken + m.sharedExperts) * expert;
+        }
         p.perLayer.norms = 2 * d;
         p.finalNorm = d;
         p.embedding = m.vocab * d;
     }
+    if (!m.moe())
+        p.perLayer.mlpActive = p.perLayer.mlp;
     p.lmHead = m.tied ? 0 : m.vocab * d;
     p.total = p.embedding + m.layers * p.perLayer.total() + p.finalNorm + p.lmHead;
     p.nonEmbedding = p.total - p.embedding - p.lmHead;
+    p.active = p.embedding + m.layers * p.perLayer.active() + p.finalNorm + p.lmHead;
+    p.activeNonEmbedding = p.active - p.embedding - p.lmHead;
     return p;
 }
 
@@ -41,6 +66,8 @@ ParamBreakdown scenarioParams(const Scenario &s)
     ParamBreakdown p = countParams(s.model);
     p.total = *s.paramsOverride;
     p.nonEmbedding = *s.paramsOverride;
+    p.active = *s.paramsOverride;
+    p.activeNonEmbedding = *s.paramsOverride;
     p.embedding = 0;
     p.lmHead = 0;
     return p;

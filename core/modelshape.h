@@ -9,9 +9,14 @@ namespace napkin {
 /// Parameters of one transformer block, by component.
 struct LayerParams {
     std::int64_t attention = 0;  ///< Q, K, V and output projections (+ biases for gpt2)
-    std::int64_t mlp = 0;        ///< up (and gate) and down projections (+ biases for gpt2)
+    std::int64_t mlp = 0;        ///< up (and gate) and down projections (+ biases for gpt2); MoE: every expert, the router
     std::int64_t norms = 0;      ///< the two pre-norms
+    /// Of `mlp`, what one token runs through: the router, its top-k experts and the shared ones.
+    std::int64_t mlpActive = 0;
+    std::int64_t router = 0;          ///< MoE: the router's d_model x experts
+    std::int64_t routedExperts = 0;   ///< MoE: every routed expert (what expert parallelism splits)
     std::int64_t total() const { return attention + mlp + norms; }
+    std::int64_t active() const { return attention + mlpActive + norms; }
 };
 
 /// Where a model's parameters live. `nonEmbedding` is Kaplan et al. 2020's N.
@@ -20,6 +25,10 @@ struct ParamBreakdown {
     std::int64_t embedding = 0;     ///< token table + learned position table
     std::int64_t lmHead = 0;        ///< 0 when tied to the token table
     std::int64_t nonEmbedding = 0;  ///< total - embedding - lmHead
+    /// What one token runs through (a dense model: the total). Mixture-of-Experts counts the
+    /// router, the top-k routed experts and the shared experts of each block.
+    std::int64_t active = 0;
+    std::int64_t activeNonEmbedding = 0;  ///< active - embedding - lmHead: the N of 6ND
     std::int64_t finalNorm = 0;
     LayerParams perLayer;
 };
@@ -27,9 +36,14 @@ struct ParamBreakdown {
 /// Width of the K and V projections: kv_heads * (d_model / heads) (Ainslie et al. 2023, GQA).
 std::int64_t kvWidth(const ModelShape &m);
 
+/// Width of one routed expert's MLP: expert_d_ff, or d_ff when it is 0.
+std::int64_t expertWidth(const ModelShape &m);
+
 /// Counts parameters exactly as the reference implementations lay them out:
 /// gpt2 = HF GPT2LMHeadModel (Conv1D with bias, LayerNorm weight+bias, tied head);
-/// llama = HF LlamaForCausalLM (no biases, RMSNorm weight only, SwiGLU, untied head).
+/// llama = HF LlamaForCausalLM (no biases, RMSNorm weight only, SwiGLU, untied head);
+/// llama with experts = HF MixtralForCausalLM (a bias-free router, SwiGLU experts), with
+/// shared experts as DeepSeek-V3 adds them (each one more SwiGLU of the expert width).
 ParamBreakdown countParams(const ModelShape &m);
 
 /// The breakdown Napkin uses for a scenario: the shape's count, or the direct count from

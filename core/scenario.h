@@ -48,6 +48,16 @@ struct ModelShape {
     std::int64_t vocab = 50257;
     std::int64_t maxPositions = 1024;
     bool tied = true;
+    // Mixture-of-Experts (Shazeer et al. 2017; Fedus et al. 2021): every block's MLP becomes a
+    // router over `experts` MLPs of width `expertDff`, each token going to its top
+    // `expertsPerToken`, plus `sharedExperts` MLPs every token goes through (DeepSeek-V3).
+    // experts = 0 is a dense model (d_ff), and the other three are then ignored.
+    std::int64_t experts = 0;
+    std::int64_t expertsPerToken = 2;
+    std::int64_t sharedExperts = 0;
+    std::int64_t expertDff = 0;       ///< 0: d_ff
+
+    bool moe() const { return experts > 0; }
 
     bool operator==(const ModelShape &) const = default;
 };
@@ -104,6 +114,12 @@ struct Scenario {
     std::int64_t pp = 1;              ///< pipeline stages (at most the layers; uneven stages allowed)
     std::int64_t vpp = 1;             ///< virtual stages per pipeline rank (interleaved 1F1B)
     std::int64_t cp = 1;              ///< context-parallel ranks (split the sequence)
+    /// Expert-parallel ranks: the routed experts are split over ep ranks of DP x CP (each holds
+    /// experts / ep of them); ZeRO shards the expert state over the other DP x CP / ep ranks.
+    std::int64_t ep = 1;
+    /// Slots each expert has, as a multiple of its even share of the routed tokens (Fedus et
+    /// al. 2021, Section 2.2); experts compute and keep activations for every slot.
+    double capacityFactor = 1;
     /// Sequences per optimizer step over all replicas; absent: one micro-batch per DP rank
     /// (the meaning `batch` x `gpus` had before layouts).
     std::optional<std::int64_t> globalBatch;

@@ -149,7 +149,7 @@ private slots:
 
     void presetsSourced()
     {
-        QCOMPARE(test::catalog().presets.size(), 11);
+        QCOMPARE(test::catalog().presets.size(), 12);  // 11 dense and Mixtral 8x7B
         for (const ModelPreset &p : test::catalog().presets)
             QVERIFY2(p.source.contains(QLatin1String("http")), qPrintable(p.id));
     }

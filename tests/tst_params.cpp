@@ -28,6 +28,8 @@ private slots:
         QTest::newRow("llama3-70b, HF Meta-Llama-3-70B") << QStringLiteral("llama3-70b") << qint64(70'553'706'496);
         // Mistral 7B v0.1 (Jiang et al. 2023), HF mistralai/Mistral-7B-v0.1.
         QTest::newRow("mistral-7b, HF Mistral-7B-v0.1") << QStringLiteral("mistral-7b") << qint64(7'241'732'096);
+        // Mixtral 8x7B (Jiang et al. 2024), HF mistralai/Mixtral-8x7B-v0.1 safetensors total.
+        QTest::newRow("mixtral-8x7b, HF Mixtral-8x7B-v0.1") << QStringLiteral("mixtral-8x7b") << qint64(46'702'792'704);
     }
 
     void presetTotals()
@@ -38,6 +40,43 @@ private slots:
         QVERIFY2(p, qPrintable(preset));
         QCOMPARE(countParams(p->shape).total, published);
         QCOMPARE(p->publishedParams, published);
+    }
+
+    void activeParams_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("active");
+        // Mixtral 8x7B: 13B active in Jiang et al. 2024 (2 of 8 experts per token); exactly the
+        // embedding and head, attention, norms, the router and two experts of each block.
+        QTest::newRow("mixtral-8x7b, 2 of 8 experts") << QStringLiteral("mixtral-8x7b") << qint64(12'879'925'248);
+        // A dense model's active count is its total (HF Meta-Llama-3-8B).
+        QTest::newRow("llama3-8b, dense") << QStringLiteral("llama3-8b") << qint64(8'030'261'248);
+    }
+
+    void activeParams()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qint64, active);
+        const ModelPreset *p = test::catalog().findPreset(preset);
+        QVERIFY2(p, qPrintable(preset));
+        const ParamBreakdown count = countParams(p->shape);
+        QCOMPARE(count.active, active);
+        QCOMPARE(count.activeNonEmbedding, count.active - count.embedding - count.lmHead);
+        if (p->publishedActiveParams)
+            QCOMPARE(*p->publishedActiveParams, active);
+    }
+
+    void moeBreakdown()
+    {
+        // Mixtral 8x7B, HF MixtralForCausalLM tensors per layer: q/o 4096x4096, k/v 1024x4096,
+        // gate 8x4096 (router), 8 experts of w1/w3 14336x4096 and w2 4096x14336, two RMSNorm 4096.
+        const ParamBreakdown p = countParams(test::catalog().findPreset(QStringLiteral("mixtral-8x7b"))->shape);
+        QCOMPARE(p.perLayer.attention, qint64(41'943'040));
+        QCOMPARE(p.perLayer.router, qint64(32'768));
+        QCOMPARE(p.perLayer.routedExperts, qint64(8) * 3 * 4096 * 14336);
+        QCOMPARE(p.perLayer.mlp, p.perLayer.router + p.perLayer.routedExperts);
+        QCOMPARE(p.perLayer.mlpActive, p.perLayer.router + qint64(2) * 3 * 4096 * 14336);
+        QCOMPARE(p.perLayer.norms, qint64(8192));
     }
 
     void breakdown_data()
