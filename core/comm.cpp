@@ -9,6 +9,7 @@ QString collectiveName(Collective c)
     case Collective::AllGather: return QStringLiteral("all-gather");
     case Collective::ReduceScatter: return QStringLiteral("reduce-scatter");
     case Collective::SendRecv: return QStringLiteral("send/recv");
+    case Collective::AllToAll: return QStringLiteral("all-to-all");
     }
     return {};
 }
@@ -19,7 +20,8 @@ double ringTrafficBytes(Collective c, double tensorBytes, std::int64_t n)
     switch (c) {
     case Collective::AllReduce: return 2 * share * tensorBytes;
     case Collective::AllGather:
-    case Collective::ReduceScatter: return share * tensorBytes;
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return share * tensorBytes;
     case Collective::SendRecv: return tensorBytes;
     }
     return 0;
@@ -30,7 +32,8 @@ double ringSteps(Collective c, std::int64_t n)
     switch (c) {
     case Collective::AllReduce: return 2 * static_cast<double>(n - 1);
     case Collective::AllGather:
-    case Collective::ReduceScatter: return static_cast<double>(n - 1);
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return static_cast<double>(n - 1);
     case Collective::SendRecv: return 1;
     }
     return 0;
@@ -51,6 +54,7 @@ QString commGroupName(CommGroup g)
     case CommGroup::Cp: return QStringLiteral("cp");
     case CommGroup::Pp: return QStringLiteral("pp");
     case CommGroup::Dp: return QStringLiteral("dp");
+    case CommGroup::Ep: return QStringLiteral("ep");
     }
     return {};
 }
@@ -61,6 +65,7 @@ std::int64_t Links::stride(CommGroup group, const Layout &l)
     case CommGroup::Tp: return 1;
     case CommGroup::Cp: return l.tp;
     case CommGroup::Dp: return l.tp;  // ZeRO's group is DP x CP: CP ranks sit between TP and DP
+    case CommGroup::Ep: return l.tp;  // EP ranks are the first ep of DP x CP, next to TP
     case CommGroup::Pp: return l.tp * l.cp * l.dp;
     }
     return 1;
@@ -72,6 +77,7 @@ std::int64_t Links::size(CommGroup group, const Layout &l)
     case CommGroup::Tp: return l.tp;
     case CommGroup::Cp: return l.cp;
     case CommGroup::Dp: return l.shardGroup();
+    case CommGroup::Ep: return l.ep;
     case CommGroup::Pp: return l.pp;
     }
     return 1;

@@ -9,16 +9,18 @@
 
 namespace napkin {
 
-enum class Collective { AllReduce, AllGather, ReduceScatter, SendRecv };
+enum class Collective { AllReduce, AllGather, ReduceScatter, SendRecv, AllToAll };
 
 QString collectiveName(Collective c);
 
 /// Bytes one GPU sends for one collective over a `tensorBytes` buffer in a ring of n:
 /// all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n each (Patarasuk & Yuan 2009;
-/// NCCL's tests/doc/PERFORMANCE.md "bus bandwidth" factors); a send is the buffer once.
+/// NCCL's tests/doc/PERFORMANCE.md "bus bandwidth" factors); a send is the buffer once; an
+/// all-to-all sends all but its own 1/n share, (n-1)/n (the same document's alltoall factor).
 double ringTrafficBytes(Collective c, double tensorBytes, std::int64_t n);
 
-/// Latency steps of that ring: 2(n-1) for all-reduce, n-1 for all-gather or reduce-scatter, 1 for a send.
+/// Latency steps of that ring: 2(n-1) for all-reduce, n-1 for all-gather, reduce-scatter or
+/// all-to-all (one peer per step), 1 for a send.
 double ringSteps(Collective c, std::int64_t n);
 
 /// The alpha-beta time of one collective: traffic / bandwidth + steps x latency.
@@ -26,7 +28,7 @@ double collectiveSeconds(Collective c, double tensorBytes, std::int64_t n, doubl
                          double latencySeconds);
 
 /// Which parallel group a collective runs in.
-enum class CommGroup { Tp, Cp, Pp, Dp };
+enum class CommGroup { Tp, Cp, Pp, Dp, Ep };
 QString commGroupName(CommGroup g);
 
 /// The two links a job uses and where a group's ranks sit: ranks are ordered TP, CP, DP, PP

@@ -55,6 +55,17 @@ QList<double> stageParams(const Scenario &s, const Layout &l, const WorkloadSums
     return stageParamsFrom(s, l, sums);
 }
 
+QList<double> stageExpertParams(const Scenario &s, const Layout &l)
+{
+    const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
+    const double perBlock = s.paramsOverride || !s.model.moe() ? 0 : paramSums(s).expertParamsPerBlock;
+    QList<double> out;
+    out.reserve(l.pp);
+    for (std::int64_t i = 0; i < l.pp; ++i)
+        out.append(perBlock * static_cast<double>(layers[static_cast<std::size_t>(i)]));
+    return out;
+}
+
 QList<double> stageParams(const MemoryReport &m)
 {
     QList<double> out;
@@ -68,15 +79,24 @@ namespace {
 
 struct StageInputs {
     double params = 0;
+    double expertParams = 0;     ///< of params, the routed experts' (sharded over the expert DP ranks)
     double blockParams = 0;      ///< one block on one rank, for ZeRO-3's gathered unit
     double activations = 0;      ///< at the chosen micro-batch, in flight
     double perSequence = 0;      ///< activations per sequence of micro-batch, in flight
 };
 
 MemoryBreakdown stageBytes(const StageInputs &in, const Scenario &s, const Recipe &recipe, int zeroStage,
-                           double shards, FrameworkOverheads *overheadsOut)
+                           double shards, double expertShards, FrameworkOverheads *overheadsOut)
 {
-    MemoryBreakdown b = modelStateBytes(in.params, recipe, zeroStage, shards);
+    // ZeRO shards each parameter's state over the ranks that hold the same parameter: DP x CP
+    // for the dense ones, DP x CP / EP for the routed experts (Megatron-LM, DeepSpeed-MoE).
+    MemoryBreakdown b = modelStateBytes(in.params - in.expertParams, recipe, zeroStage, shards);
+    if (in.expertParams > 0) {
+        const MemoryBreakdown e = modelStateBytes(in.expertParams, recipe, zeroStage, expertShards);
+        b.params += e.params;
+        b.grads += e.grads;
+        b.optimizerAndMasterWeights += e.optimizerAndMasterWeights;
+    }
     b.activations = in.activations;
     FrameworkOverheads o;
     if (zeroStage >= 3 && shards > 1) {
@@ -112,8 +132,11 @@ double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l,
             act += a.embedding * inFlight;
         if (i == l.pp - 1)
             act += a.head;
-        const StageInputs in{params[i], block, act, 0};
-        worst = std::max(worst, stageBytes(in, s, recipe, s.zeroStage, static_cast<double>(l.shardGroup()), nullptr).total());
+        const double experts = sums.expertParamsPerBlock * static_cast<double>(layers[static_cast<std::size_t>(i)]);
+        const StageInputs in{params[i], s.paramsOverride ? 0 : experts, block, act, 0};
+        worst = std::max(worst, stageBytes(in, s, recipe, s.zeroStage, static_cast<double>(l.shardGroup()),
+                                           static_cast<double>(l.expertShardGroup()), nullptr)
+                                    .total());
     }
     return worst;
 }
@@ -128,6 +151,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     r.layout = deriveLayout(s, gpu.gpusPerNode);
     const Layout &l = r.layout;
     const double shards = static_cast<double>(l.shardGroup());
+    const double expertShards = static_cast<double>(l.expertShardGroup());
     const WorkloadSums sums = blockSums(s, recipe, static_cast<double>(s.microBatch));
     r.activations = activationsFrom(sums, s.model.layers);  // the same workload, not built again
     const ActivationBreakdown one = activationBytes(s, recipe, 1);
@@ -150,8 +174,9 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
                 bytes += a.head;  // the last stage runs each micro-batch's backward at once
             return bytes;
         };
-        StageInputs in{st.params, block, held(r.activations), held(one)};
-        st.bytes = stageBytes(in, s, recipe, s.zeroStage, shards, &st.overheads);
+        const double experts = s.paramsOverride ? 0 : sums.expertParamsPerBlock * static_cast<double>(st.layers);
+        StageInputs in{st.params, experts, block, held(r.activations), held(one)};
+        st.bytes = stageBytes(in, s, recipe, s.zeroStage, shards, expertShards, &st.overheads);
         inputs.push_back(in);
         r.perStage.append(st);
         if (st.bytes.total() > r.perStage[r.worstStage].bytes.total())
@@ -159,7 +184,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     }
     const StageInputs &worst = inputs[static_cast<std::size_t>(r.worstStage)];
     for (int stage = 0; stage < kZeroStages; ++stage)
-        r.byZeroStage[stage] = stageBytes(worst, s, recipe, stage, shards, nullptr);
+        r.byZeroStage[stage] = stageBytes(worst, s, recipe, stage, shards, expertShards, nullptr);
     r.perGpu = r.perStage[r.worstStage].bytes;
     r.fits = r.perGpu.total() <= r.capacity;
 
@@ -168,10 +193,11 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
         // largest batch that fits every stage is a division per stage, not a search.
         double best = INFINITY;
         for (const StageInputs &in : inputs) {
-            const StageInputs none{in.params, in.blockParams, 0, 0};
-            const StageInputs unit{in.params, in.blockParams, in.perSequence, 0};
-            const double fixed = stageBytes(none, s, recipe, s.zeroStage, shards, nullptr).total();
-            const double perSequence = stageBytes(unit, s, recipe, s.zeroStage, shards, nullptr).total() - fixed;
+            const StageInputs none{in.params, in.expertParams, in.blockParams, 0, 0};
+            const StageInputs unit{in.params, in.expertParams, in.blockParams, in.perSequence, 0};
+            const double fixed = stageBytes(none, s, recipe, s.zeroStage, shards, expertShards, nullptr).total();
+            const double perSequence =
+                stageBytes(unit, s, recipe, s.zeroStage, shards, expertShards, nullptr).total() - fixed;
             const double room = r.capacity - fixed;
             best = std::min(best, room <= 0 ? 0.0 : std::floor(room / perSequence));
         }

@@ -90,6 +90,9 @@ QList<double> stageParams(const Scenario &s, const Layout &layout);
 
 MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu);
 
+/// Of each stage's parameters on one GPU, the routed experts' (0 for a dense model).
+QList<double> stageExpertParams(const Scenario &s, const Layout &l);
+
 /// The worst stage's total bytes per GPU, for the planner: only candidateStages() are computed.
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &layout);
 /// The same from the one-block sums at the scenario's micro-batch (blockSums()), for callers

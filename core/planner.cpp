@@ -26,7 +26,7 @@ QList<std::int64_t> divisorsUpTo(std::int64_t n, std::int64_t limit)
     return out;
 }
 
-/// What depends only on (tp, cp, micro-batch, recompute): the one-block sums and compute parts.
+/// What depends only on (tp, cp, ep, micro-batch, recompute): the one-block sums and compute parts.
 class PartsCache final
 {
 public:
@@ -36,7 +36,7 @@ public:
     };
     Entry &at(const Scenario &c, const Recipe &recipe)
     {
-        const Key key{c.tp, c.cp, c.microBatch, static_cast<int>(c.recompute)};
+        const Key key{c.tp, c.cp, c.ep, c.microBatch, static_cast<int>(c.recompute)};
         auto it = m_entries.find(key);
         if (it == m_entries.end())
             it = m_entries.emplace(key, Entry{blockSums(c, recipe, static_cast<double>(c.microBatch)), std::nullopt}).first;
@@ -44,7 +44,7 @@ public:
     }
 
 private:
-    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, int>;
+    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>;
     std::map<Key, Entry> m_entries;
 };
 
@@ -58,6 +58,7 @@ PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &reci
     p.vpp = l.vpp;
     p.cp = l.cp;
     p.dp = l.dp;
+    p.ep = l.ep;
     p.sp = l.sp;
     p.zeroStage = c.zeroStage;
     p.microBatch = c.microBatch;
@@ -145,6 +146,7 @@ Scenario withPlannedLayout(Scenario s, const PlannedLayout &p)
     s.pp = p.pp;
     s.vpp = p.vpp;
     s.cp = p.cp;
+    s.ep = p.ep;
     s.sequenceParallel = p.sp;
     s.zeroStage = p.zeroStage;
     s.microBatch = p.microBatch;
@@ -154,8 +156,11 @@ Scenario withPlannedLayout(Scenario s, const PlannedLayout &p)
 
 QString plannedLayoutText(const PlannedLayout &p)
 {
-    return QStringLiteral("tp %1 · pp %2 · vpp %3 · cp %4 · dp %5 · ZeRO %6 · b %7 · %8")
-        .arg(p.tp).arg(p.pp).arg(p.vpp).arg(p.cp).arg(p.dp).arg(p.zeroStage).arg(p.microBatch)
+    const QString ep = p.ep > 1 ? QStringLiteral(" · ep %1").arg(p.ep) : QString();
+    return QStringLiteral("tp %1 · pp %2 · vpp %3 · cp %4 · dp %5%6 · ZeRO %7 · b %8 · %9")
+        .arg(p.tp).arg(p.pp).arg(p.vpp).arg(p.cp).arg(p.dp)
+        .arg(ep)
+        .arg(p.zeroStage).arg(p.microBatch)
         .arg(recomputeName(p.recompute));
 }
 
@@ -198,6 +203,13 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                 const std::int64_t dp = rest / pp;
                 if (global % dp != 0)
                     continue;
+                // Expert parallelism: whole experts per rank, ranks taken from DP x CP.
+                QList<std::int64_t> eps = {1};
+                if (m.moe() && !s.paramsOverride)
+                    for (std::int64_t e = 2; e <= m.experts && e <= dp * cp; ++e)
+                        if (m.experts % e == 0 && (dp * cp) % e == 0)
+                            eps.append(e);
+                for (std::int64_t ep : eps)
                 for (std::int64_t b : microBatches) {
                     if ((global / dp) % b != 0)
                         continue;
@@ -212,6 +224,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                                     continue;
                                 c.tp = tp;
                                 c.cp = cp;
+                                c.ep = ep;
                                 c.pp = pp;
                                 c.vpp = vpp;
                                 c.microBatch = b;

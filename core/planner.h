@@ -19,7 +19,7 @@ struct PlanOptions {
 
 /// One candidate layout and how it fares.
 struct PlannedLayout {
-    std::int64_t tp = 1, pp = 1, vpp = 1, cp = 1, dp = 1;
+    std::int64_t tp = 1, pp = 1, vpp = 1, cp = 1, dp = 1, ep = 1;
     bool sp = false;
     int zeroStage = 0;
     std::int64_t microBatch = 1;

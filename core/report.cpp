@@ -25,9 +25,15 @@ StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const
 QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams)
 {
     QList<double> out = stageParams;
-    if (s.zeroStage >= 1)
-        for (double &p : out)
-            p /= static_cast<double>(layout.shardGroup());
+    if (s.zeroStage < 1)
+        return out;
+    // Dense parameters are sharded over DP x CP, the routed experts' over DP x CP / EP.
+    const QList<double> experts = stageExpertParams(s, layout);
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        const double e = experts.value(i);
+        out[i] = (out[i] - e) / static_cast<double>(layout.shardGroup())
+                 + e / static_cast<double>(layout.expertShardGroup());
+    }
     return out;
 }
 

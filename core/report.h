@@ -43,7 +43,8 @@ struct Report {
 Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe, const Interconnect &scaleUp,
                      const Interconnect &scaleOut);
 
-/// The parameters each GPU of every stage updates: its stage's, / DP x CP under ZeRO >= 1.
+/// The parameters each GPU of every stage updates: its stage's, / DP x CP under ZeRO >= 1
+/// (the routed experts' / DP x CP / EP).
 QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams);
 
 /// The bottom-up step time of the scenario on `gpu` with these links; `stageParams` as the

@@ -26,6 +26,8 @@ QString commLines(const StepTimeReport &s, bool model)
 {
     QStringList lines;
     for (const CommOp &op : s.comm) {
+        if (op.group == CommGroup::Ep)
+            continue;  // listed with their own segment
         const bool isModel = op.group != CommGroup::Dp;
         if (isModel != model)
             continue;
@@ -45,6 +47,7 @@ QString stepComponentName(StepComponent c)
     case StepComponent::Attention: return tr("Attention");
     case StepComponent::Other: return tr("Norms, activations, loss");
     case StepComponent::ModelComm: return tr("TP / CP / PP comm");
+    case StepComponent::ExpertComm: return tr("EP all-to-all");
     case StepComponent::DataComm: return tr("DP / ZeRO comm");
     case StepComponent::Bubble: return tr("Pipeline bubble");
     case StepComponent::Optimizer: return tr("Optimizer");
@@ -59,6 +62,7 @@ QString stepComponentShortName(StepComponent c)
     case StepComponent::Attention: return tr("Attention");
     case StepComponent::Other: return tr("Other");
     case StepComponent::ModelComm: return tr("TP/CP/PP");
+    case StepComponent::ExpertComm: return tr("EP");
     case StepComponent::DataComm: return tr("DP");
     case StepComponent::Bubble: return tr("Bubble");
     case StepComponent::Optimizer: return tr("Optimizer");
@@ -73,6 +77,7 @@ double stepComponentSeconds(const StepTimeReport &s, StepComponent c)
     case StepComponent::Attention: return s.computeAttention;
     case StepComponent::Other: return s.computeOther;
     case StepComponent::ModelComm: return s.tpExposed + s.cpExposed + s.ppExposed;
+    case StepComponent::ExpertComm: return s.epExposed;
     case StepComponent::DataComm: return s.dpExposed;
     case StepComponent::Bubble: return s.bubble;
     case StepComponent::Optimizer: return s.optimizer;
@@ -108,6 +113,22 @@ QString stepSegmentText(const Report &r, StepComponent c)
                    .arg(fmt::duration(sumExposed(s, CommGroup::Tp)), fmt::duration(sumExposed(s, CommGroup::Cp)),
                         fmt::duration(sumExposed(s, CommGroup::Pp)), commLines(s, true));
         break;
+    case StepComponent::ExpertComm: {
+        QStringList lines;
+        for (const CommOp &op : s.comm)
+            if (op.group == CommGroup::Ep)
+                lines << tr("%1: %2 × %3 over %4 ranks on %5 = %6 sent, %7")
+                             .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes),
+                                  QString::number(op.groupSize), op.linkId, fmt::bytes(op.bytes),
+                                  fmt::duration(op.seconds));
+        body = tr("Each Mixture-of-Experts block sends every token's top-k copies (padded to the capacity factor) "
+                  "to the %1 expert-parallel ranks that hold their experts and brings the outputs back: dispatch and "
+                  "combine forward, both again backward. All-to-all traffic is (n − 1)/n of the buffer; it is exposed "
+                  "whole, as the experts wait for their tokens.\n%2")
+                   .arg(l.ep)
+                   .arg(lines.isEmpty() ? tr("no expert parallelism in this layout (ep = 1)") : lines.join(QLatin1Char('\n')));
+        break;
+    }
     case StepComponent::DataComm:
         body = tr("The gradient reduction (and ZeRO's parameter gathers) over %1 DP × CP ranks, hidden behind the last "
                   "micro-batch's backward (ZeRO-3: behind each micro-batch's compute); what does not fit is exposed.\n%2")

@@ -97,8 +97,8 @@ namespace {
 
 struct StageTime {
     StageCompute compute;
-    double perMicroBatch = 0;  ///< compute + exposed TP, CP, PP
-    double tp = 0, cp = 0, pp = 0;  ///< exposed, per micro-batch
+    double perMicroBatch = 0;  ///< compute + exposed TP, CP, PP, EP
+    double tp = 0, cp = 0, pp = 0, ep = 0;  ///< exposed, per micro-batch
     double dp = 0;                  ///< exposed, per step
     double seconds = 0;             ///< the whole step on this stage
 };
@@ -200,7 +200,23 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         t.pp = seconds / m;
         sink.expose(from, seconds, seconds);
     }
-    t.perMicroBatch = t.compute.total() + t.tp + t.cp + t.pp;
+    if (in.experts > 0 && l.ep > 1) {
+        // Mixture-of-Experts with expert parallelism (Lepikhin et al. 2020, GShard; Megatron-LM's
+        // all-to-all dispatcher): every MoE block sends each token's k routed copies, padded to
+        // the capacity, to the ranks holding their experts and brings the outputs back: dispatch
+        // and combine forward, and both again for the gradients backward (full recompute reruns
+        // the forward pair). Each TP rank moves its 1/tp of the hidden state. Exposed whole: the
+        // experts wait for their tokens.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Ep, l);
+        const double routed = tokens * in.expertsPerToken * in.capacityFactor * in.dModel * recipe.activationBytes / in.tp;
+        const double perLayer = 4 + (full ? 2 : 0);
+        const qsizetype from = sink.size();
+        const double seconds = sink.add(QStringLiteral("EP all-to-all"), CommGroup::Ep,
+                                        Collective::AllToAll, l.ep, routed, m * perLayer * in.layers, link);
+        t.ep = seconds / m;
+        sink.expose(from, seconds, seconds);
+    }
+    t.perMicroBatch = t.compute.total() + t.tp + t.cp + t.pp + t.ep;
 
     const std::int64_t shards = l.shardGroup();
     if (shards > 1) {
@@ -266,6 +282,7 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     r.tpExposed = m * slowest.tp;
     r.cpExposed = m * slowest.cp;
     r.ppExposed = m * slowest.pp;
+    r.epExposed = m * slowest.ep;
     r.dpExposed = slowest.dp;
     r.bubbleFraction = bubbleFraction(l);
     r.bubble = m * slowest.perMicroBatch * r.bubbleFraction;

@@ -57,12 +57,13 @@ struct StepTimeReport {
     double tpExposed = 0;
     double cpExposed = 0;
     double ppExposed = 0;
+    double epExposed = 0;   ///< MoE all-to-all dispatch and combine
     double dpExposed = 0;
     double bubble = 0;               ///< idle pipeline time
     double optimizer = 0;
     double bubbleFraction = 0;       ///< (pp - 1) / (m x vpp)
     double stepSeconds = 0;
-    double commExposedSeconds() const { return tpExposed + cpExposed + ppExposed + dpExposed; }
+    double commExposedSeconds() const { return tpExposed + cpExposed + ppExposed + epExposed + dpExposed; }
     double estimatedMfu = 0;         ///< model FLOPs per GPU per step / (step x peak)
     double estimatedHfu = 0;         ///< the same with recomputed FLOPs
     double tokensPerSecondPerGpu = 0;

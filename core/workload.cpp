@@ -38,11 +38,14 @@ public:
 
     Region region = Region::Block;
 
+    bool expert = false;  ///< the ops added now are a routed expert's
+
     void add(const char *name, Phase phase, OpKind kind, double count, double flops, double matmulFlops, double bytes,
              Keeps keeps = {})
     {
         if (count > 0)
-            m_out.push_back(WorkloadOp{name, phase, kind, region, count, flops, matmulFlops, bytes, keeps.saved, keeps.params});
+            m_out.push_back(WorkloadOp{name, phase, kind, region, count, flops, matmulFlops, bytes, keeps.saved,
+                                       keeps.params, expert});
     }
 
     /// Forward (M x K)(K x N): activations in, weights, activations out; and its backward,
@@ -57,6 +60,21 @@ public:
         add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
             (m * n * a + k * n * w + m * k * a)          // dX: read dY and W, write dX
                 + (m * k * a + m * n * a + k * n * g));  // dW: read X and dY, write dW
+    }
+
+    /// The same for `groups` weight matrices applied to `m` rows in all (a grouped GEMM over
+    /// this GPU's experts): the FLOPs of one (m x k)(k x n), the weight bytes of every group.
+    /// Few rows per expert make its intensity low (the roofline's point for small batches).
+    void groupedMatmul(const char *name, double count, double groups, double m, double k, double n, Keeps keeps)
+    {
+        const double a = m_in.activationBytes;
+        const double w = m_in.weightBytes;
+        const double g = m_in.gradBytes;
+        const double f = 2 * m * k * n;
+        const double weights = groups * k * n;
+        add(name, Phase::Forward, OpKind::Matmul, count, f, f, m * k * a + weights * w + m * n * a, keeps);
+        add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
+            (m * n * a + weights * w + m * k * a) + (m * k * a + m * n * a + weights * g));
     }
 
     /// Elementwise kernel over `elements`, reading `reads` and writing `writes` tensors of that size.
@@ -95,6 +113,14 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     in.tp = static_cast<double>(s.tp);
     in.cp = static_cast<double>(s.cp);
     in.sp = s.sequenceParallel && s.tp > 1;
+    if (m.moe()) {
+        in.experts = static_cast<double>(m.experts);
+        in.expertsPerToken = static_cast<double>(m.expertsPerToken);
+        in.sharedExperts = static_cast<double>(m.sharedExperts);
+        in.expertDff = static_cast<double>(expertWidth(m));
+        in.ep = static_cast<double>(s.ep);
+        in.capacityFactor = s.capacityFactor;
+    }
     in.flash = s.flashAttention;
     in.causal = s.causalHalving;
     in.recompute = s.recompute;
@@ -231,17 +257,48 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     ops.elementwise("residual add", OpKind::Elementwise, 2 * L, replicatedTokens * d, 1, 2, 1);
     ops.elementwise(llama ? "RMSNorm (MLP)" : "LayerNorm (MLP)", OpKind::Normalization, L, replicatedTokens * d,
                     normFlops, 1, 1, normParamBytes, {normSaved, normParams});
-    const double ffSaved = full ? 0 : split(B * sb * ff);  // one d_ff-wide tensor
-    if (llama) {
-        ops.matmul("MLP gate + up", L, T, d, 2 * ff / tp, {inputSaved, 2 * d * ff / tp});
-        // The fused gate-and-up output (2 d_ff wide); the reference keeps gate, SiLU and up apart.
-        ops.elementwise("SwiGLU", OpKind::Elementwise, L, T * ff / tp, kSwigluFlops, 2, 1, 0,
-                        {(pytorch ? 3 : 2) * ffSaved, 0});
+    // One MLP over `tokensHere` tokens of this GPU (`tokensAll` over the micro-batch, for the
+    // saved tensors) and `width` hidden units: gpt2's up, GELU and down with biases, or llama's
+    // fused gate-and-up, SwiGLU and down. `groups` weight sets of it sit on this GPU (experts).
+    const auto mlp = [&](const char *up, const char *act, const char *down, double tokensHere, double tokensAll,
+                         double width, double groups, double inSaved) {
+        const double ffSaved = full ? 0 : split(B * tokensAll * width);  // one width-wide tensor
+        const double bias = gpt2 ? 1 : 0;
+        if (llama) {
+            ops.groupedMatmul(up, L, groups, tokensHere, d, 2 * width / tp, {inSaved, groups * 2 * d * width / tp});
+            // The fused gate-and-up output (2 d_ff wide); the reference keeps gate, SiLU and up apart.
+            ops.elementwise(act, OpKind::Elementwise, L, tokensHere * width / tp, kSwigluFlops, 2, 1, 0,
+                            {(pytorch ? 3 : 2) * ffSaved, 0});
+        } else {
+            ops.groupedMatmul(up, L, groups, tokensHere, d, width / tp, {inSaved, groups * (d * width + width) / tp});
+            ops.elementwise(act, OpKind::Elementwise, L, tokensHere * width / tp, kGeluFlops, 1, 1, 0, {ffSaved, 0});
+        }
+        ops.groupedMatmul(down, L, groups, tokensHere, width / tp, d, {ffSaved, groups * (width * d / tp + bias * d)});
+    };
+    if (in.experts > 0) {
+        // Mixture-of-Experts (Shazeer et al. 2017; Fedus et al. 2021). The router, replicated on
+        // every TP rank, scores each token against every expert (its fp32 probabilities kept for
+        // the backward); each token goes to its top-k. With balanced routing the ep ranks of an
+        // expert group receive T x k tokens each, padded to the capacity factor's slots, and run
+        // them through their experts / ep experts (each split / tp, as Megatron-LM's expert TP
+        // equal to TP does). Shared experts run on every token like a dense MLP.
+        ops.matmul("router", L, replicatedTokens, d, in.experts, {inputSaved, d * in.experts});
+        ops.elementwise("top-k routing", OpKind::Elementwise, L, replicatedTokens * in.experts, kSoftmaxFlops, 1, 1, 0,
+                        {full ? 0 : whole(F * sb * in.experts), 0});
+        // Expert rows per token: its top-k, padded to the capacity factor.
+        const double perToken = in.expertsPerToken * in.capacityFactor;
+        ops.expert = true;
+        mlp("experts up", "experts activation", "experts down", T * perToken, sb * perToken, in.expertDff,
+            in.experts / in.ep, full ? 0 : whole(B * sb * perToken * d));
+        ops.expert = false;
+        if (in.sharedExperts > 0)
+            mlp("shared experts up", "shared experts activation", "shared experts down", T, sb,
+                in.sharedExperts * in.expertDff, 1, 0);  // they read the norm's output, kept once above
+    } else if (llama) {
+        mlp("MLP gate + up", "SwiGLU", "MLP down", T, sb, ff, 1, inputSaved);
     } else {
-        ops.matmul("MLP up", L, T, d, ff / tp, {inputSaved, (d * ff + ff) / tp});
-        ops.elementwise("GELU", OpKind::Elementwise, L, T * ff / tp, kGeluFlops, 1, 1, 0, {ffSaved, 0});
+        mlp("MLP up", "GELU", "MLP down", T, sb, ff, 1, inputSaved);
     }
-    ops.matmul("MLP down", L, T, ff / tp, d, {ffSaved, ff * d / tp + (gpt2 ? d : 0)});
     const std::size_t layerOpsEnd = out.size();
 
     ops.region = Region::Head;
@@ -288,6 +345,8 @@ WorkloadSums sumWorkload(const std::vector<WorkloadOp> &ops)
         case Region::Block:
             sums.savedPerBlock += op.count * op.savedBytes;
             sums.paramsPerBlock += op.count * op.params;
+            if (op.expert)
+                sums.expertParamsPerBlock += op.count * op.params;
             break;
         case Region::Embedding:
             sums.savedEmbedding += op.count * op.savedBytes;

@@ -35,6 +35,7 @@ struct WorkloadOp {
     double bytes = 0;        ///< HBM bytes read and written, each operand once
     double savedBytes = 0;   ///< activation bytes kept for backward on this GPU (the scenario's model)
     double params = 0;       ///< parameters this GPU holds for it
+    bool expert = false;     ///< a routed expert's: split by EP, its state sharded over the expert DP ranks
 };
 
 /// What the workload builder needs, in plain numbers, so that the planner can call it
@@ -49,6 +50,9 @@ struct WorkloadInput {
     double dModel = 1, kvWidth = 1, dFf = 1, heads = 1, vocab = 1;
     double tp = 1, cp = 1;
     bool sp = false;
+    // Mixture-of-Experts: experts = 0 is a dense MLP of d_ff.
+    double experts = 0, expertsPerToken = 1, sharedExperts = 0, expertDff = 1;
+    double ep = 1, capacityFactor = 1;
     bool flash = false, causal = false;
     Recompute recompute = Recompute::None;
     double activationBytes = 2, weightBytes = 2, gradBytes = 2, optimizerBytes = 12;
@@ -78,6 +82,7 @@ struct WorkloadSums {
     double savedEmbedding = 0;
     double savedHead = 0;
     double paramsPerBlock = 0;
+    double expertParamsPerBlock = 0;  ///< of paramsPerBlock, the routed experts' on this GPU
     double paramsEmbedding = 0;
     double paramsHead = 0;
 };
