@@ -30,6 +30,9 @@ private slots:
         QTest::newRow("mistral-7b, HF Mistral-7B-v0.1") << QStringLiteral("mistral-7b") << qint64(7'241'732'096);
         // Mixtral 8x7B (Jiang et al. 2024), HF mistralai/Mixtral-8x7B-v0.1 safetensors total.
         QTest::newRow("mixtral-8x7b, HF Mixtral-8x7B-v0.1") << QStringLiteral("mixtral-8x7b") << qint64(46'702'792'704);
+        // Mixtral 8x22B, HF mistralai/Mixtral-8x22B-Instruct-v0.1 safetensors total (vocabulary 32768).
+        QTest::newRow("mixtral-8x22b, HF Mixtral-8x22B-Instruct-v0.1") << QStringLiteral("mixtral-8x22b")
+                                                                      << qint64(140'630'071'296);
     }
 
     void presetTotals()
