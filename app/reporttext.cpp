@@ -86,7 +86,11 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  params                        " << gb(m.perGpu.params) << '\n';
     t << "  grads                         " << gb(m.perGpu.grads) << '\n';
     t << "  optimizer_and_master_weights  " << gb(m.perGpu.optimizerAndMasterWeights) << '\n';
-    t << "  = model state                 " << gb(m.perGpu.modelState()) << "   params + grads + optimizer\n";
+    if (s.model.moe())
+        t << "  experts                       " << gb(m.perGpu.experts) << "   routed experts' weights, grads and optimizer state (/ ep "
+          << m.layout.ep << ", ZeRO over " << m.layout.expertShardGroup() << " ranks)\n";
+    t << "  = model state                 " << gb(m.perGpu.modelState()) << "   params + grads + optimizer"
+      << (s.model.moe() ? " + experts" : "") << '\n';
     t << "  activations                   " << gb(m.perGpu.activations)
       << (s.includeActivations ? QStringLiteral("   %1, recompute %2%3%4")
                                      .arg(s.activationModel == ActivationModel::Korthikanti

@@ -94,6 +94,7 @@ QString componentName(MemoryComponent c)
     case MemoryComponent::Params: return tr("Parameters");
     case MemoryComponent::Grads: return tr("Gradients");
     case MemoryComponent::Optimizer: return tr("Optimizer + master weights");
+    case MemoryComponent::Experts: return tr("Routed experts (weights, gradients, optimizer state)");
     case MemoryComponent::Activations: return tr("Activations");
     case MemoryComponent::Framework: return tr("Framework (ZeRO-3 gathers, allocator margin)");
     case MemoryComponent::Reserved: return tr("Reserved (CUDA context)");
@@ -107,6 +108,7 @@ QString componentShortName(MemoryComponent c)
     case MemoryComponent::Params: return tr("Params");
     case MemoryComponent::Grads: return tr("Grads");
     case MemoryComponent::Optimizer: return tr("Optimizer + master");
+    case MemoryComponent::Experts: return tr("Experts");
     case MemoryComponent::Activations: return tr("Activations");
     case MemoryComponent::Framework: return tr("Framework");
     case MemoryComponent::Reserved: return tr("Reserved");
@@ -120,6 +122,7 @@ double componentBytes(const MemoryBreakdown &m, MemoryComponent c)
     case MemoryComponent::Params: return m.params;
     case MemoryComponent::Grads: return m.grads;
     case MemoryComponent::Optimizer: return m.optimizerAndMasterWeights;
+    case MemoryComponent::Experts: return m.experts;
     case MemoryComponent::Activations: return m.activations;
     case MemoryComponent::Framework: return m.overheads;
     case MemoryComponent::Reserved: return m.reserved;
@@ -146,6 +149,23 @@ QString memorySegmentText(const Report &r, int zeroStage, MemoryComponent c, Byt
         formula = stateFormula(r, recipe.optimizerBytes, zeroStage >= 1)
                   + tr("\n(fp32 master weights and optimizer moments)\n") + zeroSource;
         break;
+    case MemoryComponent::Experts: {
+        const Layout &l = r.memory.layout;
+        formula = tr("The routed experts on this GPU: %1 of %2 per MoE block (expert parallelism %3), each split over "
+                     "tp = %4, at %5 + %6 + %7 B per parameter; ZeRO %8 shards their state over the %9 DP × CP ranks "
+                     "that hold the same experts (DP × CP / EP), as Megatron-LM and DeepSpeed-MoE do. The other "
+                     "segments are the dense parameters (attention, router, shared experts, embeddings).\n")
+                      .arg(r.scenario.model.experts / std::max<std::int64_t>(1, l.ep))
+                      .arg(r.scenario.model.experts)
+                      .arg(l.ep)
+                      .arg(l.tp)
+                      .arg(QString::number(recipe.weightBytes), QString::number(recipe.gradBytes),
+                           QString::number(recipe.optimizerBytes))
+                      .arg(zeroStage)
+                      .arg(l.expertShardGroup())
+                  + zeroSource;
+        break;
+    }
     case MemoryComponent::Activations:
         formula = activationFormula(r);
         break;

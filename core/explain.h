@@ -13,8 +13,8 @@
 namespace napkin {
 
 /// The stacked components of the memory chart, bottom to top.
-enum class MemoryComponent { Params, Grads, Optimizer, Activations, Framework, Reserved };
-constexpr int kMemoryComponents = 6;
+enum class MemoryComponent { Params, Grads, Optimizer, Experts, Activations, Framework, Reserved };
+constexpr int kMemoryComponents = 7;
 static_assert(static_cast<int>(MemoryComponent::Reserved) + 1 == kMemoryComponents);
 
 QString componentName(MemoryComponent c);

@@ -24,27 +24,35 @@ QString paramsText(const Report &r)
             .arg(fmt::count(p.total));
     return tr("N = L × per layer + embeddings + LM head + final norm = %1 × %2 + %3 + %4 + %5 = %6 parameters\n"
               "Counted matrix by matrix as the reference implementation lays them out; non-embedding N = %7 "
-              "(Kaplan et al. 2020) is what 6ND uses")
+              "(Kaplan et al. 2020)%8")
         .arg(r.scenario.model.layers)
         .arg(fmt::count(p.perLayer.total()), fmt::count(p.embedding), fmt::count(p.lmHead), fmt::count(p.finalNorm),
-             fmt::count(p.total), fmt::count(p.nonEmbedding));
+             fmt::count(p.total), fmt::count(p.nonEmbedding),
+             p.active != p.total ? tr("; a token runs through %1 of them, %2 non-embedding (the router, its top-k "
+                                      "experts and the shared ones), which is what 6ND uses")
+                                       .arg(fmt::count(p.active), fmt::count(p.activeNonEmbedding))
+                                 : tr(" is what 6ND uses"));
 }
 
 QString flopsText(const Report &r)
 {
-    const QString n = fmt::compactCount(static_cast<double>(r.params.nonEmbedding));
-    return tr("Training FLOPs ≈ 6 N D = 6 × %1 × %2 = %3 (Kaplan et al. 2020: 2N forward + 4N backward per token)\n"
+    const QString n = fmt::compactCount(static_cast<double>(r.params.activeNonEmbedding));
+    const QString active = r.params.active != r.params.total
+                               ? tr(", N the non-embedding parameters a token runs through (router, top-k and shared "
+                                    "experts)")
+                               : QString();
+    return tr("Training FLOPs ≈ 6 N D = 6 × %1 × %2 = %3 (Kaplan et al. 2020: 2N forward + 4N backward per token%6)\n"
               "Detailed: every forward matmul (m×k)(k×n) = 2mkn, × 3 for forward and backward = %4 "
               "(attention %5 of it)")
         .arg(n, fmt::compactCount(r.scenario.tokens), fmt::sci(r.flops.training6nd),
-             fmt::sci(r.flops.trainingChosenDetailed()), fmt::percent(r.flops.attentionShare, 0));
+             fmt::sci(r.flops.trainingChosenDetailed()), fmt::percent(r.flops.attentionShare, 0), active);
 }
 
 QString modelStateText(const Report &r, ByteUnit unit)
 {
     const Recipe &recipe = r.memory.recipe;
     const MemoryBreakdown &m = r.memory.perGpu;
-    const double state = m.params + m.grads + m.optimizerAndMasterWeights;
+    const double state = m.modelState();
     const double perParam = recipe.weightBytes + recipe.gradBytes + recipe.optimizerBytes;
     const std::array<QString, kZeroStages> sharded = {tr("nothing sharded"), tr("optimizer state ÷ %1 DP ranks"),
                                             tr("optimizer state and gradients ÷ %1 DP ranks"),
@@ -63,7 +71,10 @@ QString modelStateText(const Report &r, ByteUnit unit)
         .arg(r.memory.zeroStage <= 0 ? sharded[0]
                                         : sharded[static_cast<std::size_t>(std::min(r.memory.zeroStage, kZeroStages - 1))].arg(l.shardGroup()),
              fmt::bytes(state, unit), fmt::bytes(m.params, unit), fmt::bytes(m.grads, unit),
-             fmt::bytes(m.optimizerAndMasterWeights, unit), who);
+             fmt::bytes(m.optimizerAndMasterWeights, unit), who)
+           + (m.experts > 0 ? tr(" + routed experts %1 (their state ÷ %2 DP × CP / EP ranks under ZeRO)")
+                                  .arg(fmt::bytes(m.experts, unit)).arg(l.expertShardGroup())
+                            : QString());
 }
 
 QString activationsText(const Report &r, ByteUnit unit)

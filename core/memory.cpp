@@ -92,10 +92,7 @@ MemoryBreakdown stageBytes(const StageInputs &in, const Scenario &s, const Recip
     // for the dense ones, DP x CP / EP for the routed experts (Megatron-LM, DeepSpeed-MoE).
     MemoryBreakdown b = modelStateBytes(in.params - in.expertParams, recipe, zeroStage, shards);
     if (in.expertParams > 0) {
-        const MemoryBreakdown e = modelStateBytes(in.expertParams, recipe, zeroStage, expertShards);
-        b.params += e.params;
-        b.grads += e.grads;
-        b.optimizerAndMasterWeights += e.optimizerAndMasterWeights;
+        b.experts = modelStateBytes(in.expertParams, recipe, zeroStage, expertShards).modelState();
     }
     b.activations = in.activations;
     FrameworkOverheads o;

@@ -38,11 +38,14 @@ struct MemoryBreakdown {
     double params = 0;
     double grads = 0;
     double optimizerAndMasterWeights = 0;
+    /// Mixture-of-Experts: the routed experts' weights, gradients and optimizer state on this
+    /// GPU (experts / EP, ZeRO over DP x CP / EP); params, grads and optimizer are the rest.
+    double experts = 0;
     double activations = 0;
     double overheads = 0;  ///< FrameworkOverheads::total()
     double reserved = 0;   ///< CUDA context and kernels (Scenario::reservedBytes)
-    /// Parameters, gradients and optimizer state: what ZeRO shards.
-    double modelState() const { return params + grads + optimizerAndMasterWeights; }
+    /// Parameters, gradients and optimizer state (the experts' too): what ZeRO shards.
+    double modelState() const { return params + grads + optimizerAndMasterWeights + experts; }
     double total() const { return modelState() + activations + overheads + reserved; }
 };
 

@@ -16,6 +16,7 @@ QJsonObject breakdownJson(const MemoryBreakdown &m)
         {QStringLiteral("params"), m.params},
         {QStringLiteral("grads"), m.grads},
         {QStringLiteral("optimizer_and_master_weights"), m.optimizerAndMasterWeights},
+        {QStringLiteral("experts"), m.experts},
         {QStringLiteral("activations"), m.activations},
         {QStringLiteral("overheads"), m.overheads},
         {QStringLiteral("reserved"), m.reserved},

@@ -109,6 +109,16 @@ Scenario applyPreset(const Scenario &s, const ModelPreset &preset, QString *note
                        .arg(out.seqLen).arg(out.model.maxPositions).arg(preset.name);
         out.seqLen = out.model.maxPositions;
     }
+    // Expert parallelism splits experts: a dense preset, or one whose experts it does not
+    // divide, leaves none to split.
+    if (out.ep > 1 && (!out.model.moe() || out.model.experts % out.ep != 0)) {
+        if (!adjusted.isEmpty())
+            adjusted += QStringLiteral("; ");
+        adjusted += out.model.moe() ? tr("expert parallelism %1 → 1, which divides %2's %3 experts")
+                                          .arg(out.ep).arg(preset.name).arg(out.model.experts)
+                                    : tr("expert parallelism %1 → 1: %2 has no experts").arg(out.ep).arg(preset.name);
+        out.ep = 1;
+    }
     if (note)
         *note = adjusted;
     return out;

@@ -101,10 +101,14 @@ private slots:
         const double optimizerBytes = r.memory.recipe.optimizerBytes;
         QCOMPARE(r.layout.shardGroup(), qint64(32));
         QCOMPARE(r.layout.expertShardGroup(), qint64(4));
-        QVERIFY(test::near(r.memory.perGpu.optimizerAndMasterWeights,
-                           dense * optimizerBytes / 32 + experts * optimizerBytes / 4, 1e-12));
-        // Parameters and gradients stay whole at ZeRO-1: every rank holds its experts' copy.
-        QVERIFY(test::near(r.memory.perGpu.params, (dense + experts) * r.memory.recipe.weightBytes, 1e-12));
+        const Recipe &recipe = r.memory.recipe;
+        QVERIFY(test::near(r.memory.perGpu.optimizerAndMasterWeights, dense * optimizerBytes / 32, 1e-12));
+        // The experts' own segment: their weights and gradients whole at ZeRO-1, their optimizer state / 4.
+        QVERIFY(test::near(r.memory.perGpu.experts,
+                           experts * (recipe.weightBytes + recipe.gradBytes) + experts * optimizerBytes / 4, 1e-12));
+        QVERIFY(test::near(r.memory.perGpu.params, dense * recipe.weightBytes, 1e-12));
+        // A dense model has no experts' segment.
+        QCOMPARE(test::reportFor(test::presetScenario("llama3-8b")).memory.perGpu.experts, 0.0);
     }
 
     void allToAllPerMoeBlock()

@@ -147,7 +147,7 @@ QColor component(int index)
     // Okabe-Ito colours for the model's own bytes, vermillion for what the framework adds; a
     // neutral grey for the reserved margin.
     static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
-                                    QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73),
+                                    QColor(0xcc, 0x79, 0xa7), QColor(0x56, 0xb4, 0xe9), QColor(0x00, 0x9e, 0x73),
                                     QColor(0xd5, 0x5e, 0x00), QColor(0x99, 0x99, 0x99)};
     static_assert(std::size(colors) == kMemoryComponents, "one colour per MemoryComponent");
     constexpr int count = static_cast<int>(std::size(colors));

@@ -60,8 +60,14 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
                               ? preset->name
                               : Dashboard::tr("custom %1 (%2 layers, d_model %3)")
                                     .arg(archName(s.model.arch)).arg(s.model.layers).arg(s.model.dModel);
-    return Dashboard::tr("%1 · %2 params · %3 tokens · micro‑batch %4 × %5 tokens · %6 × %7")
-        .arg(model, fmt::compactCount(static_cast<double>(r.params.total)), fmt::compactCount(s.tokens))
+    // Mixture-of-Experts: what a token runs through beside what the GPUs hold.
+    const QString params = r.params.active != r.params.total
+                               ? Dashboard::tr("%1 params (%2 active)")
+                                     .arg(fmt::compactCount(static_cast<double>(r.params.total)),
+                                          fmt::compactCount(static_cast<double>(r.params.active)))
+                               : Dashboard::tr("%1 params").arg(fmt::compactCount(static_cast<double>(r.params.total)));
+    return Dashboard::tr("%1 · %2 · %3 tokens · micro‑batch %4 × %5 tokens · %6 × %7")
+        .arg(model, params, fmt::compactCount(s.tokens))
         .arg(s.microBatch).arg(s.seqLen).arg(s.gpus)
         .arg(nameWithoutVendor(r.gpu));
 }

@@ -10,7 +10,9 @@
 #include "report.h"
 
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include "fields.h"
 #include "textstrip.h"
 #include <QStandardItemModel>
 
@@ -64,6 +66,8 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
       m_cp(new ElidingComboBox(this)),
       m_globalBatch(new ElidingComboBox(this)),
       m_gpusPerNode(new ElidingComboBox(this)),
+      m_ep(new ElidingComboBox(this)),
+      m_capacity(new QDoubleSpinBox(this)),
       m_interconnect(new ElidingComboBox(this)),
       m_timeBasis(new ElidingComboBox(this)),
       m_sp(new QCheckBox(tr("Sequence parallelism"), this)),
@@ -84,6 +88,16 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     described(m_cp, tr("Context parallelism"),
               tr("Context-parallel ranks: the sequence split across them, K and V passed round a ring. "
                  "2 × cp must divide the sequence."));
+    described(m_ep, tr("Expert parallelism"),
+              tr("Expert-parallel ranks (Mixture-of-Experts): the routed experts split across them, taken from the "
+                 "data- and context-parallel ranks; tokens reach their experts by an all-to-all each way per block. "
+                 "Must divide the experts and DP × CP."));
+    described(m_capacity, tr("Capacity factor"),
+              tr("Slots per expert as a multiple of its even share of the routed tokens (Fedus et al. 2021): "
+                 "experts compute, keep and exchange every slot, so 1.25 costs 25% more expert time and memory."));
+    m_capacity->setRange(fieldLo("capacity_factor"), fieldHi("capacity_factor"));
+    m_capacity->setDecimals(2);
+    m_capacity->setSingleStep(0.05);
     described(m_globalBatch, tr("Global batch"),
               tr("Sequences per optimizer step over all replicas: a multiple of micro-batch × DP. More "
                  "micro-batches per step shrink the pipeline bubble."));
@@ -95,7 +109,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
               tr("Where the run's time comes from: your utilisation (MFU or HFU, set under More settings) or "
                  "Napkin's bottom-up step estimate. Both are shown on the Step chart."));
     // Long items (network names) elide rather than widen the controls column.
-    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis}) {
+    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_ep, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis}) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(8);
     }
@@ -107,6 +121,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     m_derived->setAccessibleName(tr("Derived layout"));
 
     auto *form = new QFormLayout(this);
+    m_form = form;
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("GPUs per node"), m_gpusPerNode);
     form->addRow(tr("Network"), m_interconnect);
@@ -115,12 +130,15 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     form->addRow(tr("PP"), m_pp);
     form->addRow(tr("Virtual stages"), m_vpp);
     form->addRow(tr("CP"), m_cp);
+    form->addRow(tr("EP"), m_ep);
+    form->addRow(tr("Capacity"), m_capacity);
     form->addRow(tr("Global batch"), m_globalBatch);
     form->addRow(m_derived);
     form->addRow(tr("Time from"), m_timeBasis);
 
     const QList<std::pair<QComboBox *, Choice>> boxes = {{m_tp, Choice::Tp}, {m_pp, Choice::Pp}, {m_vpp, Choice::Vpp},
-                                                         {m_cp, Choice::Cp}, {m_globalBatch, Choice::GlobalBatch},
+                                                         {m_cp, Choice::Cp}, {m_ep, Choice::Ep},
+                                                         {m_globalBatch, Choice::GlobalBatch},
                                                          {m_gpusPerNode, Choice::GpusPerNode}};
     for (const auto &entry : boxes) {
         // Plain copies, not structured bindings: clang 14 cannot capture those in a lambda.
@@ -136,6 +154,10 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     connect(m_sp, &QCheckBox::toggled, this, [this](bool on) {
         if (!m_syncing)
             proposeChange(m_controller, tr("Toggle sequence parallelism"), [&](Scenario &s) { s.sequenceParallel = on; });
+    });
+    connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (!m_syncing)
+            proposeChange(m_controller, tr("Set the capacity factor"), [&](Scenario &s) { s.capacityFactor = v; });
     });
     connect(m_interconnect, &QComboBox::activated, this, [this](int index) {
         if (m_syncing)
@@ -173,6 +195,7 @@ QComboBox *LayoutControls::chooser(Choice c) const
     case Choice::Cp: return m_cp;
     case Choice::GlobalBatch: return m_globalBatch;
     case Choice::GpusPerNode: return m_gpusPerNode;
+    case Choice::Ep: return m_ep;
     }
     return nullptr;
 }
@@ -226,7 +249,8 @@ void LayoutControls::sync(const Scenario &s)
                             .arg(s.microBatch).arg(s.tp).arg(s.pp).arg(s.vpp).arg(s.cp)
                             .arg(s.globalBatch.value_or(0)).arg(s.gpusPerNode.value_or(0))
                             .arg(s.gpuId, s.interconnectId).arg(s.sequenceParallel).arg(static_cast<int>(s.timeBasis))
-                        + QString::number(s.paramsOverride.value_or(0));
+                        + QString::number(s.paramsOverride.value_or(0))
+                        + QStringLiteral(" %1 %2 %3").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor);
     if (key == m_syncedKey)
         return;
     m_syncedKey = key;
@@ -265,6 +289,14 @@ void LayoutControls::sync(const Scenario &s)
     // Global batch: one micro-batch per replica (the default), or k of them.
     const std::int64_t model = s.tp * s.pp * s.cp;
     const std::int64_t dp = model > 0 && s.gpus % model == 0 ? s.gpus / model : 1;
+    // Expert parallelism and the capacity factor only mean something for Mixture-of-Experts.
+    const bool moe = s.model.moe() && !s.paramsOverride;
+    m_form->setRowVisible(m_ep, moe);
+    m_form->setRowVisible(m_capacity, moe);
+    if (moe)
+        offer(Choice::Ep, {}, candidates(s.model.experts, std::min(s.model.experts, std::max<std::int64_t>(1, dp * s.cp)), s.ep),
+              s.ep, [](Scenario &n, std::optional<std::int64_t> v) { n.ep = *v; });
+    m_capacity->setValue(s.capacityFactor);
     const std::int64_t perStep = s.microBatch * dp;
     QList<std::int64_t> multiples;
     for (std::int64_t k = 2; k <= 4096 && perStep * k <= limits::maxGlobalBatch; k *= 2)

@@ -7,6 +7,8 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
 
 namespace napkin::ui {
 
@@ -14,7 +16,7 @@ class ScenarioController;
 class TextStrip;
 
 /// The cluster and its parallel layout: GPUs per node, the network between nodes, TP, SP, PP,
-/// virtual stages, CP and the global batch, with DP, micro-batches and gradient accumulation
+/// virtual stages, CP, EP and the capacity factor (Mixture-of-Experts only) and the global batch, with DP, micro-batches and gradient accumulation
 /// shown as what follows from them, and which time basis the run uses. Each chooser lists its
 /// usual values; the ones the scenario cannot take are greyed with the rule that forbids them
 /// as their tooltip ("why not"), so an invalid layout cannot be chosen here.
@@ -25,11 +27,12 @@ class LayoutControls final : public QWidget
 public:
     explicit LayoutControls(ScenarioController *controller, QWidget *parent = nullptr);
 
-    enum class Choice { Tp, Pp, Vpp, Cp, GlobalBatch, GpusPerNode };
+    enum class Choice { Tp, Pp, Vpp, Cp, GlobalBatch, GpusPerNode, Ep };
     QComboBox *chooser(Choice c) const;
     QCheckBox *sequenceParallel() const { return m_sp; }
     QComboBox *interconnect() const { return m_interconnect; }
     QComboBox *timeBasis() const { return m_timeBasis; }
+    QDoubleSpinBox *capacityFactor() const { return m_capacity; }
     /// "DP 2 · 64 micro-batches of 1 per step (gradient accumulation 64) · 1.05M tokens per step"
     TextStrip *derived() const { return m_derived; }
 
@@ -49,12 +52,15 @@ private:
     QComboBox *m_cp;
     QComboBox *m_globalBatch;
     QComboBox *m_gpusPerNode;
+    QComboBox *m_ep;
+    QDoubleSpinBox *m_capacity;
+    QFormLayout *m_form;
     QComboBox *m_interconnect;
     QComboBox *m_timeBasis;
     QCheckBox *m_sp;
     TextStrip *m_derived;
     QString m_syncedKey;  ///< what the choosers were last built for
-    QList<Scenario> m_options[6];  ///< what each chooser's items stand for, in Choice order
+    QList<Scenario> m_options[7];  ///< what each chooser's items stand for, in Choice order
     bool m_syncing = false;
 };
 

@@ -286,9 +286,11 @@ void MemoryPanel::refresh()
         const auto component = static_cast<MemoryComponent>(c);
         if (component == MemoryComponent::Framework && chosenStage.overheads == 0)
             continue;  // named only when the chosen stage holds some (ZeRO-3, or a margin set)
+        if (component == MemoryComponent::Experts && chosenStage.experts == 0)
+            continue;  // Mixture-of-Experts only
         legend.append({palette::component(c),
                        tr("%1 %2").arg(componentShortName(component), bytes(componentBytes(chosenStage, component)))});
-        if (component == MemoryComponent::Optimizer)
+        if (component == MemoryComponent::Experts || (component == MemoryComponent::Optimizer && chosenStage.experts == 0))
             legend.append({palette::neutral(), tr("= model state %1").arg(bytes(chosenStage.modelState())), QChar()});
     }
     // The pinned baseline's dashed outlines are named on the dashboard's "vs pinned" line.

@@ -48,6 +48,21 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     m_vocab->setSingleStep(256);
     m_tied = described(new QCheckBox(tr("Tied embeddings"), this), tr("Tied embeddings"),
                        tr("Share the token embedding with the LM head (GPT-2 does, Llama does not)"));
+    m_experts = described(integerBox(static_cast<std::int64_t>(fieldHi("experts")), 0, this), tr("Routed experts"),
+                          tr("Mixture-of-Experts: routed expert MLPs per block (Mixtral 8, DeepSeek-V3 256); 0 is a "
+                             "dense MLP of d_ff"));
+    m_experts->setRange(fieldLo("experts"), fieldHi("experts"));
+    m_topK = described(integerBox(static_cast<std::int64_t>(fieldHi("experts_per_token")), 0, this),
+                       tr("Experts per token"),
+                       tr("Routed experts each token goes to (top-k): its compute and activations; every expert's "
+                          "weights are still held"));
+    m_shared = described(integerBox(static_cast<std::int64_t>(fieldHi("shared_experts")), 0, this),
+                         tr("Shared experts"), tr("Experts every token goes through besides its top-k (DeepSeek-V3: 1)"));
+    m_shared->setRange(fieldLo("shared_experts"), fieldHi("shared_experts"));
+    m_expertDff = described(integerBox(static_cast<std::int64_t>(fieldHi("expert_d_ff")), 0, this),
+                            tr("Expert width"), tr("Hidden width of one expert's MLP; 0 uses d_ff"));
+    m_expertDff->setRange(fieldLo("expert_d_ff"), fieldHi("expert_d_ff"));
+    m_expertDff->setSingleStep(64);
     m_keepRatio = described(new QCheckBox(tr("d_ff follows width"), this), tr("d_ff follows width"),
                             tr("When width changes, scale d_ff to keep its ratio to d_model"));
     m_keepRatio->setChecked(true);
@@ -64,6 +79,10 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     form->addRow(tr("d_ff"), m_dFf);
     form->addRow(tr("Vocabulary"), m_vocab);
     form->addRow(m_tied);
+    form->addRow(tr("Experts"), m_experts);
+    form->addRow(tr("Top-k"), m_topK);
+    form->addRow(tr("Shared"), m_shared);
+    form->addRow(tr("Expert d_ff"), m_expertDff);
     form->addRow(m_keepRatio);
     form->addRow(m_keepHeadDim);
 
@@ -98,6 +117,37 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
         proposeChange(m_controller, tr("Set vocabulary"),
                       [&](Scenario &s) { s.model.vocab = static_cast<std::int64_t>(v); });
     });
+    connect(m_experts, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        const auto experts = static_cast<std::int64_t>(v);
+        QString note;
+        proposeChange(m_controller, tr("Set experts to %1").arg(experts), [&](Scenario &s) {
+            s.model.experts = experts;
+            // Fewer experts than the top-k, or than expert parallelism divides: follow them down.
+            if (experts > 0 && s.model.expertsPerToken > experts) {
+                note = tr("experts per token %1 → %2, the experts there are").arg(s.model.expertsPerToken).arg(experts);
+                s.model.expertsPerToken = experts;
+            }
+            if (s.ep > 1 && (experts == 0 || experts % s.ep != 0)) {
+                note += (note.isEmpty() ? QString() : QStringLiteral("; "))
+                        + tr("expert parallelism %1 → 1").arg(s.ep);
+                s.ep = 1;
+            }
+        });
+        if (!note.isEmpty())
+            emit notice(note);
+    });
+    connect(m_topK, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        proposeChange(m_controller, tr("Set experts per token"),
+                      [&](Scenario &s) { s.model.expertsPerToken = static_cast<std::int64_t>(v); });
+    });
+    connect(m_shared, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        proposeChange(m_controller, tr("Set shared experts"),
+                      [&](Scenario &s) { s.model.sharedExperts = static_cast<std::int64_t>(v); });
+    });
+    connect(m_expertDff, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        proposeChange(m_controller, tr("Set expert width"),
+                      [&](Scenario &s) { s.model.expertDff = static_cast<std::int64_t>(v); });
+    });
     connect(m_tied, &QCheckBox::toggled, this, [this](bool on) {
         proposeChange(m_controller, tr("Tie embeddings"), [&](Scenario &s) { s.model.tied = on; });
     });
@@ -112,7 +162,8 @@ WidthRule ModelShapeOptions::widthRule() const
 
 void ModelShapeOptions::sync(const Scenario &s)
 {
-    const QList<QObject *> all = {m_preset, m_family, m_heads, m_kvHeads, m_dFf, m_vocab, m_tied};
+    const QList<QObject *> all = {m_preset, m_family, m_heads, m_kvHeads, m_dFf, m_vocab, m_tied,
+                                  m_experts, m_topK, m_shared, m_expertDff};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(all.size());
     for (QObject *o : all)
@@ -130,6 +181,15 @@ void ModelShapeOptions::sync(const Scenario &s)
     m_dFf->setValue(static_cast<double>(s.model.dFf));
     m_vocab->setValue(static_cast<double>(s.model.vocab));
     m_tied->setChecked(s.model.tied);
+    m_experts->setValue(static_cast<double>(s.model.experts));
+    // Top-k stops at the experts there are; the expert fields rest while the MLP is dense.
+    const bool moe = s.model.moe();
+    m_topK->setMaximum(static_cast<double>(moe ? s.model.experts : fieldHi("experts_per_token")));
+    m_topK->setValue(static_cast<double>(s.model.expertsPerToken));
+    m_shared->setValue(static_cast<double>(s.model.sharedExperts));
+    m_expertDff->setValue(static_cast<double>(s.model.expertDff));
+    for (QWidget *w : {static_cast<QWidget *>(m_topK), static_cast<QWidget *>(m_shared), static_cast<QWidget *>(m_expertDff)})
+        w->setEnabled(moe);
 }
 
 } // namespace napkin::ui

@@ -16,7 +16,8 @@ class NumberSpinBox;
 class ScenarioController;
 
 /// The "Model shape" group of the options: preset, family, heads, kv heads, d_ff, vocabulary,
-/// tied embeddings. Heads keep dividing the width and kv heads the heads (core/shapefix).
+/// tied embeddings, and the Mixture-of-Experts fields (routed experts, top-k, shared experts,
+/// expert width). Heads keep dividing the width and kv heads the heads (core/shapefix).
 class ModelShapeOptions final : public QGroupBox
 {
     Q_OBJECT
@@ -29,6 +30,8 @@ public:
     WidthRule widthRule() const;
     QComboBox *presetBox() const { return m_preset; }
     DivisorSpinBox *headsBox() const { return m_heads; }
+    NumberSpinBox *expertsBox() const { return m_experts; }
+    NumberSpinBox *topKBox() const { return m_topK; }
 
 signals:
     /// What an edit changed besides the field itself ("kv heads 8 → 4 ...").
@@ -46,6 +49,10 @@ private:
     NumberSpinBox *m_dFf;
     NumberSpinBox *m_vocab;
     QCheckBox *m_tied;
+    NumberSpinBox *m_experts;
+    NumberSpinBox *m_topK;
+    NumberSpinBox *m_shared;
+    NumberSpinBox *m_expertDff;
     QCheckBox *m_keepRatio;
     QCheckBox *m_keepHeadDim;
 };

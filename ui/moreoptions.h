@@ -30,6 +30,7 @@ public:
     /// of the scenario).
     WidthRule widthRule() const;
     QComboBox *presetBox() const;
+    ModelShapeOptions *shapeOptions() const { return m_shape; }
     QComboBox *zeroBox() const { return m_zero; }
     DivisorSpinBox *headsBox() const;
     NumberSpinBox *gpusBox() const { return m_gpus; }

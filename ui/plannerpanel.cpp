@@ -73,11 +73,12 @@ PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
     m_current->setTextAsToolTip(true);
     m_current->setAccessibleName(tr("The current layout's rank"));
     // Short headers, so that the MFU column stays in sight at large text; each says more as its tooltip.
-    const QStringList headers = {tr("TP"), tr("PP"), tr("VPP"), tr("CP"), tr("DP"), tr("ZeRO"), tr("Batch"),
+    const QStringList headers = {tr("TP"), tr("PP"), tr("VPP"), tr("CP"), tr("EP"), tr("DP"), tr("ZeRO"), tr("Batch"),
                                  tr("Recompute"), tr("Memory"), tr("Step"), tr("MFU")};
     const QStringList headerTips = {
         tr("Tensor-parallel ranks"), tr("Pipeline stages"), tr("Virtual stages per pipeline rank (interleaved 1F1B)"),
-        tr("Context-parallel ranks"), tr("Data-parallel replicas"), tr("ZeRO stage over DP × CP"),
+        tr("Context-parallel ranks"), tr("Expert-parallel ranks (Mixture-of-Experts), out of DP × CP"),
+        tr("Data-parallel replicas"), tr("ZeRO stage over DP × CP"),
         tr("Micro-batch: sequences per GPU per forward and backward pass"), tr("Activation recomputation"),
         tr("Memory per GPU on the worst pipeline stage"), tr("Estimated time of one optimizer step"),
         tr("Estimated model FLOPs utilisation")};
@@ -241,7 +242,8 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
     for (int row = 0; row < plan.layouts.size(); ++row) {
         const PlannedLayout &p = plan.layouts[row];
         const QStringList cells = {QString::number(p.tp), QString::number(p.pp), QString::number(p.vpp),
-                                   QString::number(p.cp), QString::number(p.dp), QString::number(p.zeroStage),
+                                   QString::number(p.cp), QString::number(p.ep), QString::number(p.dp),
+                                   QString::number(p.zeroStage),
                                    QString::number(p.microBatch), recomputeName(p.recompute),
                                    fmt::bytesIn(p.worstStageBytes, m_unit, 1),
                                    p.fits ? fmt::duration(p.stepSeconds) : tr("does not fit"),
@@ -256,7 +258,7 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
             if (item->text() != cells[col])
                 item->setText(cells[col]);
             item->setToolTip(tip);
-            item->setTextAlignment(col < 8 ? Qt::AlignCenter : Qt::AlignRight | Qt::AlignVCenter);
+            item->setTextAlignment(col < 9 ? Qt::AlignCenter : Qt::AlignRight | Qt::AlignVCenter);
         }
     }
     // Every column fits its contents; then the last takes the rest of the width again (the

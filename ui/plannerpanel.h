@@ -18,7 +18,7 @@ namespace napkin::ui {
 class TextStrip;
 
 /// The planner's best layouts for the current model, GPU count and global batch: TP, PP, VPP,
-/// CP, DP, ZeRO, micro-batch, recompute, the worst stage's memory, the step and the estimated
+/// CP, EP, DP, ZeRO, micro-batch, recompute, the worst stage's memory, the step and the estimated
 /// MFU, with the current layout's rank (or "does not fit") above. The planner runs on a worker
 /// thread (one plan at a time, for the newest values; a hidden table plans when shown); the
 /// table shows the newest result that has arrived, so a slider never waits for it. Clicking a row asks for that layout (one undo step).

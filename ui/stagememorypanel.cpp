@@ -159,11 +159,11 @@ void StageMemoryPanel::refresh()
         const auto component = static_cast<MemoryComponent>(c);
         if (component == MemoryComponent::Framework && worst.bytes.overheads == 0)
             continue;
+        if (component == MemoryComponent::Experts && worst.bytes.experts == 0)
+            continue;  // Mixture-of-Experts only
         legend.append({palette::component(c), componentShortName(component)});
     }
-    // The worst stage's figures go on the axis title and the hover: a legend whose text changes
-    // on every tick would relayout the window.
-    Q_UNUSED(worst);
+    // The worst stage's figures go on the axis title and the hover.
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)), QChar(0x2501)});
     m_legend->setEntries(legend);
 }
@@ -177,13 +177,14 @@ void StageMemoryPanel::showHover(const QPointF &chartPos, const QPoint &globalPo
         if (k >= 0 && k < m_shown.size() && std::fabs(v.x() - k) <= m_series->barWidth() / 2) {
             const StageMemory &st = m_report->memory.perStage[m_shown[k]];
             m_hoverText = tr("Stage %1: %2 layers, %3 parameters on this GPU, %4 micro-batches in flight\n"
-                             "params %5 + grads %6 + optimizer %7 + activations %8 + framework %9 + reserved %10 = %11")
+                             "params %5 + grads %6 + optimizer %7 + experts %12 + activations %8 + framework %9 + reserved %10 = %11")
                               .arg(st.stage).arg(st.layers)
                               .arg(fmt::count(static_cast<std::int64_t>(std::llround(st.params))), fmt::number(st.inFlightMicroBatches),
                                    fmt::bytesIn(st.bytes.params, m_unit, 2), fmt::bytesIn(st.bytes.grads, m_unit, 2),
                                    fmt::bytesIn(st.bytes.optimizerAndMasterWeights, m_unit, 2),
                                    fmt::bytesIn(st.bytes.activations, m_unit, 2), fmt::bytesIn(st.bytes.overheads, m_unit, 2))
-                              .arg(fmt::bytesIn(st.bytes.reserved, m_unit, 2), fmt::bytesIn(st.bytes.total(), m_unit, 2));
+                              .arg(fmt::bytesIn(st.bytes.reserved, m_unit, 2), fmt::bytesIn(st.bytes.total(), m_unit, 2),
+                                   fmt::bytesIn(st.bytes.experts, m_unit, 2));
         }
     }
     if (m_hoverText.isEmpty())

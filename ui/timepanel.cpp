@@ -104,7 +104,7 @@ void TimePanel::setReport(const Report &r)
     const QString used = tr("◀ used");
     set(Figure::Flops6nd, fmt::sci(r.flops.training6nd),
         (sixNd ? used + QStringLiteral(" · ") : QString())
-            + tr("6 × %1 × %2").arg(fmt::compactCount(static_cast<double>(r.params.nonEmbedding)),
+            + tr("6 × %1 × %2").arg(fmt::compactCount(static_cast<double>(r.params.activeNonEmbedding)),
                                     fmt::compactCount(r.scenario.tokens)));
     set(Figure::FlopsDetailed, fmt::sci(r.flops.trainingChosenDetailed()),
         (sixNd ? QString() : used + QStringLiteral(" · "))

@@ -9,6 +9,10 @@
 #include "layoutcontrols.h"
 #include "layoutpicture.h"
 #include "mainwindow.h"
+#include "memorypanel.h"
+#include "modelshapeoptions.h"
+#include "moreoptions.h"
+#include "numberspinbox.h"
 #include "plannerpanel.h"
 #include "scenariocontroller.h"
 #include "stagememorypanel.h"
@@ -150,6 +154,59 @@ private slots:
                     QVERIFY2(model->item(i)->toolTip().startsWith(QStringLiteral("Not possible: ")),
                              qPrintable(box->itemText(i)));
         }
+    }
+
+    void mixtureOfExpertsInTheWindow()
+    {
+        // Mixtral 8x7B (HF config: 8 experts, top-2) on 64 H100s: the preset fills the expert
+        // fields, EP appears among the layout choosers, the experts' state is its own memory
+        // segment and the all-to-all its own step segment, each read back from the series.
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        w.resize(1600, 1000);
+        QVERIFY(uitest::showAndWait(w));
+        LayoutControls *controls = w.controls()->layoutControls();
+        QComboBox *ep = controls->chooser(Choice::Ep);
+        QVERIFY(!ep->isVisible());  // a dense model has no experts to split
+        QComboBox *preset = w.controls()->moreOptions()->presetBox();
+        const int mixtral = preset->findData(QStringLiteral("mixtral-8x7b"));
+        QVERIFY(mixtral >= 0);
+        preset->setCurrentIndex(mixtral);
+        emit preset->activated(mixtral);
+        QCOMPARE(w.controller()->scenario().model.experts, std::int64_t{8});
+        ModelShapeOptions *shape = w.controls()->moreOptions()->shapeOptions();
+        QCOMPARE(shape->expertsBox()->value(), 8.0);
+        QCOMPARE(shape->topKBox()->value(), 2.0);
+        QTRY_VERIFY(ep->isVisible());
+        // EP 3 does not divide 8 experts: it is never offered; 16 is more than the experts.
+        QCOMPARE(indexOf(ep, QStringLiteral("3")), -1);
+        QCOMPARE(indexOf(ep, QStringLiteral("16")), -1);
+        auto *model = qobject_cast<QStandardItemModel *>(ep->model());
+        for (int i = 0; i < ep->count(); ++i)
+            if (!model->item(i)->isEnabled())
+                QVERIFY(model->item(i)->toolTip().startsWith(QStringLiteral("Not possible: ")));
+        choose(ep, QStringLiteral("8"));
+        choose(controls->chooser(Choice::Tp), QStringLiteral("2"));
+        const Scenario &s = w.controller()->scenario();
+        QCOMPARE(s.ep, std::int64_t{8});
+        const Report &r = *w.controller()->report();
+        QVERIFY(r.memory.perGpu.experts > 0);
+        // The memory chart's Experts segment, at the chosen ZeRO stage, is the core's bytes.
+        MemoryPanel *memory = w.dashboard()->memoryPanel();
+        QCOMPARE(memory->barSet(MemoryComponent::Experts)->at(s.zeroStage) * 1e9, r.memory.perGpu.experts);
+        QVERIFY(memory->legendText().contains(QStringLiteral("Experts")));
+        StageMemoryPanel *stages = w.dashboard()->stageMemoryPanel();
+        QCOMPARE(stages->barSet(MemoryComponent::Experts)->at(0) * 1e9, r.memory.perStage[0].bytes.experts);
+        // The step's EP segment is the core's exposed all-to-all.
+        StepTimePanel *step = w.dashboard()->stepTimePanel();
+        QVERIFY(r.step.epExposed > 0);
+        QCOMPARE(step->barSet(StepComponent::ExpertComm)->at(0) * step->axisUnit(), r.step.epExposed);
+        // Back to a dense preset: EP returns to 1 (with a notice) and its row hides.
+        const int dense = preset->findData(QStringLiteral("llama3-8b"));
+        preset->setCurrentIndex(dense);
+        emit preset->activated(dense);
+        QCOMPARE(w.controller()->scenario().ep, std::int64_t{1});
+        QVERIFY(!w.controller()->error());
+        QTRY_VERIFY(!ep->isVisible());
     }
 
     void plannerRowIsOneUndoStep()
