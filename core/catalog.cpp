@@ -171,6 +171,14 @@ bool parsePreset(const QJsonObject &o, int index, ModelPreset *p, QString *error
     if (!o.value(QStringLiteral("tied")).isBool())
         return fail(error, where + QStringLiteral(": \"tied\" must be true or false"));
     m.tied = o.value(QStringLiteral("tied")).toBool();
+    // A head width set apart from d_model / heads, and QK-norm (Qwen3).
+    if (!readOptionalInt(o, QStringLiteral("head_dim"), where, 0, &m.headDim, error))
+        return false;
+    if (o.contains(QStringLiteral("qk_norm"))) {
+        if (!o.value(QStringLiteral("qk_norm")).isBool())
+            return fail(error, where + QStringLiteral(": \"qk_norm\" must be true or false"));
+        m.qkNorm = o.value(QStringLiteral("qk_norm")).toBool();
+    }
     // Mixture-of-Experts, where the model has it.
     if (!readOptionalInt(o, QStringLiteral("experts"), where, 0, &m.experts, error)
         || !readOptionalInt(o, QStringLiteral("experts_per_token"), where, 1, &m.expertsPerToken, error)

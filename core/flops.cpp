@@ -10,16 +10,17 @@ ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool c
     const double s = seqLen;
     const double d = static_cast<double>(m.dModel);
     const double kv = static_cast<double>(kvWidth(m));
+    const double q = static_cast<double>(queryWidth(m));
     const double ff = static_cast<double>(m.dFf);
     const double L = static_cast<double>(m.layers);
     // Causal halving counts s(s+1)/2 of the s^2 score entries; the convention most
     // published MFU figures use is the full s^2 (Narayanan et al. 2021, Chowdhery et al. 2022).
     const double scoreEntries = causal ? s * (s + 1) / 2 : s * s;
     ForwardMatmulFlops f;
-    f.qkv = L * 2 * s * d * (d + 2 * kv);
-    f.attentionScores = L * 2 * scoreEntries * d;  // heads x (s x d_head)(d_head x s)
-    f.attentionValues = L * 2 * scoreEntries * d;  // heads x (s x s)(s x d_head)
-    f.outputProjection = L * 2 * s * d * d;
+    f.qkv = L * 2 * s * d * (q + 2 * kv);
+    f.attentionScores = L * 2 * scoreEntries * q;  // heads x (s x d_head)(d_head x s)
+    f.attentionValues = L * 2 * scoreEntries * q;  // heads x (s x s)(s x d_head)
+    f.outputProjection = L * 2 * s * q * d;
     // gpt2: up and down (2 matmuls of d x d_ff); llama SwiGLU: gate, up and down (3).
     const double projections = m.arch == Arch::Llama ? 3 : 2;
     f.mlp = L * projections * 2 * s * d * ff;

@@ -2,9 +2,19 @@
 
 namespace napkin {
 
+std::int64_t headWidth(const ModelShape &m)
+{
+    return m.headDim > 0 ? m.headDim : m.dModel / m.heads;
+}
+
+std::int64_t queryWidth(const ModelShape &m)
+{
+    return m.heads * headWidth(m);
+}
+
 std::int64_t kvWidth(const ModelShape &m)
 {
-    return m.kvHeads * (m.dModel / m.heads);
+    return m.kvHeads * headWidth(m);
 }
 
 std::int64_t expertWidth(const ModelShape &m)
@@ -16,10 +26,11 @@ ParamBreakdown countParams(const ModelShape &m)
 {
     const std::int64_t d = m.dModel;
     const std::int64_t kv = kvWidth(m);
+    const std::int64_t q = queryWidth(m);
     ParamBreakdown p;
     if (m.arch == Arch::Gpt2) {
         // GPT-2: every Linear/Conv1D carries a bias; LayerNorm has weight and bias.
-        p.perLayer.attention = (d * (d + 2 * kv) + (d + 2 * kv)) + (d * d + d);
+        p.perLayer.attention = (d * (q + 2 * kv) + (q + 2 * kv)) + (q * d + d);
         p.perLayer.mlp = (d * m.dFf + m.dFf) + (m.dFf * d + d);
         if (m.moe()) {
             // GELU experts with their biases, and a router without one.
@@ -36,7 +47,7 @@ ParamBreakdown countParams(const ModelShape &m)
     } else {
         // LLaMA (Touvron et al. 2023): rotary positions, no biases, RMSNorm weight only,
         // SwiGLU MLP with gate, up and down projections (Shazeer 2020).
-        p.perLayer.attention = d * d + 2 * d * kv + d * d;
+        p.perLayer.attention = d * q + 2 * d * kv + q * d;
         p.perLayer.mlp = 3 * d * m.dFf;
         if (m.moe()) {
             const std::int64_t expert = 3 * d * expertWidth(m);
@@ -49,6 +60,8 @@ ParamBreakdown countParams(const ModelShape &m)
         p.finalNorm = d;
         p.embedding = m.vocab * d;
     }
+    if (m.qkNorm)
+        p.perLayer.norms += 2 * headWidth(m);  // q_norm and k_norm, one head_dim weight each (Qwen3)
     if (!m.moe())
         p.perLayer.mlpActive = p.perLayer.mlp;
     p.lmHead = m.tied ? 0 : m.vocab * d;

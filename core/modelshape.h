@@ -33,7 +33,11 @@ struct ParamBreakdown {
     LayerParams perLayer;
 };
 
-/// Width of the K and V projections: kv_heads * (d_model / heads) (Ainslie et al. 2023, GQA).
+/// Width of one head: head_dim, or d_model / heads when it is 0.
+std::int64_t headWidth(const ModelShape &m);
+/// Width of the query projection (and the attention output): heads * head_dim.
+std::int64_t queryWidth(const ModelShape &m);
+/// Width of the K and V projections: kv_heads * head_dim (Ainslie et al. 2023, GQA).
 std::int64_t kvWidth(const ModelShape &m);
 
 /// Width of one routed expert's MLP: expert_d_ff, or d_ff when it is 0.

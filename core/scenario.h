@@ -48,6 +48,11 @@ struct ModelShape {
     std::int64_t vocab = 50257;
     std::int64_t maxPositions = 1024;
     bool tied = true;
+    /// Width of one attention head; 0: d_model / heads. Qwen3 and Gemma 3 set it apart from the
+    /// width (Qwen3-30B-A3B: 32 heads of 128 on a width of 2048).
+    std::int64_t headDim = 0;
+    /// RMSNorm on each head's queries and keys before RoPE (Qwen3, Gemma 3): a head_dim weight each.
+    bool qkNorm = false;
     // Mixture-of-Experts (Shazeer et al. 2017; Fedus et al. 2021): every block's MLP becomes a
     // router over `experts` MLPs of width `expertDff`, each token going to its top
     // `expertsPerToken`, plus `sharedExperts` MLPs every token goes through (DeepSeek-V3).

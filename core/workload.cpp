@@ -107,6 +107,8 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     in.seqLen = static_cast<double>(s.seqLen);
     in.dModel = static_cast<double>(m.dModel);
     in.kvWidth = static_cast<double>(kvWidth(m));
+    in.queryWidth = static_cast<double>(queryWidth(m));
+    in.qkNorm = m.qkNorm;
     in.dFf = static_cast<double>(m.dFf);
     in.heads = static_cast<double>(m.heads);
     in.vocab = static_cast<double>(m.vocab);
@@ -194,7 +196,7 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         // gpt2's whole position table.
         double saved = kInt64 * sb + drop * sb * d;
         if (pytorch && llama && !full)
-            saved += 2 * sq * (d / in.heads) * B;
+            saved += 2 * sq * (in.queryWidth / in.heads) * B;
         const double params = V * d / tp + (gpt2 ? in.maxPositions * d : 0);
         ops.add("embedding lookup", Phase::Forward, OpKind::Elementwise, 1, kEmbeddingFlops * replicatedTokens * d, 0,
                 kInt64 * T + replicatedTokens * d * (w * (gpt2 ? 2 : 1) + a), {whole(saved), params});
@@ -208,29 +210,38 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     ops.elementwise(llama ? "RMSNorm (attention)" : "LayerNorm (attention)", OpKind::Normalization, L,
                     replicatedTokens * d, normFlops, 1, 1, normParamBytes,
                     {full ? whole(B * sb * d) : normSaved, normParams});
-    ops.matmul("QKV projection", L, T, d, (d + 2 * kv) / tp,
-               {inputSaved, d * (d + 2 * kv) / tp + (gpt2 ? (d + 2 * kv) / tp : 0)});
+    // qw: the queries' width, heads x head_dim (d_model unless head_dim is set apart).
+    const double qw = in.queryWidth;
+    ops.matmul("QKV projection", L, T, d, (qw + 2 * kv) / tp,
+               {inputSaved, d * (qw + 2 * kv) / tp + (gpt2 ? (qw + 2 * kv) / tp : 0)});
+    if (in.qkNorm) {
+        // Qwen3: an RMSNorm over each head's queries and keys, a head_dim weight each,
+        // replicated on every TP rank; it keeps its inputs, as the block norms do.
+        const double headDim = qw / in.heads;
+        ops.elementwise("RMSNorm (Q, K)", OpKind::Normalization, L, T * (qw + kv) / tp, kRmsNormFlops, 1, 1,
+                        2 * headDim * w, {full ? 0 : split(B * sb * (qw + kv)), 2 * headDim});
+    }
     // Q and K for QK^T, V for attention over V: at their own widths (Korthikanti, with grouped
     // K/V), or expanded to every query head (the reference decoders).
-    const double qkSaved = full ? 0 : split(pytorch ? 2 * B * sb * d : B * sb * (d + kv));
-    const double vSaved = full ? 0 : split(pytorch ? B * sb * d : B * sb * kv);
+    const double qkSaved = full ? 0 : split(pytorch ? 2 * B * sb * qw : B * sb * (qw + kv));
+    const double vSaved = full ? 0 : split(pytorch ? B * sb * qw : B * sb * kv);
     if (in.flash) {
         // Dao et al. 2022: scores, softmax and PV fused; reads Q, K, V once, writes O and the
         // fp32 log-sum-exp, which it keeps. The backward recomputes QK^T (forward 4, backward 10
         // matmul terms). Its dropout mask is regenerated, never stored.
-        const double io = (T * (d + 2 * kv) * a + T * d * a) / tp;
+        const double io = (T * (qw + 2 * kv) * a + T * qw * a) / tp;
         const double lse = b * headsHere * (sq / in.cp) * kFp32;
-        const double model = 4 * b * scoreEntries * d / tp;
+        const double model = 4 * b * scoreEntries * qw / tp;
         const double lseSaved = scoresKept ? split(F * in.heads * sb) : 0;
         ops.add("FlashAttention", Phase::Forward, OpKind::Attention, L, model + kSoftmaxFlops * scores, model, io + lse,
                 {qkSaved + vSaved + lseSaved, 0});
         ops.add("FlashAttention", Phase::Backward, OpKind::Attention, L,
-                2.5 * model + 2 * kSoftmaxFlops * scores, 2 * model, 2 * io + T * d * a / tp + lse);
+                2.5 * model + 2 * kSoftmaxFlops * scores, 2 * model, 2 * io + T * qw * a / tp + lse);
     } else {
         // Batched per head: (s x d_head)(d_head x s) and (s x s)(s x d_head), scores written
         // to HBM at the activation dtype.
-        const double qk = 2 * b * scoreEntries * d / tp;
-        const double q = T * d * a / tp;
+        const double qk = 2 * b * scoreEntries * qw / tp;
+        const double q = T * qw * a / tp;
         const double k = T * kv * a / tp;
         ops.add("attention scores QK^T", Phase::Forward, OpKind::Attention, L, qk, qk, q + k + scores * a, {qkSaved, 0});
         ops.add("attention scores QK^T", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk,
@@ -249,7 +260,7 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         ops.add("attention x V", Phase::Forward, OpKind::Attention, L, qk, qk, scores * a + k + q, {vSaved, 0});
         ops.add("attention x V", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk, 2 * scores * a + 2 * k + 2 * q);
     }
-    ops.matmul("output projection", L, T, d / tp, d, {full ? 0 : split(B * sb * d), d * d / tp + (gpt2 ? d : 0)});
+    ops.matmul("output projection", L, T, qw / tp, d, {full ? 0 : split(B * sb * qw), qw * d / tp + (gpt2 ? d : 0)});
     const double maskSaved = full ? 0 : whole(kMask * sb * d);
     if (in.dropout)
         ops.elementwise("residual dropout", OpKind::Elementwise, 2 * L, replicatedTokens * d, kDropoutFlops, 1, 1, 0,

@@ -48,6 +48,8 @@ struct WorkloadInput {
     double microBatch = 1;
     double seqLen = 1;        ///< the whole sequence; CP ranks take seqLen / cp of the queries
     double dModel = 1, kvWidth = 1, dFf = 1, heads = 1, vocab = 1;
+    double queryWidth = 1;    ///< heads x head_dim (d_model unless head_dim is set apart)
+    bool qkNorm = false;      ///< RMSNorm on each head's queries and keys (Qwen3)
     double tp = 1, cp = 1;
     bool sp = false;
     // Mixture-of-Experts: experts = 0 is a dense MLP of d_ff.

@@ -33,6 +33,13 @@ private slots:
         // Mixtral 8x22B, HF mistralai/Mixtral-8x22B-Instruct-v0.1 safetensors total (vocabulary 32768).
         QTest::newRow("mixtral-8x22b, HF Mixtral-8x22B-Instruct-v0.1") << QStringLiteral("mixtral-8x22b")
                                                                       << qint64(140'630'071'296);
+        // Qwen3 (head_dim 128 apart from the width, QK-norm, untied): HF Qwen/Qwen3-* safetensors
+        // totals (Qwen3-32B as keras-hub's qwen3_32b_en preset lists it).
+        QTest::newRow("qwen3-8b, HF Qwen3-8B") << QStringLiteral("qwen3-8b") << qint64(8'190'735'360);
+        QTest::newRow("qwen3-32b, HF Qwen3-32B") << QStringLiteral("qwen3-32b") << qint64(32'762'123'264);
+        QTest::newRow("qwen3-30b-a3b, HF Qwen3-30B-A3B") << QStringLiteral("qwen3-30b-a3b") << qint64(30'532'122'624);
+        QTest::newRow("qwen3-235b-a22b, HF Qwen3-235B-A22B") << QStringLiteral("qwen3-235b-a22b")
+                                                             << qint64(235'093'634'560);
     }
 
     void presetTotals()
@@ -52,6 +59,10 @@ private slots:
         // Mixtral 8x7B: 13B active in Jiang et al. 2024 (2 of 8 experts per token); exactly the
         // embedding and head, attention, norms, the router and two experts of each block.
         QTest::newRow("mixtral-8x7b, 2 of 8 experts") << QStringLiteral("mixtral-8x7b") << qint64(12'879'925'248);
+        // Qwen3 MoE cards: "3.3B activated" and "22B activated" (8 of 128 experts; these exact
+        // figures count the embedding and the head, the only reading that gives both).
+        QTest::newRow("qwen3-30b-a3b, 8 of 128 experts") << QStringLiteral("qwen3-30b-a3b") << qint64(3'353'032'704);
+        QTest::newRow("qwen3-235b-a22b, 8 of 128 experts") << QStringLiteral("qwen3-235b-a22b") << qint64(22'190'763'520);
         // A dense model's active count is its total (HF Meta-Llama-3-8B).
         QTest::newRow("llama3-8b, dense") << QStringLiteral("llama3-8b") << qint64(8'030'261'248);
     }
@@ -67,6 +78,25 @@ private slots:
         QCOMPARE(count.activeNonEmbedding, count.active - count.embedding - count.lmHead);
         if (p->publishedActiveParams)
             QCOMPARE(*p->publishedActiveParams, active);
+    }
+
+    void nonEmbeddingAsTheCardsGiveIt_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<double>("billions");
+        // Qwen3 model cards, "Number of Parameters (Non-Embedding)", to the digit they print.
+        QTest::newRow("qwen3-32b, 31.2B") << QStringLiteral("qwen3-32b") << 31.2;
+        QTest::newRow("qwen3-30b-a3b, 29.9B") << QStringLiteral("qwen3-30b-a3b") << 29.9;
+        QTest::newRow("qwen3-235b-a22b, 234B") << QStringLiteral("qwen3-235b-a22b") << 234.0;
+    }
+
+    void nonEmbeddingAsTheCardsGiveIt()
+    {
+        QFETCH(QString, preset);
+        QFETCH(double, billions);
+        const ParamBreakdown p = countParams(test::catalog().findPreset(preset)->shape);
+        const double digits = billions >= 100 ? 1 : 10;  // 234B, 31.2B
+        QCOMPARE(std::round(static_cast<double>(p.nonEmbedding) / 1e9 * digits) / digits, billions);
     }
 
     void moeBreakdown()
