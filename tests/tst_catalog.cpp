@@ -15,7 +15,8 @@ private slots:
             QStringLiteral("h100-sxm"), QStringLiteral("h100-pcie"), QStringLiteral("h200-sxm"), QStringLiteral("b200"),
             QStringLiteral("l4"), QStringLiteral("t4"), QStringLiteral("rtx-3090"), QStringLiteral("rtx-4090"),
             QStringLiteral("rtx-5090"), QStringLiteral("mi250x"), QStringLiteral("mi300x"), QStringLiteral("tpu-v4"),
-            QStringLiteral("tpu-v5e"), QStringLiteral("tpu-v5p")};
+            QStringLiteral("tpu-v5e"), QStringLiteral("tpu-v5p"), QStringLiteral("gb200"), QStringLiteral("b300"),
+            QStringLiteral("mi355x")};
         QCOMPARE(test::catalog().gpus.size(), expected.size());
         for (const QString &id : expected) {
             const GpuSpec *g = test::catalog().findGpu(id);
@@ -38,6 +39,11 @@ private slots:
         QTest::newRow("NVIDIA T4 datasheet: 65 TFLOP/s fp16, 320 GB/s, 70 W") << QStringLiteral("t4") << QStringLiteral("fp16") << 65e12 << 320e9 << 70.0;
         QTest::newRow("AMD MI300X datasheet: 1307.4 TFLOP/s bf16, 5.3 TB/s, 750 W") << QStringLiteral("mi300x") << QStringLiteral("bf16") << 1307.4e12 << 5.3e12 << 750.0;
         QTest::newRow("Google Cloud TPU v5e docs: 197 TFLOP/s bf16, 819 GB/s") << QStringLiteral("tpu-v5e") << QStringLiteral("bf16") << 197e12 << 819e9 << -1.0;
+        // 2025-26 parts: NVIDIA's tables list sparse figures with "dense is one-half" footnotes.
+        QTest::newRow("NVIDIA GB200 NVL72 page: 360 PF bf16 sparse / 72 / 2, 8 TB/s, 1200 W") << QStringLiteral("gb200") << QStringLiteral("bf16") << 2.5e15 << 8e12 << 1200.0;
+        QTest::newRow("NVIDIA GB200 NVL72 page: 720 PF fp4 dense / 72") << QStringLiteral("gb200") << QStringLiteral("fp4") << 10e15 << 8e12 << 1200.0;
+        QTest::newRow("NVIDIA Blackwell Ultra datasheet, HGX B300: 108 PF fp4 dense / 8, 7.7 TB/s") << QStringLiteral("b300") << QStringLiteral("fp4") << 13.5e15 << 7.7e12 << 1100.0;
+        QTest::newRow("AMD MI355X: 5033.2 TFLOP/s fp8, 8 TB/s, 1400 W") << QStringLiteral("mi355x") << QStringLiteral("fp8") << 5033.2e12 << 8e12 << 1400.0;
     }
 
     void datasheets()
@@ -112,7 +118,7 @@ private slots:
                 QCOMPARE(g.peakFlopsPerS.value(QStringLiteral("bf16")), g.peakFlopsPerS.value(QStringLiteral("fp16")));
                 ++both;
             }
-        QCOMPARE(both, 12);  // all but V100, T4 (fp16 only) and the three TPUs (bf16 only)
+        QCOMPARE(both, 15);  // all but V100, T4 (fp16 only) and the three TPUs (bf16 only)
     }
 
     void prices_data()
