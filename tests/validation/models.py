@@ -55,6 +55,11 @@ class Shape:
     batch: int
     tied: bool
     max_pos: int = 0    # gpt2 learned positions; 0 means seq_len
+    # Mixture-of-Experts (llama family): routed experts, top-k, shared experts, expert width.
+    experts: int = 0
+    top_k: int = 2
+    shared: int = 0
+    expert_ff: int = 0
 
     @property
     def positions(self):
@@ -72,7 +77,8 @@ class Shape:
         return (f"{self.arch} L{self.layers} d{self.d_model} h{self.heads} kv{self.kv_heads} "
                 f"ff{self.d_ff} V{self.vocab} s{self.seq_len} b{self.batch} "
                 f"{'tied' if self.tied else 'untied'}"
-                + (f" P{self.positions}" if self.arch == "gpt2" else ""))
+                + (f" P{self.positions}" if self.arch == "gpt2" else "")
+                + (f" E{self.experts} k{self.top_k} sh{self.shared} eff{self.expert_ff}" if self.experts else ""))
 
     def with_(self, **kw):
         return replace(self, **kw)
@@ -186,9 +192,42 @@ class LlamaBlock(nn.Module):
         self.wv = nn.Linear(d, kv, bias=False)
         self.wo = nn.Linear(d, d, bias=False)
         self.mlp_norm = RMSNorm(d)
+        if shape.experts:
+            # Mixture-of-Experts as HF Mixtral lays it out: a bias-free router and SwiGLU experts;
+            # shared experts (DeepSeek-V3) as one SwiGLU of their summed width.
+            fe = shape.expert_ff
+            self.router = nn.Linear(d, shape.experts, bias=False)
+            self.experts = nn.ModuleList(
+                nn.ModuleList((nn.Linear(d, fe, bias=False), nn.Linear(d, fe, bias=False),
+                               nn.Linear(fe, d, bias=False))) for _ in range(shape.experts))
+            self.shared = (nn.ModuleList((nn.Linear(d, shape.shared * fe, bias=False),
+                                          nn.Linear(d, shape.shared * fe, bias=False),
+                                          nn.Linear(shape.shared * fe, d, bias=False)))
+                           if shape.shared else None)
+            return
         self.w_gate = nn.Linear(d, ff, bias=False)
         self.w_up = nn.Linear(d, ff, bias=False)
         self.w_down = nn.Linear(ff, d, bias=False)
+
+    def _moe(self, m):
+        # Top-k routing over fp32 router probabilities; each expert runs on the rows routed to it
+        # (dropless: every token-slot is computed once), weighted and summed back.
+        b, s, d = m.shape
+        flat = m.reshape(-1, d)
+        probs = F.softmax(self.router(flat).float(), dim=-1)
+        w, idx = torch.topk(probs, self.shape.top_k, dim=-1)
+        out = torch.zeros_like(flat)
+        for e, (gate, up, down) in enumerate(self.experts):
+            tok, slot = torch.nonzero(idx == e, as_tuple=True)
+            if tok.numel() == 0:
+                continue
+            x = flat[tok]
+            y = down(F.silu(gate(x)) * up(x)) * w[tok, slot].unsqueeze(-1).to(x.dtype)
+            out = out.index_add(0, tok, y)
+        if self.shared is not None:
+            gate, up, down = self.shared
+            out = out + down(F.silu(gate(flat)) * up(flat))
+        return out.view(b, s, d)
 
     def forward(self, x, mask, rope=None, selective=False):
         a = self.attn_norm(x)
@@ -199,7 +238,7 @@ class LlamaBlock(nn.Module):
         ctx = _core(q, k, v, self.shape, mask, self.p, True, selective)
         x = x + _dropout(self.wo(ctx), self.p)
         m = self.mlp_norm(x)
-        m = self.w_down(F.silu(self.w_gate(m)) * self.w_up(m))
+        m = self._moe(m) if self.shape.experts else self.w_down(F.silu(self.w_gate(m)) * self.w_up(m))
         return x + _dropout(m, self.p)
 
 

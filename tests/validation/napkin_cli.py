@@ -33,6 +33,9 @@ class Napkin:
                 "--tied" if shape.tied else "--untied", "--gpus", "1", "--zero", "0"]
         if shape.arch == "gpt2":
             args += ["--max-pos", str(shape.positions)]
+        if shape.experts:
+            args += ["--experts", str(shape.experts), "--top-k", str(shape.top_k),
+                     "--shared-experts", str(shape.shared), "--expert-d-ff", str(shape.expert_ff)]
         return args
 
     def run(self, args):

@@ -45,6 +45,11 @@ TOLERANCES = {
     "params.embedding": (0.0, "token (+ position) embedding numel: exact"),
     "params.lm_head": (0.0, "untied LM head numel (0 when tied): exact"),
     "params.non_embedding": (0.0, "total - embedding - lm_head: exact"),
+    "params.active": (0.0, "MoE: total - (experts - top_k) routed experts' numel per block: exact"),
+    "memory.model_state": (0.0, "MoE: weights + grads + AdamW moments (+ fp32 master) bytes, the "
+                                "routed experts' included: exact"),
+    "info.moe.activations": (None, "MoE: saved bytes vs Napkin's PyTorch activation model, which "
+                                   "does not yet model the reference MoE block's routing tensors"),
     "memory.weights": (0.0, "sum of parameter bytes: exact"),
     "memory.grads": (0.0, "sum of .grad bytes after backward: exact"),
     "memory.optimizer": (0.0, "AdamW exp_avg + exp_avg_sq (+ fp32 master copy for the mixed "
@@ -116,6 +121,13 @@ GRID = [
     Shape("llama", 2, 32, 2, 1, 88, 80, 40, 2, False),
     Shape("llama", 4, 48, 6, 3, 136, 72, 12, 2, False),
     Shape("llama", 2, 80, 5, 5, 216, 90, 10, 3, True),
+]
+
+# Mixture-of-Experts blocks (HF Mixtral layout; the second with a shared expert, as DeepSeek-V3
+# adds one): parameters, matmul FLOPs and model state, routing tensors aside.
+GRID_MOE = [
+    Shape("llama", 2, 64, 4, 2, 172, 100, 16, 2, False, experts=4, top_k=2, expert_ff=96),
+    Shape("llama", 2, 48, 4, 4, 128, 64, 12, 2, False, experts=8, top_k=2, shared=1, expert_ff=64),
 ]
 PRECISIONS = {"fp32-adamw": 4, "bf16-adamw": 2}
 DROPOUT_P = 0.1
@@ -227,6 +239,38 @@ class Validation:
                 for rc in RECOMPUTE:
                     self.run_activations(shape, recipe, act_bytes, dropout, rc,
                                          m if (recipe, dropout, rc) == ("fp32-adamw", False, "none") else None)
+
+    def run_moe_shape(self, shape):
+        nk = self.napkin
+        base = nk.report(shape, "fp32-adamw")
+        m = measure_step(shape, "fp32-adamw", 0.0, "none", count_flops=True)
+        self.compare("params.total", shape, "", dig(base, "params.total"), m.params_total)
+        self.compare("params.embedding", shape, "", dig(base, "params.embedding"), m.params_embedding)
+        self.compare("params.lm_head", shape, "", dig(base, "params.lm_head"), m.params_lm_head)
+        self.compare("params.non_embedding", shape, "", dig(base, "params.non_embedding"),
+                     m.params_total - m.params_embedding - m.params_lm_head)
+        expert = 3 * shape.d_model * shape.expert_ff   # one SwiGLU expert's numel
+        self.compare("params.active", shape, "", dig(base, "params.active"),
+                     m.params_total - shape.layers * (shape.experts - shape.top_k) * expert)
+        fw = dig(base, "flops.forward_per_sequence")
+        b, tokens = shape.batch, shape.batch * shape.seq_len
+        self.compare("flops.forward", shape, "fp32", fw["total"] * b, m.flops_forward)
+        self.compare("flops.forward_attention", shape, "fp32",
+                     (fw["attention_scores"] + fw["attention_values"]) * b, m.flops_forward_bmm)
+        self.compare("flops.forward_dense", shape, "fp32",
+                     (fw["qkv"] + fw["output_projection"] + fw["mlp"] + fw["lm_head"]) * b,
+                     m.flops_forward_mm)
+        self.compare("flops.backward", shape, "fp32", 2 * fw["total"] * b, m.flops_backward)
+        self.compare("flops.training_per_token", shape, "fp32", dig(base, "flops.per_token_detailed"),
+                     (m.flops_forward + m.flops_backward) / tokens)
+        for recipe in ("fp32-adamw", "bf16-mixed-adamw"):
+            r = nk.report(shape, recipe)
+            ms = m if recipe == "fp32-adamw" else measure_step(shape, recipe, 0.0, "none", count_flops=False)
+            self.compare("memory.model_state", shape, recipe, dig(r, "memory.per_gpu.model_state"),
+                         ms.weight_bytes + ms.grad_bytes + ms.optimizer_moment_bytes)
+            p = nk.report(shape, recipe, extra=PYTORCH_MODEL_ARGS + DROPOUT_ARGS[False])
+            self.compare("info.moe.activations", shape, recipe, dig(p, "memory.per_gpu.activations"),
+                         ms.activation_bytes if recipe != "fp32-adamw" else m.activation_bytes)
 
     def run_activations(self, shape, recipe, act_bytes, dropout, rc, m=None):
         cfg = f"{recipe.split('-')[0]} dropout={'on' if dropout else 'off'} recompute={rc}"
@@ -372,10 +416,15 @@ def main(argv=None):
     napkin = Napkin()
     v = Validation(napkin, convention)
     start = time.time()
-    print(f"napkin: {napkin.binary}   torch {torch.__version__}   {len(GRID)} shapes")
+    print(f"napkin: {napkin.binary}   torch {torch.__version__}   {len(GRID)} shapes + {len(GRID_MOE)} MoE")
     for shape in GRID:
         try:
             v.run_shape(shape)
+        except NapkinError as e:
+            v.error("napkin", shape, "", str(e))
+    for shape in GRID_MOE:
+        try:
+            v.run_moe_shape(shape)
         except NapkinError as e:
             v.error("napkin", shape, "", str(e))
     elapsed = time.time() - start
