@@ -8,7 +8,8 @@ namespace napkin {
 
 /// Activation bytes for one micro-batch on one GPU, split the way the formulas are.
 struct ActivationBreakdown {
-    double perLayer = 0;      ///< one transformer block
+    double perLayer = 0;      ///< one transformer block (Mixture-of-Experts: a MoE block)
+    double perDenseLayer = 0; ///< one of a Mixture-of-Experts model's dense blocks (else perLayer)
     double layers = 0;        ///< perLayer x all L layers (the whole model on one device)
     double embedding = 0;     ///< held by the first pipeline stage
     double head = 0;          ///< held by the last pipeline stage
@@ -26,8 +27,11 @@ ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, dou
 /// The same under a given activation model, whatever the scenario's.
 ActivationBreakdown activationBytes(const Scenario &s, const Recipe &recipe, double microBatch, ActivationModel model);
 
-/// The activation breakdown of one-block sums, for a model of `layers` blocks.
-ActivationBreakdown activationsFrom(const WorkloadSums &sums, std::int64_t layers);
+/// The activation breakdown of one-block sums, for a model of `layers` blocks of which the
+/// first `denseLayers` are dense.
+ActivationBreakdown activationsFrom(const WorkloadSums &sums, std::int64_t layers, std::int64_t denseLayers = 0);
+/// The dense blocks a scenario's model has among its layers (0 unless Mixture-of-Experts).
+std::int64_t denseBlocks(const Scenario &s);
 
 /// Saved bytes and parameters of one block, the embedding and the head on one GPU of the
 /// scenario's tp, sp and cp, from a one-block workload.

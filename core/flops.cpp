@@ -3,6 +3,8 @@
 #include "layout.h"
 #include "modelshape.h"
 
+#include <algorithm>
+
 namespace napkin {
 
 ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool causal)
@@ -27,9 +29,12 @@ ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool c
     if (m.moe()) {
         // The router (d x experts) and, per token, its top-k routed experts and the shared
         // ones: the model's FLOPs, without the capacity factor's padding slots.
+        // The first dense_layers blocks keep their dense MLP (DeepSeek-V3).
         const double through = static_cast<double>(m.expertsPerToken + m.sharedExperts);
-        f.mlp = L * (2 * s * d * static_cast<double>(m.experts)
-                     + through * projections * 2 * s * d * static_cast<double>(expertWidth(m)));
+        const double dense = static_cast<double>(std::min(m.denseLayers, m.layers));
+        f.mlp = (L - dense) * (2 * s * d * static_cast<double>(m.experts)
+                               + through * projections * 2 * s * d * static_cast<double>(expertWidth(m)))
+                + dense * projections * 2 * s * d * ff;
     }
     f.lmHead = 2 * s * d * static_cast<double>(m.vocab);
     return f;

@@ -126,4 +126,16 @@ double bubbleFraction(const Layout &l)
     return static_cast<double>(l.pp - 1) / (static_cast<double>(l.microBatches) * static_cast<double>(l.vpp));
 }
 
+std::vector<std::int64_t> stageDenseLayers(std::int64_t layers, std::int64_t pp, std::int64_t dense)
+{
+    const std::vector<std::int64_t> perStage = stageLayers(layers, pp);
+    std::vector<std::int64_t> out(perStage.size(), 0);
+    std::int64_t start = 0;
+    for (std::size_t i = 0; i < perStage.size(); ++i) {
+        out[i] = std::clamp<std::int64_t>(dense - start, 0, perStage[i]);
+        start += perStage[i];
+    }
+    return out;
+}
+
 } // namespace napkin

@@ -51,6 +51,9 @@ std::optional<ValidationError> validateLayout(const Scenario &s);
 /// stages 1, 2, ...: never to stage 0, which already holds the embedding and the most
 /// micro-batches in flight.
 std::vector<std::int64_t> stageLayers(std::int64_t layers, std::int64_t pp);
+/// Of each stage's layers, how many are among the model's first `dense` blocks (the dense
+/// blocks of a Mixture-of-Experts model such as DeepSeek-V3 sit on the first stages).
+std::vector<std::int64_t> stageDenseLayers(std::int64_t layers, std::int64_t pp, std::int64_t dense);
 
 /// The stages that can be the slowest or hold the most memory, without repeats: 0, 1 and the
 /// last. In-flight micro-batches fall with the stage index, extra layers go to stages 1, 2,

@@ -30,10 +30,13 @@ QList<double> stageParamsFrom(const Scenario &s, const Layout &l, const Workload
     if (s.paramsOverride)
         return {static_cast<double>(*s.paramsOverride)};
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
+    const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
     QList<double> out;
     out.reserve(l.pp);
     for (std::int64_t i = 0; i < l.pp; ++i) {
-        double n = sums.paramsPerBlock * static_cast<double>(layers[static_cast<std::size_t>(i)]);
+        const auto at = static_cast<std::size_t>(i);
+        double n = sums.paramsPerBlock * static_cast<double>(layers[at] - dense[at])
+                   + sums.paramsPerDenseBlock * static_cast<double>(dense[at]);
         if (i == 0)
             n += sums.paramsEmbedding;
         if (i == l.pp - 1)
@@ -58,11 +61,14 @@ QList<double> stageParams(const Scenario &s, const Layout &l, const WorkloadSums
 QList<double> stageExpertParams(const Scenario &s, const Layout &l)
 {
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
+    const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
     const double perBlock = s.paramsOverride || !s.model.moe() ? 0 : paramSums(s).expertParamsPerBlock;
     QList<double> out;
     out.reserve(l.pp);
-    for (std::int64_t i = 0; i < l.pp; ++i)
-        out.append(perBlock * static_cast<double>(layers[static_cast<std::size_t>(i)]));
+    for (std::int64_t i = 0; i < l.pp; ++i) {
+        const auto at = static_cast<std::size_t>(i);
+        out.append(perBlock * static_cast<double>(layers[at] - dense[at]));
+    }
     return out;
 }
 
@@ -117,19 +123,23 @@ double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l)
 
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l, const WorkloadSums &sums)
 {
-    const ActivationBreakdown a = activationsFrom(sums, s.model.layers);
+    const ActivationBreakdown a = activationsFrom(sums, s.model.layers, denseBlocks(s));
     const QList<double> params = stageParamsFrom(s, l, sums);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
+    const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
     const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
     double worst = 0;
     for (std::int64_t i : candidateStages(l.pp)) {
         const double inFlight = inFlightMicroBatches(l, i);
-        double act = a.perLayer * static_cast<double>(layers[static_cast<std::size_t>(i)]) * inFlight;
+        const auto at = static_cast<std::size_t>(i);
+        double act = (a.perLayer * static_cast<double>(layers[at] - dense[at])
+                      + a.perDenseLayer * static_cast<double>(dense[at]))
+                     * inFlight;
         if (i == 0)
             act += a.embedding * inFlight;
         if (i == l.pp - 1)
             act += a.head;
-        const double experts = sums.expertParamsPerBlock * static_cast<double>(layers[static_cast<std::size_t>(i)]);
+        const double experts = sums.expertParamsPerBlock * static_cast<double>(layers[at] - dense[at]);
         const StageInputs in{params[i], s.paramsOverride ? 0 : experts, block, act, 0};
         worst = std::max(worst, stageBytes(in, s, recipe, s.zeroStage, static_cast<double>(l.shardGroup()),
                                            static_cast<double>(l.expertShardGroup()), nullptr)
@@ -150,11 +160,12 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     const double shards = static_cast<double>(l.shardGroup());
     const double expertShards = static_cast<double>(l.expertShardGroup());
     const WorkloadSums sums = blockSums(s, recipe, static_cast<double>(s.microBatch));
-    r.activations = activationsFrom(sums, s.model.layers);  // the same workload, not built again
+    r.activations = activationsFrom(sums, s.model.layers, denseBlocks(s));  // the same workload, not built again
     const ActivationBreakdown one = activationBytes(s, recipe, 1);
 
     const QList<double> params = stageParamsFrom(s, l, sums);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
+    const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
     const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
     std::vector<StageInputs> inputs;
     for (std::int64_t i = 0; i < l.pp; ++i) {
@@ -163,15 +174,18 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
         st.layers = layers[static_cast<std::size_t>(i)];
         st.params = params[i];
         st.inFlightMicroBatches = inFlightMicroBatches(l, i);
+        const auto denseHere = static_cast<double>(dense[static_cast<std::size_t>(i)]);
         const auto held = [&](const ActivationBreakdown &a) {
-            double bytes = a.perLayer * static_cast<double>(st.layers) * st.inFlightMicroBatches;
+            double bytes = (a.perLayer * (static_cast<double>(st.layers) - denseHere) + a.perDenseLayer * denseHere)
+                           * st.inFlightMicroBatches;
             if (i == 0)
                 bytes += a.embedding * st.inFlightMicroBatches;
             if (i == l.pp - 1)
                 bytes += a.head;  // the last stage runs each micro-batch's backward at once
             return bytes;
         };
-        const double experts = s.paramsOverride ? 0 : sums.expertParamsPerBlock * static_cast<double>(st.layers);
+        const double experts =
+            s.paramsOverride ? 0 : sums.expertParamsPerBlock * (static_cast<double>(st.layers) - denseHere);
         StageInputs in{st.params, experts, block, held(r.activations), held(one)};
         st.bytes = stageBytes(in, s, recipe, s.zeroStage, shards, expertShards, &st.overheads);
         inputs.push_back(in);

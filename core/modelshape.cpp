@@ -1,5 +1,7 @@
 #include "modelshape.h"
 
+#include <algorithm>
+
 namespace napkin {
 
 std::int64_t headWidth(const ModelShape &m)
@@ -32,6 +34,7 @@ ParamBreakdown countParams(const ModelShape &m)
         // GPT-2: every Linear/Conv1D carries a bias; LayerNorm has weight and bias.
         p.perLayer.attention = (d * (q + 2 * kv) + (q + 2 * kv)) + (q * d + d);
         p.perLayer.mlp = (d * m.dFf + m.dFf) + (m.dFf * d + d);
+        p.denseLayer = p.perLayer;
         if (m.moe()) {
             // GELU experts with their biases, and a router without one.
             const std::int64_t ff = expertWidth(m);
@@ -49,6 +52,7 @@ ParamBreakdown countParams(const ModelShape &m)
         // SwiGLU MLP with gate, up and down projections (Shazeer 2020).
         p.perLayer.attention = d * q + 2 * d * kv + q * d;
         p.perLayer.mlp = 3 * d * m.dFf;
+        p.denseLayer = p.perLayer;
         if (m.moe()) {
             const std::int64_t expert = 3 * d * expertWidth(m);
             p.perLayer.router = d * m.experts;
@@ -60,14 +64,27 @@ ParamBreakdown countParams(const ModelShape &m)
         p.finalNorm = d;
         p.embedding = m.vocab * d;
     }
-    if (m.qkNorm)
+    if (m.moe() && m.routerBias) {
+        p.perLayer.router += m.experts;  // DeepSeek-V3's e_score_correction_bias
+        p.perLayer.mlp += m.experts;
+        p.perLayer.mlpActive += m.experts;
+    }
+    if (m.qkNorm) {
         p.perLayer.norms += 2 * headWidth(m);  // q_norm and k_norm, one head_dim weight each (Qwen3)
+    }
     if (!m.moe())
         p.perLayer.mlpActive = p.perLayer.mlp;
+    p.denseLayer.attention = p.perLayer.attention;
+    p.denseLayer.norms = p.perLayer.norms;
+    p.denseLayer.mlpActive = p.denseLayer.mlp;
+    // Mixture-of-Experts keeps a dense MLP in its first dense_layers blocks.
+    const std::int64_t dense = m.moe() ? std::min(m.denseLayers, m.layers) : 0;
+    const std::int64_t blocks = (m.layers - dense) * p.perLayer.total() + dense * p.denseLayer.total();
+    const std::int64_t activeBlocks = (m.layers - dense) * p.perLayer.active() + dense * p.denseLayer.active();
     p.lmHead = m.tied ? 0 : m.vocab * d;
-    p.total = p.embedding + m.layers * p.perLayer.total() + p.finalNorm + p.lmHead;
+    p.total = p.embedding + blocks + p.finalNorm + p.lmHead;
     p.nonEmbedding = p.total - p.embedding - p.lmHead;
-    p.active = p.embedding + m.layers * p.perLayer.active() + p.finalNorm + p.lmHead;
+    p.active = p.embedding + activeBlocks + p.finalNorm + p.lmHead;
     p.activeNonEmbedding = p.active - p.embedding - p.lmHead;
     return p;
 }

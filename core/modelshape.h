@@ -30,7 +30,8 @@ struct ParamBreakdown {
     std::int64_t active = 0;
     std::int64_t activeNonEmbedding = 0;  ///< active - embedding - lmHead: the N of 6ND
     std::int64_t finalNorm = 0;
-    LayerParams perLayer;
+    LayerParams perLayer;       ///< one block (Mixture-of-Experts: a MoE block)
+    LayerParams denseLayer;     ///< Mixture-of-Experts with dense_layers: one of its dense blocks
 };
 
 /// Width of one head: head_dim, or d_model / heads when it is 0.

@@ -1,5 +1,6 @@
 #include "roofline.h"
 
+#include "activations.h"
 #include "layout.h"
 
 #include <algorithm>
@@ -42,6 +43,8 @@ WorkloadInput stageWorkload(const Scenario &s, const Recipe &recipe, std::int64_
                                      recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, s.pp);
     in.layers = static_cast<double>(layers[static_cast<std::size_t>(stage)]);
+    in.denseLayers = static_cast<double>(
+        stageDenseLayers(s.model.layers, s.pp, denseBlocks(s))[static_cast<std::size_t>(stage)]);
     in.firstStage = stage == 0;
     in.lastStage = stage == s.pp - 1;
     in.optimizerParams = optimizerParams.value(stage);

@@ -61,6 +61,10 @@ struct ModelShape {
     std::int64_t expertsPerToken = 2;
     std::int64_t sharedExperts = 0;
     std::int64_t expertDff = 0;       ///< 0: d_ff
+    /// The first blocks keep a dense MLP of d_ff (DeepSeek-V3's first_k_dense_replace = 3).
+    std::int64_t denseLayers = 0;
+    /// The router carries a bias per expert (DeepSeek-V3's e_score_correction_bias).
+    bool routerBias = false;
 
     bool moe() const { return experts > 0; }
 

@@ -74,6 +74,8 @@ ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMac
                                      recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
     in.layers = 1;
     in.optimizerParams = 1;
+    const bool denseBlocks = in.denseLayers > 0;
+    in.denseLayers = 0;
     thread_local std::vector<WorkloadOp> ops;
     ComputeParts p;
     in.firstStage = false;
@@ -83,6 +85,14 @@ ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMac
     p.optimizerSecondsPerParam = blockOnly.optimizer;
     p.block = blockOnly;
     p.block.optimizer = 0;
+    p.denseBlock = p.block;
+    if (denseBlocks) {
+        in.denseLayers = 1;
+        buildWorkload(in, ops);
+        p.denseBlock = stageCompute(ops, machine);
+        p.denseBlock.optimizer = 0;
+        in.denseLayers = 0;
+    }
     in.firstStage = true;
     buildWorkload(in, ops);
     p.embedding = minus(stageCompute(ops, machine), blockOnly);
@@ -145,7 +155,9 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
                     const WorkloadInput &in, double stageParams, const ComputeParts &parts, CommSink sink)
 {
     StageTime t;
-    t.compute = scaled(parts.block, in.layers);
+    const double denseL = std::min(in.denseLayers, in.layers);
+    t.compute = scaled(parts.block, in.layers - denseL);
+    addTo(t.compute, scaled(parts.denseBlock, denseL));
     if (in.firstStage)
         addTo(t.compute, parts.embedding);
     if (in.lastStage)
@@ -212,7 +224,7 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         const double perLayer = 4 + (full ? 2 : 0);
         const qsizetype from = sink.size();
         const double seconds = sink.add(QStringLiteral("EP all-to-all"), CommGroup::Ep,
-                                        Collective::AllToAll, l.ep, routed, m * perLayer * in.layers, link);
+                                        Collective::AllToAll, l.ep, routed, m * perLayer * (in.layers - denseL), link);
         t.ep = seconds / m;
         sink.expose(from, seconds, seconds);
     }

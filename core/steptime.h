@@ -86,7 +86,8 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
 /// L_i x block (+ embedding on the first, + head on the last): the workload is built three
 /// times per (tp, cp, micro-batch, recompute), not once per stage or layout.
 struct ComputeParts {
-    StageCompute block;
+    StageCompute block;        ///< one block (Mixture-of-Experts: a MoE block)
+    StageCompute denseBlock;   ///< one dense block of a Mixture-of-Experts model (else block)
     StageCompute embedding;
     StageCompute head;
     double optimizerSecondsPerParam = 0;

@@ -49,6 +49,8 @@ std::optional<ValidationError> validateShape(const ModelShape &m)
     if (m.heads % m.kvHeads != 0)
         return ValidationError{QStringLiteral("kv_heads"),
                                QStringLiteral("must divide heads = %1 evenly (got %2)").arg(m.heads).arg(m.kvHeads)};
+    if (m.moe() && m.denseLayers > m.layers)
+        return ValidationError{QStringLiteral("dense_layers"), integerRangeProblem(0, m.layers, QString::number(m.denseLayers))};
     if (m.moe() && m.expertsPerToken > m.experts)
         return ValidationError{QStringLiteral("experts_per_token"),
                                integerRangeProblem(1, m.experts, QString::number(m.expertsPerToken))};

@@ -2,6 +2,8 @@
 
 #include "modelshape.h"
 
+#include <algorithm>
+
 namespace napkin {
 
 namespace {
@@ -122,6 +124,8 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
         in.expertDff = static_cast<double>(expertWidth(m));
         in.ep = static_cast<double>(s.ep);
         in.capacityFactor = s.capacityFactor;
+        in.denseLayers = static_cast<double>(std::min(m.denseLayers, m.layers));
+        in.routerBias = m.routerBias;
     }
     in.flash = s.flashAttention;
     in.causal = s.causalHalving;
@@ -271,20 +275,20 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     // One MLP over `tokensHere` tokens of this GPU (`tokensAll` over the micro-batch, for the
     // saved tensors) and `width` hidden units: gpt2's up, GELU and down with biases, or llama's
     // fused gate-and-up, SwiGLU and down. `groups` weight sets of it sit on this GPU (experts).
-    const auto mlp = [&](const char *up, const char *act, const char *down, double tokensHere, double tokensAll,
-                         double width, double groups, double inSaved) {
+    const auto mlp = [&](const char *up, const char *act, const char *down, double count, double tokensHere,
+                         double tokensAll, double width, double groups, double inSaved) {
         const double ffSaved = full ? 0 : split(B * tokensAll * width);  // one width-wide tensor
         const double bias = gpt2 ? 1 : 0;
         if (llama) {
-            ops.groupedMatmul(up, L, groups, tokensHere, d, 2 * width / tp, {inSaved, groups * 2 * d * width / tp});
+            ops.groupedMatmul(up, count, groups, tokensHere, d, 2 * width / tp, {inSaved, groups * 2 * d * width / tp});
             // The fused gate-and-up output (2 d_ff wide); the reference keeps gate, SiLU and up apart.
-            ops.elementwise(act, OpKind::Elementwise, L, tokensHere * width / tp, kSwigluFlops, 2, 1, 0,
+            ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / tp, kSwigluFlops, 2, 1, 0,
                             {(pytorch ? 3 : 2) * ffSaved, 0});
         } else {
-            ops.groupedMatmul(up, L, groups, tokensHere, d, width / tp, {inSaved, groups * (d * width + width) / tp});
-            ops.elementwise(act, OpKind::Elementwise, L, tokensHere * width / tp, kGeluFlops, 1, 1, 0, {ffSaved, 0});
+            ops.groupedMatmul(up, count, groups, tokensHere, d, width / tp, {inSaved, groups * (d * width + width) / tp});
+            ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / tp, kGeluFlops, 1, 1, 0, {ffSaved, 0});
         }
-        ops.groupedMatmul(down, L, groups, tokensHere, width / tp, d, {ffSaved, groups * (width * d / tp + bias * d)});
+        ops.groupedMatmul(down, count, groups, tokensHere, width / tp, d, {ffSaved, groups * (width * d / tp + bias * d)});
     };
     if (in.experts > 0) {
         // Mixture-of-Experts (Shazeer et al. 2017; Fedus et al. 2021). The router, replicated on
@@ -293,22 +297,29 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         // expert group receive T x k tokens each, padded to the capacity factor's slots, and run
         // them through their experts / ep experts (each split / tp, as Megatron-LM's expert TP
         // equal to TP does). Shared experts run on every token like a dense MLP.
-        ops.matmul("router", L, replicatedTokens, d, in.experts, {inputSaved, d * in.experts});
-        ops.elementwise("top-k routing", OpKind::Elementwise, L, replicatedTokens * in.experts, kSoftmaxFlops, 1, 1, 0,
+        // The first dense_layers blocks keep a dense MLP (DeepSeek-V3); the rest are MoE blocks.
+        const double denseL = std::min(in.denseLayers, L);
+        const double moeL = L - denseL;
+        ops.matmul("router", moeL, replicatedTokens, d, in.experts,
+                   {inputSaved, d * in.experts + (in.routerBias ? in.experts : 0)});
+        ops.elementwise("top-k routing", OpKind::Elementwise, moeL, replicatedTokens * in.experts, kSoftmaxFlops, 1, 1, 0,
                         {full ? 0 : whole(F * sb * in.experts), 0});
         // Expert rows per token: its top-k, padded to the capacity factor.
         const double perToken = in.expertsPerToken * in.capacityFactor;
         ops.expert = true;
-        mlp("experts up", "experts activation", "experts down", T * perToken, sb * perToken, in.expertDff,
+        mlp("experts up", "experts activation", "experts down", moeL, T * perToken, sb * perToken, in.expertDff,
             in.experts / in.ep, full ? 0 : whole(B * sb * perToken * d));
         ops.expert = false;
         if (in.sharedExperts > 0)
-            mlp("shared experts up", "shared experts activation", "shared experts down", T, sb,
+            mlp("shared experts up", "shared experts activation", "shared experts down", moeL, T, sb,
                 in.sharedExperts * in.expertDff, 1, 0);  // they read the norm's output, kept once above
+        if (denseL > 0)
+            mlp(llama ? "dense MLP gate + up" : "dense MLP up", llama ? "dense SwiGLU" : "dense GELU", "dense MLP down",
+                denseL, T, sb, ff, 1, inputSaved);
     } else if (llama) {
-        mlp("MLP gate + up", "SwiGLU", "MLP down", T, sb, ff, 1, inputSaved);
+        mlp("MLP gate + up", "SwiGLU", "MLP down", L, T, sb, ff, 1, inputSaved);
     } else {
-        mlp("MLP up", "GELU", "MLP down", T, sb, ff, 1, inputSaved);
+        mlp("MLP up", "GELU", "MLP down", L, T, sb, ff, 1, inputSaved);
     }
     const std::size_t layerOpsEnd = out.size();
 

@@ -55,6 +55,8 @@ struct WorkloadInput {
     // Mixture-of-Experts: experts = 0 is a dense MLP of d_ff.
     double experts = 0, expertsPerToken = 1, sharedExperts = 0, expertDff = 1;
     double ep = 1, capacityFactor = 1;
+    double denseLayers = 0;   ///< of `layers`, the blocks that keep a dense MLP of d_ff
+    bool routerBias = false;
     bool flash = false, causal = false;
     Recompute recompute = Recompute::None;
     double activationBytes = 2, weightBytes = 2, gradBytes = 2, optimizerBytes = 12;
@@ -85,6 +87,9 @@ struct WorkloadSums {
     double savedHead = 0;
     double paramsPerBlock = 0;
     double expertParamsPerBlock = 0;  ///< of paramsPerBlock, the routed experts' on this GPU
+    // Mixture-of-Experts with dense_layers: one dense block (else equal to the above).
+    double savedPerDenseBlock = 0;
+    double paramsPerDenseBlock = 0;
     double paramsEmbedding = 0;
     double paramsHead = 0;
 };
