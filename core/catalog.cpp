@@ -179,6 +179,18 @@ bool parsePreset(const QJsonObject &o, int index, ModelPreset *p, QString *error
             return fail(error, where + QStringLiteral(": \"qk_norm\" must be true or false"));
         m.qkNorm = o.value(QStringLiteral("qk_norm")).toBool();
     }
+    // Multi-head latent attention (DeepSeek-V2/V3).
+    if (!readOptionalInt(o, QStringLiteral("q_lora_rank"), where, 0, &m.qLoraRank, error)
+        || !readOptionalInt(o, QStringLiteral("kv_lora_rank"), where, 0, &m.kvLoraRank, error)
+        || !readOptionalInt(o, QStringLiteral("qk_rope_dim"), where, 0, &m.qkRopeDim, error)
+        || !readOptionalInt(o, QStringLiteral("v_head_dim"), where, 0, &m.vHeadDim, error)
+        || !readOptionalInt(o, QStringLiteral("dense_layers"), where, 0, &m.denseLayers, error))
+        return false;
+    if (o.contains(QStringLiteral("router_bias"))) {
+        if (!o.value(QStringLiteral("router_bias")).isBool())
+            return fail(error, where + QStringLiteral(": \"router_bias\" must be true or false"));
+        m.routerBias = o.value(QStringLiteral("router_bias")).toBool();
+    }
     // Mixture-of-Experts, where the model has it.
     if (!readOptionalInt(o, QStringLiteral("experts"), where, 0, &m.experts, error)
         || !readOptionalInt(o, QStringLiteral("experts_per_token"), where, 1, &m.expertsPerToken, error)

@@ -19,10 +19,21 @@ ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool c
     // published MFU figures use is the full s^2 (Narayanan et al. 2021, Chowdhery et al. 2022).
     const double scoreEntries = causal ? s * (s + 1) / 2 : s * s;
     ForwardMatmulFlops f;
+    const AttentionWidths a = attentionWidths(m);
     f.qkv = L * 2 * s * d * (q + 2 * kv);
-    f.attentionScores = L * 2 * scoreEntries * q;  // heads x (s x d_head)(d_head x s)
-    f.attentionValues = L * 2 * scoreEntries * q;  // heads x (s x s)(s x d_head)
-    f.outputProjection = L * 2 * s * q * d;
+    if (m.mla()) {
+        // Multi-head latent attention: every projection into and out of the two latents
+        // (their norms' weights aside), as the parameters count them.
+        const double qr = static_cast<double>(m.qLoraRank);
+        const double kvr = static_cast<double>(m.kvLoraRank);
+        const double rope = static_cast<double>(m.qkRopeDim);
+        const double kUp = static_cast<double>(m.heads * headWidth(m));
+        const double query = qr > 0 ? d * qr + qr * static_cast<double>(a.q) : d * static_cast<double>(a.q);
+        f.qkv = L * 2 * s * (query + d * (kvr + rope) + kvr * (kUp + static_cast<double>(a.v)));
+    }
+    f.attentionScores = L * 2 * scoreEntries * static_cast<double>(a.q);   // heads x (s x d_qk)(d_qk x s)
+    f.attentionValues = L * 2 * scoreEntries * static_cast<double>(a.out); // heads x (s x s)(s x d_v)
+    f.outputProjection = L * 2 * s * static_cast<double>(a.out) * d;
     // gpt2: up and down (2 matmuls of d x d_ff); llama SwiGLU: gate, up and down (3).
     const double projections = m.arch == Arch::Llama ? 3 : 2;
     f.mlp = L * projections * 2 * s * d * ff;

@@ -24,6 +24,15 @@ std::int64_t expertWidth(const ModelShape &m)
     return m.expertDff > 0 ? m.expertDff : m.dFf;
 }
 
+AttentionWidths attentionWidths(const ModelShape &m)
+{
+    if (!m.mla())
+        return {queryWidth(m), kvWidth(m), kvWidth(m), queryWidth(m)};
+    const std::int64_t v = m.vHeadDim > 0 ? m.vHeadDim : headWidth(m);
+    const std::int64_t qk = m.heads * (headWidth(m) + m.qkRopeDim);
+    return {qk, qk, m.heads * v, m.heads * v};
+}
+
 ParamBreakdown countParams(const ModelShape &m)
 {
     const std::int64_t d = m.dModel;
@@ -51,6 +60,17 @@ ParamBreakdown countParams(const ModelShape &m)
         // LLaMA (Touvron et al. 2023): rotary positions, no biases, RMSNorm weight only,
         // SwiGLU MLP with gate, up and down projections (Shazeer 2020).
         p.perLayer.attention = d * q + 2 * d * kv + q * d;
+        if (m.mla()) {
+            // DeepSeek-V2/V3 (HF DeepseekV3Attention): Q through a q_lora_rank latent with its
+            // RMSNorm (or one full-rank projection), K/V through a kv_lora_rank latent plus the
+            // shared RoPE key, with its RMSNorm, up to every head's K (no-RoPE part) and V.
+            const AttentionWidths a = attentionWidths(m);
+            const std::int64_t rope = m.qkRopeDim;
+            const std::int64_t kUp = m.heads * headWidth(m);
+            const std::int64_t query = m.qLoraRank > 0 ? d * m.qLoraRank + m.qLoraRank + m.qLoraRank * a.q : d * a.q;
+            p.perLayer.attention = query + d * (m.kvLoraRank + rope) + m.kvLoraRank
+                                   + m.kvLoraRank * (kUp + a.v) + a.out * d;
+        }
         p.perLayer.mlp = 3 * d * m.dFf;
         p.denseLayer = p.perLayer;
         if (m.moe()) {

@@ -41,6 +41,15 @@ std::int64_t queryWidth(const ModelShape &m);
 /// Width of the K and V projections: kv_heads * head_dim (Ainslie et al. 2023, GQA).
 std::int64_t kvWidth(const ModelShape &m);
 
+/// The attention's widths over all heads: queries and keys (what QK^T contracts), values and
+/// the attention output. Multi-head latent attention: heads x (head_dim + qk_rope_dim) for Q
+/// and K, heads x v_head_dim for V and the output; otherwise queryWidth(), kvWidth(),
+/// kvWidth() and queryWidth().
+struct AttentionWidths {
+    std::int64_t q = 0, k = 0, v = 0, out = 0;
+};
+AttentionWidths attentionWidths(const ModelShape &m);
+
 /// Width of one routed expert's MLP: expert_d_ff, or d_ff when it is 0.
 std::int64_t expertWidth(const ModelShape &m);
 

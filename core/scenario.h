@@ -53,6 +53,16 @@ struct ModelShape {
     std::int64_t headDim = 0;
     /// RMSNorm on each head's queries and keys before RoPE (Qwen3, Gemma 3): a head_dim weight each.
     bool qkNorm = false;
+    // Multi-head latent attention (DeepSeek-V2/V3): K and V come from a kv_lora_rank-wide latent,
+    // Q from a q_lora_rank-wide one (0: a full-rank Q), each head adds qk_rope_dim decoupled RoPE
+    // dimensions to its head_dim (qk_nope_head_dim), and values are v_head_dim wide.
+    // kv_lora_rank = 0 is ordinary multi-head or grouped-query attention.
+    std::int64_t qLoraRank = 0;
+    std::int64_t kvLoraRank = 0;
+    std::int64_t qkRopeDim = 0;
+    std::int64_t vHeadDim = 0;         ///< 0: head_dim
+
+    bool mla() const { return kvLoraRank > 0; }
     // Mixture-of-Experts (Shazeer et al. 2017; Fedus et al. 2021): every block's MLP becomes a
     // router over `experts` MLPs of width `expertDff`, each token going to its top
     // `expertsPerToken`, plus `sharedExperts` MLPs every token goes through (DeepSeek-V3).

@@ -193,7 +193,7 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         // K/V block round the ring, cp - 1 sends forward and twice that backward (K/V and their
         // gradients), hidden behind the attention of the block in hand.
         const Interconnect &link = machine.links.forGroup(CommGroup::Cp, l);
-        const double kvBlock = tokens * 2 * in.kvWidth * recipe.activationBytes / in.tp;
+        const double kvBlock = tokens * (in.keyWidth + in.valueWidth) * recipe.activationBytes / in.tp;
         const double sends = static_cast<double>(l.cp - 1) * (3 + (full ? 1 : 0));
         const qsizetype from = sink.size();
         const double seconds = sink.add(QStringLiteral("CP K/V ring exchange"), CommGroup::Cp, Collective::SendRecv, l.cp,

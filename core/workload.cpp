@@ -109,7 +109,17 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     in.seqLen = static_cast<double>(s.seqLen);
     in.dModel = static_cast<double>(m.dModel);
     in.kvWidth = static_cast<double>(kvWidth(m));
-    in.queryWidth = static_cast<double>(queryWidth(m));
+    const AttentionWidths widths = attentionWidths(m);
+    in.queryWidth = static_cast<double>(widths.q);
+    in.keyWidth = static_cast<double>(widths.k);
+    in.valueWidth = static_cast<double>(widths.v);
+    in.outWidth = static_cast<double>(widths.out);
+    if (m.mla()) {
+        in.qLoraRank = static_cast<double>(m.qLoraRank);
+        in.kvLoraRank = static_cast<double>(m.kvLoraRank);
+        in.qkRopeDim = static_cast<double>(m.qkRopeDim);
+        in.keyNopeWidth = static_cast<double>(m.heads * headWidth(m));
+    }
     in.qkNorm = m.qkNorm;
     in.dFf = static_cast<double>(m.dFf);
     in.heads = static_cast<double>(m.heads);
@@ -214,10 +224,36 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     ops.elementwise(llama ? "RMSNorm (attention)" : "LayerNorm (attention)", OpKind::Normalization, L,
                     replicatedTokens * d, normFlops, 1, 1, normParamBytes,
                     {full ? whole(B * sb * d) : normSaved, normParams});
-    // qw: the queries' width, heads x head_dim (d_model unless head_dim is set apart).
+    // qw, kw, vw, ow: the queries', keys', values' and output's widths over all heads (d_model
+    // for Q and the output unless head_dim is set apart; multi-head latent attention below).
     const double qw = in.queryWidth;
-    ops.matmul("QKV projection", L, T, d, (qw + 2 * kv) / tp,
-               {inputSaved, d * (qw + 2 * kv) / tp + (gpt2 ? (qw + 2 * kv) / tp : 0)});
+    const double kw = in.keyWidth;
+    const double vw = in.valueWidth;
+    const double ow = in.outWidth;
+    if (in.kvLoraRank > 0) {
+        // DeepSeek-V2/V3 (HF DeepseekV3Attention; Megatron-LM's MLA): the down projections into
+        // the latents run whole on every TP rank, each latent has its RMSNorm, and the up
+        // projections are split by heads (/ tp). Each matmul keeps its input.
+        const double qr = in.qLoraRank;
+        const double kvr = in.kvLoraRank;
+        const double rope = in.qkRopeDim;
+        if (qr > 0) {
+            ops.matmul("Q down projection", L, replicatedTokens, d, qr, {inputSaved, d * qr});
+            ops.elementwise("RMSNorm (Q latent)", OpKind::Normalization, L, replicatedTokens * qr, kRmsNormFlops, 1, 1,
+                            qr * w, {full ? 0 : whole(B * sb * qr), qr});
+            ops.matmul("Q up projection", L, T, qr, qw / tp, {full ? 0 : whole(B * sb * qr), qr * qw / tp});
+        } else {
+            ops.matmul("Q projection", L, T, d, qw / tp, {inputSaved, d * qw / tp});
+        }
+        ops.matmul("KV down projection", L, replicatedTokens, d, kvr + rope, {0, d * (kvr + rope)});
+        ops.elementwise("RMSNorm (KV latent)", OpKind::Normalization, L, replicatedTokens * kvr, kRmsNormFlops, 1, 1,
+                        kvr * w, {full ? 0 : whole(B * sb * kvr), kvr});
+        ops.matmul("KV up projection", L, T, kvr, (in.keyNopeWidth + vw) / tp,
+                   {full ? 0 : whole(B * sb * kvr), kvr * (in.keyNopeWidth + vw) / tp});
+    } else {
+        ops.matmul("QKV projection", L, T, d, (qw + 2 * kv) / tp,
+                   {inputSaved, d * (qw + 2 * kv) / tp + (gpt2 ? (qw + 2 * kv) / tp : 0)});
+    }
     if (in.qkNorm) {
         // Qwen3: an RMSNorm over each head's queries and keys, a head_dim weight each,
         // replicated on every TP rank; it keeps its inputs, as the block norms do.
@@ -227,26 +263,29 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     }
     // Q and K for QK^T, V for attention over V: at their own widths (Korthikanti, with grouped
     // K/V), or expanded to every query head (the reference decoders).
-    const double qkSaved = full ? 0 : split(pytorch ? 2 * B * sb * qw : B * sb * (qw + kv));
-    const double vSaved = full ? 0 : split(pytorch ? B * sb * qw : B * sb * kv);
+    const double qkSaved = full ? 0 : split(pytorch ? 2 * B * sb * qw : B * sb * (qw + kw));
+    const double vSaved = full ? 0 : split(pytorch ? B * sb * ow : B * sb * vw);
     if (in.flash) {
         // Dao et al. 2022: scores, softmax and PV fused; reads Q, K, V once, writes O and the
         // fp32 log-sum-exp, which it keeps. The backward recomputes QK^T (forward 4, backward 10
         // matmul terms). Its dropout mask is regenerated, never stored.
-        const double io = (T * (qw + 2 * kv) * a + T * qw * a) / tp;
+        const double io = (T * (qw + kw + vw) * a + T * ow * a) / tp;
         const double lse = b * headsHere * (sq / in.cp) * kFp32;
-        const double model = 4 * b * scoreEntries * qw / tp;
+        const double model = 2 * b * scoreEntries * (qw + ow) / tp;
         const double lseSaved = scoresKept ? split(F * in.heads * sb) : 0;
         ops.add("FlashAttention", Phase::Forward, OpKind::Attention, L, model + kSoftmaxFlops * scores, model, io + lse,
                 {qkSaved + vSaved + lseSaved, 0});
         ops.add("FlashAttention", Phase::Backward, OpKind::Attention, L,
-                2.5 * model + 2 * kSoftmaxFlops * scores, 2 * model, 2 * io + T * qw * a / tp + lse);
+                2.5 * model + 2 * kSoftmaxFlops * scores, 2 * model, 2 * io + T * ow * a / tp + lse);
     } else {
         // Batched per head: (s x d_head)(d_head x s) and (s x s)(s x d_head), scores written
         // to HBM at the activation dtype.
         const double qk = 2 * b * scoreEntries * qw / tp;
+        const double pv = 2 * b * scoreEntries * ow / tp;
         const double q = T * qw * a / tp;
-        const double k = T * kv * a / tp;
+        const double k = T * kw * a / tp;
+        const double v = T * vw * a / tp;
+        const double o = T * ow * a / tp;
         ops.add("attention scores QK^T", Phase::Forward, OpKind::Attention, L, qk, qk, q + k + scores * a, {qkSaved, 0});
         ops.add("attention scores QK^T", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk,
                 scores * a + 2 * (q + k) + q + k);
@@ -261,10 +300,10 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
             ops.elementwise("attention dropout", OpKind::Attention, L, scores, kDropoutFlops, 1, 1, 0,
                             {scoresKept ? split((kMask + B) * allScores) : 0, 0});
         }
-        ops.add("attention x V", Phase::Forward, OpKind::Attention, L, qk, qk, scores * a + k + q, {vSaved, 0});
-        ops.add("attention x V", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk, 2 * scores * a + 2 * k + 2 * q);
+        ops.add("attention x V", Phase::Forward, OpKind::Attention, L, pv, pv, scores * a + v + o, {vSaved, 0});
+        ops.add("attention x V", Phase::Backward, OpKind::Attention, L, 2 * pv, 2 * pv, 2 * scores * a + 2 * v + 2 * o);
     }
-    ops.matmul("output projection", L, T, qw / tp, d, {full ? 0 : split(B * sb * qw), qw * d / tp + (gpt2 ? d : 0)});
+    ops.matmul("output projection", L, T, ow / tp, d, {full ? 0 : split(B * sb * ow), ow * d / tp + (gpt2 ? d : 0)});
     const double maskSaved = full ? 0 : whole(kMask * sb * d);
     if (in.dropout)
         ops.elementwise("residual dropout", OpKind::Elementwise, 2 * L, replicatedTokens * d, kDropoutFlops, 1, 1, 0,

@@ -49,6 +49,12 @@ struct WorkloadInput {
     double seqLen = 1;        ///< the whole sequence; CP ranks take seqLen / cp of the queries
     double dModel = 1, kvWidth = 1, dFf = 1, heads = 1, vocab = 1;
     double queryWidth = 1;    ///< heads x head_dim (d_model unless head_dim is set apart)
+    /// Over all heads: keys (what QK^T contracts with the queries' queryWidth), values, and the
+    /// attention output (kvWidth, kvWidth, queryWidth unless multi-head latent attention).
+    double keyWidth = 1, valueWidth = 1, outWidth = 1;
+    /// Multi-head latent attention (kvLoraRank > 0): the latents' widths, the RoPE key's width,
+    /// and the up-projected keys' no-RoPE width (heads x head_dim).
+    double qLoraRank = 0, kvLoraRank = 0, qkRopeDim = 0, keyNopeWidth = 0;
     bool qkNorm = false;      ///< RMSNorm on each head's queries and keys (Qwen3)
     double tp = 1, cp = 1;
     bool sp = false;

@@ -75,9 +75,13 @@ private slots:
             Scenario s = test::presetScenario(p.id.toLatin1().constData());
             const WorkloadSums sums = blockSums(s, *findRecipe(QStringLiteral("bf16-mixed-adamw")), 1);
             const ParamBreakdown count = countParams(s.model);
-            const double total = sums.paramsPerBlock * static_cast<double>(s.model.layers) + sums.paramsEmbedding + sums.paramsHead;
+            // Mixture-of-Experts models may keep dense blocks first (DeepSeek-V3): two kinds of block.
+            const auto dense = static_cast<double>(denseBlocks(s));
+            const double total = sums.paramsPerBlock * (static_cast<double>(s.model.layers) - dense)
+                                 + sums.paramsPerDenseBlock * dense + sums.paramsEmbedding + sums.paramsHead;
             QCOMPARE(total, static_cast<double>(count.total));
             QCOMPARE(sums.paramsPerBlock, static_cast<double>(count.perLayer.total()));
+            QCOMPARE(sums.paramsPerDenseBlock, static_cast<double>(dense > 0 ? count.denseLayer.total() : count.perLayer.total()));
             QCOMPARE(static_cast<std::int64_t>(total), p.publishedParams);
         }
     }

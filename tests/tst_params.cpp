@@ -40,6 +40,9 @@ private slots:
         QTest::newRow("qwen3-30b-a3b, HF Qwen3-30B-A3B") << QStringLiteral("qwen3-30b-a3b") << qint64(30'532'122'624);
         QTest::newRow("qwen3-235b-a22b, HF Qwen3-235B-A22B") << QStringLiteral("qwen3-235b-a22b")
                                                              << qint64(235'093'634'560);
+        // DeepSeek-V3 README_WEIGHTS: 671B main model weights (the checkpoint's 685B adds the
+        // 14B multi-token-prediction module); exact over the main model's tensors.
+        QTest::newRow("deepseek-v3, 671B main model") << QStringLiteral("deepseek-v3") << qint64(671'026'419'200);
     }
 
     void presetTotals()
@@ -63,6 +66,9 @@ private slots:
         // figures count the embedding and the head, the only reading that gives both).
         QTest::newRow("qwen3-30b-a3b, 8 of 128 experts") << QStringLiteral("qwen3-30b-a3b") << qint64(3'353'032'704);
         QTest::newRow("qwen3-235b-a22b, 8 of 128 experts") << QStringLiteral("qwen3-235b-a22b") << qint64(22'190'763'520);
+        // DeepSeek-V3 technical report: 37B activated per token (8 of 256 routed experts, the
+        // shared one, the first 3 dense blocks), the embedding and head included.
+        QTest::newRow("deepseek-v3, 37B activated") << QStringLiteral("deepseek-v3") << qint64(37'552'297'472);
         // A dense model's active count is its total (HF Meta-Llama-3-8B).
         QTest::newRow("llama3-8b, dense") << QStringLiteral("llama3-8b") << qint64(8'030'261'248);
     }
@@ -110,6 +116,22 @@ private slots:
         QCOMPARE(p.perLayer.mlp, p.perLayer.router + p.perLayer.routedExperts);
         QCOMPARE(p.perLayer.mlpActive, p.perLayer.router + qint64(2) * 3 * 4096 * 14336);
         QCOMPARE(p.perLayer.norms, qint64(8192));
+    }
+
+    void deepSeekV3Blocks()
+    {
+        // HF DeepseekV3 tensors per layer: MLA q_a_proj 1536x7168, q_a_layernorm 1536,
+        // q_b_proj 24576x1536 (128 heads x (128 + 64)), kv_a_proj_with_mqa 576x7168 (512 + 64),
+        // kv_a_layernorm 512, kv_b_proj 32768x512 (128 x (128 + 128)), o_proj 7168x16384.
+        const ParamBreakdown p = countParams(test::catalog().findPreset(QStringLiteral("deepseek-v3"))->shape);
+        QCOMPARE(p.perLayer.attention, qint64(11'010'048 + 1'536 + 37'748'736 + 4'128'768 + 512 + 16'777'216 + 117'440'512));
+        // MoE blocks: gate 256x7168 + e_score_correction_bias 256, 256 experts and 1 shared of
+        // 3 x 7168 x 2048; the first 3 blocks: a dense MLP of 3 x 7168 x 18432.
+        QCOMPARE(p.perLayer.router, qint64(1'835'008 + 256));
+        QCOMPARE(p.perLayer.routedExperts, qint64(256) * 3 * 7168 * 2048);
+        QCOMPARE(p.perLayer.mlp, p.perLayer.router + p.perLayer.routedExperts + qint64(3) * 7168 * 2048);
+        QCOMPARE(p.denseLayer.mlp, qint64(3) * 7168 * 18432);
+        QCOMPARE(p.perLayer.norms, qint64(2 * 7168));
     }
 
     void breakdown_data()

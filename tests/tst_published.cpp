@@ -10,6 +10,31 @@ class TestPublished final : public QObject
     Q_OBJECT
 
 private slots:
+    void deepSeekV3ImpliedUtilisation()
+    {
+        // DeepSeek-V3 technical report (arXiv 2412.19437), Table 1 and Section 1: pre-training
+        // costs 180K H800 GPU-hours per trillion tokens (2,664K for 14.8T; 2.788M for the whole
+        // run). Napkin's FLOPs per token over that time, against the H800's dense peak, which is
+        // the H100 SXM's (same GH100 die; the H800 cuts NVLink, not compute): 989.5 TFLOP/s bf16.
+        Scenario s = test::presetScenario("deepseek-v3");
+        s.seqLen = 4096;  // the report's pre-training sequence length
+        s.gpus = 2048;
+        s.pp = 16;
+        s.ep = 64;
+        s.zeroStage = 1;
+        s.microBatch = 1;
+        const Report r = test::reportFor(s);
+        const double gpuSecondsPerTrillion = 180e3 * 3600;
+        const double peak = 989.5e12;
+        const double mfu6nd = r.flops.perToken6nd * 1e12 / gpuSecondsPerTrillion / peak;
+        const double mfuDetailed = r.flops.perTokenDetailed * 1e12 / gpuSecondsPerTrillion / peak;
+        // 6N on its 37B activated (35.7B without the embedding and head): 33.4% of the bf16 peak;
+        // every matmul, attention included at 4096 tokens: 43.8%. DeepSeek ran its GEMMs in FP8,
+        // whose peak is twice that: 16.7% and 21.9% of it.
+        QCOMPARE(std::round(mfu6nd * 1000) / 1000, 0.334);
+        QCOMPARE(std::round(mfuDetailed * 1000) / 1000, 0.438);
+    }
+
     void chinchillaTable3_data()
     {
         QTest::addColumn<double>("params");
