@@ -63,6 +63,10 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
                             tr("Expert width"), tr("Hidden width of one expert's MLP; 0 uses d_ff"));
     m_expertDff->setRange(fieldLo("expert_d_ff"), fieldHi("expert_d_ff"));
     m_expertDff->setSingleStep(64);
+    m_denseLayers = described(integerBox(static_cast<std::int64_t>(fieldHi("dense_layers")), 0, this),
+                              tr("Dense blocks first"),
+                              tr("The first blocks keep a dense MLP of d_ff (DeepSeek-V3: 3); the rest are MoE blocks"));
+    m_denseLayers->setRange(fieldLo("dense_layers"), fieldHi("dense_layers"));
     m_keepRatio = described(new QCheckBox(tr("d_ff follows width"), this), tr("d_ff follows width"),
                             tr("When width changes, scale d_ff to keep its ratio to d_model"));
     m_keepRatio->setChecked(true);
@@ -83,6 +87,7 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     form->addRow(tr("Top-k"), m_topK);
     form->addRow(tr("Shared"), m_shared);
     form->addRow(tr("Expert d_ff"), m_expertDff);
+    form->addRow(tr("Dense first"), m_denseLayers);
     form->addRow(m_keepRatio);
     form->addRow(m_keepHeadDim);
 
@@ -148,6 +153,10 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
         proposeChange(m_controller, tr("Set expert width"),
                       [&](Scenario &s) { s.model.expertDff = static_cast<std::int64_t>(v); });
     });
+    connect(m_denseLayers, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        proposeChange(m_controller, tr("Set dense blocks"),
+                      [&](Scenario &s) { s.model.denseLayers = static_cast<std::int64_t>(v); });
+    });
     connect(m_tied, &QCheckBox::toggled, this, [this](bool on) {
         proposeChange(m_controller, tr("Tie embeddings"), [&](Scenario &s) { s.model.tied = on; });
     });
@@ -163,7 +172,7 @@ WidthRule ModelShapeOptions::widthRule() const
 void ModelShapeOptions::sync(const Scenario &s)
 {
     const QList<QObject *> all = {m_preset, m_family, m_heads, m_kvHeads, m_dFf, m_vocab, m_tied,
-                                  m_experts, m_topK, m_shared, m_expertDff};
+                                  m_experts, m_topK, m_shared, m_expertDff, m_denseLayers};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(all.size());
     for (QObject *o : all)
@@ -188,7 +197,10 @@ void ModelShapeOptions::sync(const Scenario &s)
     m_topK->setValue(static_cast<double>(s.model.expertsPerToken));
     m_shared->setValue(static_cast<double>(s.model.sharedExperts));
     m_expertDff->setValue(static_cast<double>(s.model.expertDff));
-    for (QWidget *w : {static_cast<QWidget *>(m_topK), static_cast<QWidget *>(m_shared), static_cast<QWidget *>(m_expertDff)})
+    m_denseLayers->setMaximum(static_cast<double>(s.model.layers));
+    m_denseLayers->setValue(static_cast<double>(s.model.denseLayers));
+    for (QWidget *w : {static_cast<QWidget *>(m_topK), static_cast<QWidget *>(m_shared), static_cast<QWidget *>(m_expertDff),
+                       static_cast<QWidget *>(m_denseLayers)})
         w->setEnabled(moe);
 }
 

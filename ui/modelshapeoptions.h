@@ -53,6 +53,7 @@ private:
     NumberSpinBox *m_topK;
     NumberSpinBox *m_shared;
     NumberSpinBox *m_expertDff;
+    NumberSpinBox *m_denseLayers;
     QCheckBox *m_keepRatio;
     QCheckBox *m_keepHeadDim;
 };
