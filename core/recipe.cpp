@@ -11,6 +11,9 @@ constexpr double kAdamWFlops = 15;
 // SGD with momentum (Sutskever et al. 2013 / PyTorch SGD): weight decay (2),
 // momentum buffer (2), step (2) = 6 FLOPs.
 constexpr double kSgdMomentumFlops = 6;
+// Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization", Section 2: each state
+// is stored in 8 bits with one fp32 absmax per block of 2048 values.
+constexpr double kBlockwise8bitStateBytes = 1 + 4.0 / 2048;
 
 const QList<Recipe> &recipes()
 {
@@ -32,6 +35,18 @@ const QList<Recipe> &recipes()
          2, 2, 4, 2, QStringLiteral("bf16"), kAdamWFlops,
          QStringLiteral("Pure bf16 training (e.g. Zamirai et al. 2020, 'Revisiting BFloat16 Training'): "
                         "bf16 weights, grads and both Adam moments, no fp32 master")},
+        {QStringLiteral("bf16-mixed-adamw-bf16-moments"),
+         QStringLiteral("bf16 mixed precision, fp32 grads, AdamW with bf16 moments (2/4/8)"),
+         2, 4, 8, 2, QStringLiteral("bf16"), kAdamWFlops,
+         QStringLiteral("DeepSeek-AI 2024, DeepSeek-V3 Technical Report (arXiv 2412.19437), Section 3.3.2: BF16 "
+                        "first and second AdamW moments; master weights and gradients kept in FP32 "
+                        "(4 + 2 + 2 B of optimizer state, 4 B grads); bf16 compute copy 2 B")},
+        {QStringLiteral("bf16-mixed-adamw-8bit"), QStringLiteral("bf16 mixed precision, 8-bit AdamW (2/2/6)"),
+         2, 2, 4 + 2 * kBlockwise8bitStateBytes, 2, QStringLiteral("bf16"), kAdamWFlops,
+         QStringLiteral("Dettmers et al. 2022, 8-bit Optimizers via Block-wise Quantization (bitsandbytes), "
+                        "Section 2: both Adam states in 8 bits with an fp32 absmax per block of 2048 "
+                        "(2 + 8/2048 B), beside the fp32 master weights (4 B); the de/quantisation's "
+                        "arithmetic is not counted")},
         {QStringLiteral("bf16-mixed-sgd-momentum"),
          QStringLiteral("bf16 mixed precision, SGD with momentum (2/2/8)"),
          2, 2, 8, 2, QStringLiteral("bf16"), kSgdMomentumFlops,

@@ -23,6 +23,12 @@ private slots:
         QTest::newRow("fp32-adamw") << QStringLiteral("fp32-adamw") << 4.0 << 4.0 << 8.0;
         QTest::newRow("bf16-adamw (pure bf16)") << QStringLiteral("bf16-adamw") << 2.0 << 2.0 << 4.0;
         QTest::newRow("fp32-sgd-momentum") << QStringLiteral("fp32-sgd-momentum") << 4.0 << 4.0 << 4.0;
+        // DeepSeek-V3 Section 3.3.2: bf16 moments (2 + 2), fp32 master (4) and fp32 grads.
+        QTest::newRow("bf16-mixed-adamw-bf16-moments, DeepSeek-V3") << QStringLiteral("bf16-mixed-adamw-bf16-moments")
+                                                                    << 2.0 << 4.0 << 8.0;
+        // Dettmers et al. 2022: two 8-bit states with an fp32 absmax per 2048-value block, fp32 master.
+        QTest::newRow("bf16-mixed-adamw-8bit, bitsandbytes") << QStringLiteral("bf16-mixed-adamw-8bit") << 2.0 << 2.0
+                                                              << 4 + 2 * (1 + 4.0 / 2048);
     }
 
     void recipes()
