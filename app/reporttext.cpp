@@ -57,6 +57,10 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
         t << "  active          " << fmt::count(r.params.active) << "   per token: router, " << s.model.expertsPerToken
           << " of " << s.model.experts << " experts" << (s.model.sharedExperts ? " and the shared ones" : "") << '\n'
           << "  active non-emb. " << fmt::count(r.params.activeNonEmbedding) << "   (Kaplan's N for 6ND)\n";
+    if (s.model.mtpDepth > 0 && !s.paramsOverride)
+        t << "  MTP modules     " << fmt::count(r.params.mtp) << "   apart from the total: " << s.model.mtpDepth
+          << " multi-token prediction module(s), " << fmt::sci(r.flops.perTokenMtp) << " FLOPs per token, "
+          << fmt::sci(r.flops.trainingMtp) << " over the run, not in the figures below\n";
     t << "  per layer       " << fmt::count(r.params.perLayer.total()) << " = attention "
       << fmt::count(r.params.perLayer.attention) << " + MLP " << fmt::count(r.params.perLayer.mlp) << " + norms "
       << fmt::count(r.params.perLayer.norms) << '\n';

@@ -184,7 +184,8 @@ bool parsePreset(const QJsonObject &o, int index, ModelPreset *p, QString *error
         || !readOptionalInt(o, QStringLiteral("kv_lora_rank"), where, 0, &m.kvLoraRank, error)
         || !readOptionalInt(o, QStringLiteral("qk_rope_dim"), where, 0, &m.qkRopeDim, error)
         || !readOptionalInt(o, QStringLiteral("v_head_dim"), where, 0, &m.vHeadDim, error)
-        || !readOptionalInt(o, QStringLiteral("dense_layers"), where, 0, &m.denseLayers, error))
+        || !readOptionalInt(o, QStringLiteral("dense_layers"), where, 0, &m.denseLayers, error)
+        || !readOptionalInt(o, QStringLiteral("mtp_depth"), where, 0, &m.mtpDepth, error))
         return false;
     if (o.contains(QStringLiteral("router_bias"))) {
         if (!o.value(QStringLiteral("router_bias")).isBool())

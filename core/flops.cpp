@@ -94,6 +94,18 @@ FlopsReport computeFlops(const Scenario &s)
     r.recompute = recomputed / seq * s.tokens;
     r.trainingHardware = r.trainingChosenDetailed() + r.recompute;
     r.attentionShare = (f.attentionScores + f.attentionValues) / f.total();
+    if (s.model.mtpDepth > 0 && !s.paramsOverride) {
+        // DeepSeek-V3 Section 2.2: each module projects [norm(h); norm(emb)] (2d -> d), runs one
+        // block and the shared head on every token.
+        ModelShape one = s.model;
+        one.layers = 1;
+        one.denseLayers = 0;
+        const ForwardMatmulFlops block = forwardMatmulFlops(one, seq, s.causalHalving);
+        const double d = static_cast<double>(s.model.dModel);
+        const double perSequence = block.total() + 2 * seq * 2 * d * d;  // block + head + projection
+        r.perTokenMtp = static_cast<double>(s.model.mtpDepth) * 3 * perSequence / seq;
+        r.trainingMtp = r.perTokenMtp * s.tokens;
+    }
     return r;
 }
 

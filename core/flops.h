@@ -41,6 +41,10 @@ struct FlopsReport {
     double tokensPerStep = 0;     ///< global batch x seq_len
     double perStepDetailed = 0;   ///< all GPUs together, one optimizer step
     double attentionShare = 0;    ///< fraction of trainingDetailed spent in QK^T and PV
+    /// Multi-token prediction modules, apart from the above: every forward matmul of their
+    /// 2d x d projection, block and (shared) LM head, x 3, per token and over the run.
+    double perTokenMtp = 0;
+    double trainingMtp = 0;
     ForwardMatmulFlops forwardPerSequence;  ///< per the chosen causal setting
     /// The detailed figure the time estimate uses: causal-halved when the scenario asks.
     double trainingChosenDetailed() const;

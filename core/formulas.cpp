@@ -31,7 +31,13 @@ QString paramsText(const Report &r)
              p.active != p.total ? tr("; a token runs through %1 of them, %2 non-embedding (the router, its top-k "
                                       "experts and the shared ones), which is what 6ND uses")
                                        .arg(fmt::count(p.active), fmt::count(p.activeNonEmbedding))
-                                 : tr(" is what 6ND uses"));
+                                 : tr(" is what 6ND uses"))
+           + (p.mtp > 0 ? tr("\nMulti-token prediction: %1 more parameters in %2 module(s), counted apart (DeepSeek-V3's "
+                              "671B + MTP), %3 FLOPs per token; not in the time, memory or FLOPs above")
+                              .arg(fmt::count(p.mtp))
+                              .arg(r.scenario.model.mtpDepth)
+                              .arg(fmt::sci(r.flops.perTokenMtp))
+                        : QString());
 }
 
 QString flopsText(const Report &r)

@@ -105,6 +105,10 @@ ParamBreakdown countParams(const ModelShape &m)
     p.total = p.embedding + blocks + p.finalNorm + p.lmHead;
     p.nonEmbedding = p.total - p.embedding - p.lmHead;
     p.active = p.embedding + activeBlocks + p.finalNorm + p.lmHead;
+    // DeepSeek-V3 (HF layer 61): enorm, hnorm, eh_proj 7168 x 14336, a MoE block, shared_head.norm.
+    const std::int64_t mtpOwn = 2 * d + 2 * d * d + p.finalNorm;
+    p.mtp = m.mtpDepth * (mtpOwn + p.perLayer.total());
+    p.mtpActive = m.mtpDepth * (mtpOwn + p.perLayer.active());
     p.activeNonEmbedding = p.active - p.embedding - p.lmHead;
     return p;
 }

@@ -29,6 +29,11 @@ struct ParamBreakdown {
     /// router, the top-k routed experts and the shared experts of each block.
     std::int64_t active = 0;
     std::int64_t activeNonEmbedding = 0;  ///< active - embedding - lmHead: the N of 6ND
+    /// Multi-token prediction modules, apart from `total` (DeepSeek-V3: 671B main + MTP): per
+    /// module two d-wide norms, the 2d x d projection, one block and the shared head's norm;
+    /// the embedding and the LM head are the main model's.
+    std::int64_t mtp = 0;
+    std::int64_t mtpActive = 0;           ///< what a token runs through in them
     std::int64_t finalNorm = 0;
     LayerParams perLayer;       ///< one block (Mixture-of-Experts: a MoE block)
     LayerParams denseLayer;     ///< Mixture-of-Experts with dense_layers: one of its dense blocks

@@ -75,6 +75,10 @@ struct ModelShape {
     std::int64_t denseLayers = 0;
     /// The router carries a bias per expert (DeepSeek-V3's e_score_correction_bias).
     bool routerBias = false;
+    /// Multi-token prediction modules (DeepSeek-V3's num_nextn_predict_layers = 1): each adds two
+    /// norms, a 2d x d projection, one more block and the head's norm, sharing the embedding and
+    /// the LM head. Counted apart from the main model, as DeepSeek counts "671B + 14B".
+    std::int64_t mtpDepth = 0;
 
     bool moe() const { return experts > 0; }
 

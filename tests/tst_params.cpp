@@ -132,6 +132,11 @@ private slots:
         QCOMPARE(p.perLayer.mlp, p.perLayer.router + p.perLayer.routedExperts + qint64(3) * 7168 * 2048);
         QCOMPARE(p.denseLayer.mlp, qint64(3) * 7168 * 18432);
         QCOMPARE(p.perLayer.norms, qint64(2 * 7168));
+        // The multi-token prediction module, apart from the 671B: the checkpoint's layer 61 is
+        // 13,463,426,304 with its copies of the embedding and head (2 x 129280 x 7168); without
+        // them, enorm + hnorm + eh_proj 7168 x 14336 + one MoE block + shared_head.norm.
+        QCOMPARE(p.mtp, qint64(13'463'426'304) - 2 * qint64(926'679'040));
+        QCOMPARE(p.total, qint64(671'026'419'200));
     }
 
     void breakdown_data()
