@@ -209,30 +209,31 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                     for (std::int64_t e = 2; e <= m.experts && e <= dp * cp; ++e)
                         if (m.experts % e == 0 && (dp * cp) % e == 0)
                             eps.append(e);
-                for (std::int64_t ep : eps)
-                for (std::int64_t b : microBatches) {
-                    if ((global / dp) % b != 0)
-                        continue;
-                    const std::int64_t micro = global / dp / b;
-                    for (std::int64_t vpp = 1; vpp <= (pp > 1 ? 8 : 1); ++vpp) {
-                        if (vpp > 1 && (vpp > m.layers / pp || micro % pp != 0))
+                for (std::int64_t ep : eps) {
+                    for (std::int64_t b : microBatches) {
+                        if ((global / dp) % b != 0)
                             continue;
-                        for (int zero = 0; zero <= (dp * cp > 1 ? 3 : 0); ++zero) {
-                            for (Recompute rc : recomputes) {
-                                // FlashAttention keeps no scores: selective recompute is no recompute.
-                                if (s.flashAttention && rc == Recompute::Selective)
-                                    continue;
-                                c.tp = tp;
-                                c.cp = cp;
-                                c.ep = ep;
-                                c.pp = pp;
-                                c.vpp = vpp;
-                                c.microBatch = b;
-                                c.sequenceParallel = tp > 1;
-                                c.zeroStage = zero;
-                                c.recompute = rc;
-                                PlannedLayout p = evaluate(c, gpu, recipe, machine, &r.evaluated, cache);
-                                (p.fits ? fitting : misfits).append(p);
+                        const std::int64_t micro = global / dp / b;
+                        for (std::int64_t vpp = 1; vpp <= (pp > 1 ? 8 : 1); ++vpp) {
+                            if (vpp > 1 && (vpp > m.layers / pp || micro % pp != 0))
+                                continue;
+                            for (int zero = 0; zero <= (dp * cp > 1 ? 3 : 0); ++zero) {
+                                for (Recompute rc : recomputes) {
+                                    // FlashAttention keeps no scores: selective recompute is no recompute.
+                                    if (s.flashAttention && rc == Recompute::Selective)
+                                        continue;
+                                    c.tp = tp;
+                                    c.cp = cp;
+                                    c.ep = ep;
+                                    c.pp = pp;
+                                    c.vpp = vpp;
+                                    c.microBatch = b;
+                                    c.sequenceParallel = tp > 1;
+                                    c.zeroStage = zero;
+                                    c.recompute = rc;
+                                    PlannedLayout p = evaluate(c, gpu, recipe, machine, &r.evaluated, cache);
+                                    (p.fits ? fitting : misfits).append(p);
+                                }
                             }
                         }
                     }
