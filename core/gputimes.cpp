@@ -26,7 +26,8 @@ QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog)
             const StepTimeReport step = gpu.id == report.gpu.id || !up || !net
                                             ? report.step
                                             : estimateStepTimeOn(report.scenario, report.memory.recipe, gpu, *up, *net,
-                                                                 report.flops, stageParams(report.memory));
+                                                                 report.flops, stageParams(report.memory),
+                                                                 stageExpertParams(report.memory));
             const TimeReport t = computeTime(report.scenario, report.flops, report.memory.recipe, gpu, step);
             g.hasPeak = true;
             g.peakFlopsPerS = *peak;

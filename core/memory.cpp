@@ -58,17 +58,26 @@ QList<double> stageParams(const Scenario &s, const Layout &l, const WorkloadSums
     return stageParamsFrom(s, l, sums);
 }
 
-QList<double> stageExpertParams(const Scenario &s, const Layout &l)
+QList<double> stageExpertParams(const Scenario &s, const Layout &l, const WorkloadSums &sums)
 {
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
     const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
-    const double perBlock = s.paramsOverride || !s.model.moe() ? 0 : paramSums(s).expertParamsPerBlock;
+    const double perBlock = s.paramsOverride ? 0 : sums.expertParamsPerBlock;
     QList<double> out;
     out.reserve(l.pp);
     for (std::int64_t i = 0; i < l.pp; ++i) {
         const auto at = static_cast<std::size_t>(i);
         out.append(perBlock * static_cast<double>(layers[at] - dense[at]));
     }
+    return out;
+}
+
+QList<double> stageExpertParams(const MemoryReport &m)
+{
+    QList<double> out;
+    out.reserve(m.perStage.size());
+    for (const StageMemory &st : m.perStage)
+        out.append(st.expertParams);
     return out;
 }
 
@@ -125,6 +134,7 @@ double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l,
 {
     const ActivationBreakdown a = activationsFrom(sums, s.model.layers, denseBlocks(s));
     const QList<double> params = stageParamsFrom(s, l, sums);
+    const QList<double> experts = stageExpertParams(s, l, sums);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
     const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
     const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
@@ -139,8 +149,7 @@ double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l,
             act += a.embedding * inFlight;
         if (i == l.pp - 1)
             act += a.head;
-        const double experts = sums.expertParamsPerBlock * static_cast<double>(layers[at] - dense[at]);
-        const StageInputs in{params[i], s.paramsOverride ? 0 : experts, block, act, 0};
+        const StageInputs in{params[i], experts[i], block, act, 0};
         worst = std::max(worst, stageBytes(in, s, recipe, s.zeroStage, static_cast<double>(l.shardGroup()),
                                            static_cast<double>(l.expertShardGroup()), nullptr)
                                     .total());
@@ -164,6 +173,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     const ActivationBreakdown one = activationBytes(s, recipe, 1);
 
     const QList<double> params = stageParamsFrom(s, l, sums);
+    const QList<double> experts = stageExpertParams(s, l, sums);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
     const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
     const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
@@ -173,6 +183,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
         st.stage = i;
         st.layers = layers[static_cast<std::size_t>(i)];
         st.params = params[i];
+        st.expertParams = experts[i];
         st.inFlightMicroBatches = inFlightMicroBatches(l, i);
         const auto denseHere = static_cast<double>(dense[static_cast<std::size_t>(i)]);
         const auto held = [&](const ActivationBreakdown &a) {
@@ -184,9 +195,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
                 bytes += a.head;  // the last stage runs each micro-batch's backward at once
             return bytes;
         };
-        const double experts =
-            s.paramsOverride ? 0 : sums.expertParamsPerBlock * (static_cast<double>(st.layers) - denseHere);
-        StageInputs in{st.params, experts, block, held(r.activations), held(one)};
+        StageInputs in{st.params, st.expertParams, block, held(r.activations), held(one)};
         st.bytes = stageBytes(in, s, recipe, s.zeroStage, shards, expertShards, &st.overheads);
         inputs.push_back(in);
         r.perStage.append(st);

@@ -54,6 +54,7 @@ struct StageMemory {
     std::int64_t stage = 0;
     std::int64_t layers = 0;           ///< transformer blocks on the stage
     double params = 0;                 ///< parameters on one of its GPUs (after TP, before ZeRO)
+    double expertParams = 0;           ///< of params, the routed experts' (after EP)
     double inFlightMicroBatches = 0;   ///< micro-batches whose activations it holds at its peak
     MemoryBreakdown bytes;             ///< at the chosen ZeRO stage
     FrameworkOverheads overheads;
@@ -93,8 +94,10 @@ QList<double> stageParams(const Scenario &s, const Layout &layout);
 
 MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu);
 
-/// Of each stage's parameters on one GPU, the routed experts' (0 for a dense model).
-QList<double> stageExpertParams(const Scenario &s, const Layout &l);
+/// Of each stage's parameters on one GPU, the routed experts' (0 for a dense model), from the
+/// one-block sums, or as the memory report counted them.
+QList<double> stageExpertParams(const Scenario &s, const Layout &l, const WorkloadSums &sums);
+QList<double> stageExpertParams(const MemoryReport &m);
 
 /// The worst stage's total bytes per GPU, for the planner: only candidateStages() are computed.
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &layout);

@@ -74,7 +74,8 @@ PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &reci
     if (!cached.parts)
         cached.parts = computeParts(c, recipe, machine);
     const double steps = c.tokens / flops.tokensPerStep;
-    const StepTimeReport t = estimateStepTime(c, recipe, l, machine, params, optimizerParams(c, l, params),
+    const QList<double> experts = stageExpertParams(c, l, cached.sums);
+    const StepTimeReport t = estimateStepTime(c, recipe, l, machine, params, optimizerParams(c, l, params, experts),
                                               flops.perStepDetailed, flops.recompute / steps, false, &*cached.parts);
     p.stepSeconds = t.stepSeconds;
     p.estimatedMfu = t.estimatedMfu;

@@ -8,7 +8,7 @@ namespace napkin {
 
 StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
                                   const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops,
-                                  const QList<double> &params)
+                                  const QList<double> &params, const QList<double> &experts)
 {
     const Layout layout = deriveLayout(s, gpu.gpusPerNode);
     StepMachine machine;
@@ -18,17 +18,17 @@ StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const
     machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
     machine.links = Links{&scaleUp, &scaleOut};
     const double stepsPerRun = s.tokens / flops.tokensPerStep;
-    return estimateStepTime(s, recipe, layout, machine, params, optimizerParams(s, layout, params),
+    return estimateStepTime(s, recipe, layout, machine, params, optimizerParams(s, layout, params, experts),
                             flops.perStepDetailed, flops.recompute / stepsPerRun);
 }
 
-QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams)
+QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams,
+                              const QList<double> &experts)
 {
     QList<double> out = stageParams;
     if (s.zeroStage < 1)
         return out;
     // Dense parameters are sharded over DP x CP, the routed experts' over DP x CP / EP.
-    const QList<double> experts = stageExpertParams(s, layout);
     for (qsizetype i = 0; i < out.size(); ++i) {
         const double e = experts.value(i);
         out[i] = (out[i] - e) / static_cast<double>(layout.shardGroup())
@@ -51,9 +51,10 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
     r.scaleOut = scaleOut;
     // Each stage's parameters, counted once by the memory report, serve the step and the roofline.
     const QList<double> params = stageParams(r.memory);
-    r.step = estimateStepTimeOn(s, recipe, gpu, scaleUp, scaleOut, r.flops, params);
+    const QList<double> experts = stageExpertParams(r.memory);
+    r.step = estimateStepTimeOn(s, recipe, gpu, scaleUp, scaleOut, r.flops, params, experts);
     r.time = computeTime(s, r.flops, recipe, gpu, r.step);
-    r.roofline = computeRoofline(s, recipe, gpu, optimizerParams(s, r.layout, params));
+    r.roofline = computeRoofline(s, recipe, gpu, optimizerParams(s, r.layout, params, experts));
     r.conventions = computeConventions(s, recipe);
     const MemoryBreakdown &state = r.memory.byZeroStage[0];
     // The source document divides by the bytes of the model and its activations; the CUDA

@@ -44,14 +44,16 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
                      const Interconnect &scaleOut);
 
 /// The parameters each GPU of every stage updates: its stage's, / DP x CP under ZeRO >= 1
-/// (the routed experts' / DP x CP / EP).
-QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams);
+/// (the routed experts', `stageExpertParams` of them, / DP x CP / EP).
+QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams,
+                              const QList<double> &stageExpertParams);
 
 /// The bottom-up step time of the scenario on `gpu` with these links; `stageParams` as the
-/// memory report counted them (stageParams(const MemoryReport &); they do not depend on the GPU).
+/// memory report counted them (stageParams(const MemoryReport &), stageExpertParams(const
+/// MemoryReport &); they do not depend on the GPU).
 StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
                                   const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops,
-                                  const QList<double> &stageParams);
+                                  const QList<double> &stageParams, const QList<double> &stageExpertParams);
 
 /// Validates the scenario and resolves its GPU and recipe ids against the catalog first.
 std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, ValidationError *error);
