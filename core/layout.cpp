@@ -128,6 +128,8 @@ double bubbleFraction(const Layout &l)
 
 std::vector<std::int64_t> stageDenseLayers(std::int64_t layers, std::int64_t pp, std::int64_t dense)
 {
+    if (dense <= 0)
+        return std::vector<std::int64_t>(static_cast<std::size_t>(pp), 0);
     const std::vector<std::int64_t> perStage = stageLayers(layers, pp);
     std::vector<std::int64_t> out(perStage.size(), 0);
     std::int64_t start = 0;

@@ -60,9 +60,11 @@ QList<double> stageParams(const Scenario &s, const Layout &l, const WorkloadSums
 
 QList<double> stageExpertParams(const Scenario &s, const Layout &l, const WorkloadSums &sums)
 {
+    const double perBlock = s.paramsOverride ? 0 : sums.expertParamsPerBlock;
+    if (perBlock == 0)
+        return {};  // a dense model: no allocation on the planner's path (value(i) reads 0)
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
     const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
-    const double perBlock = s.paramsOverride ? 0 : sums.expertParamsPerBlock;
     QList<double> out;
     out.reserve(l.pp);
     for (std::int64_t i = 0; i < l.pp; ++i) {
@@ -149,7 +151,7 @@ double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l,
             act += a.embedding * inFlight;
         if (i == l.pp - 1)
             act += a.head;
-        const StageInputs in{params[i], experts[i], block, act, 0};
+        const StageInputs in{params[i], experts.value(i), block, act, 0};
         worst = std::max(worst, stageBytes(in, s, recipe, s.zeroStage, static_cast<double>(l.shardGroup()),
                                            static_cast<double>(l.expertShardGroup()), nullptr)
                                     .total());
@@ -183,7 +185,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
         st.stage = i;
         st.layers = layers[static_cast<std::size_t>(i)];
         st.params = params[i];
-        st.expertParams = experts[i];
+        st.expertParams = experts.value(i);
         st.inFlightMicroBatches = inFlightMicroBatches(l, i);
         const auto denseHere = static_cast<double>(dense[static_cast<std::size_t>(i)]);
         const auto held = [&](const ActivationBreakdown &a) {

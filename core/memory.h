@@ -95,7 +95,8 @@ QList<double> stageParams(const Scenario &s, const Layout &layout);
 MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu);
 
 /// Of each stage's parameters on one GPU, the routed experts' (0 for a dense model), from the
-/// one-block sums, or as the memory report counted them.
+/// one-block sums (empty for a dense model: read it with value()), or as the memory report
+/// counted them.
 QList<double> stageExpertParams(const Scenario &s, const Layout &l, const WorkloadSums &sums);
 QList<double> stageExpertParams(const MemoryReport &m);
 

@@ -43,8 +43,10 @@ WorkloadInput stageWorkload(const Scenario &s, const Recipe &recipe, std::int64_
                                      recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, s.pp);
     in.layers = static_cast<double>(layers[static_cast<std::size_t>(stage)]);
-    in.denseLayers = static_cast<double>(
-        stageDenseLayers(s.model.layers, s.pp, denseBlocks(s))[static_cast<std::size_t>(stage)]);
+    if (const std::int64_t dense = denseBlocks(s); dense > 0)
+        in.denseLayers = static_cast<double>(stageDenseLayers(s.model.layers, s.pp, dense)[static_cast<std::size_t>(stage)]);
+    else
+        in.denseLayers = 0;
     in.firstStage = stage == 0;
     in.lastStage = stage == s.pp - 1;
     in.optimizerParams = optimizerParams.value(stage);
