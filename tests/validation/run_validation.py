@@ -178,18 +178,13 @@ class Validation:
         self.rows.append(Row(check, shape.label(), config, float("nan"), float("nan"), "FAIL", why))
 
     # -----------------------------------------------------------------------------------------
-    def run_shape(self, shape):
-        nk = self.napkin
-        base = nk.report(shape, "fp32-adamw")
-
-        # Parameters and FLOPs: fp32, no dropout, no recompute.
-        m = measure_step(shape, "fp32-adamw", 0.0, "none", count_flops=True)
+    def compare_params_and_flops(self, shape, base, m):
+        """Parameters and matmul FLOPs of one fp32 step `m` against napkin's report `base`."""
         self.compare("params.total", shape, "", dig(base, "params.total"), m.params_total)
         self.compare("params.embedding", shape, "", dig(base, "params.embedding"), m.params_embedding)
         self.compare("params.lm_head", shape, "", dig(base, "params.lm_head"), m.params_lm_head)
         self.compare("params.non_embedding", shape, "", dig(base, "params.non_embedding"),
                      m.params_total - m.params_embedding - m.params_lm_head)
-
         fw = dig(base, "flops.forward_per_sequence")
         b, tokens = shape.batch, shape.batch * shape.seq_len
         self.compare("flops.forward", shape, "fp32", fw["total"] * b, m.flops_forward)
@@ -201,6 +196,15 @@ class Validation:
         self.compare("flops.backward", shape, "fp32", 2 * fw["total"] * b, m.flops_backward)
         self.compare("flops.training_per_token", shape, "fp32", dig(base, "flops.per_token_detailed"),
                      (m.flops_forward + m.flops_backward) / tokens)
+
+    def run_shape(self, shape):
+        nk = self.napkin
+        base = nk.report(shape, "fp32-adamw")
+
+        # Parameters and FLOPs: fp32, no dropout, no recompute.
+        m = measure_step(shape, "fp32-adamw", 0.0, "none", count_flops=True)
+        self.compare_params_and_flops(shape, base, m)
+        tokens = shape.batch * shape.seq_len
         self.compare("info.flops.6nd", shape, "fp32", dig(base, "flops.per_token_6nd"),
                      (m.flops_forward + m.flops_backward) / tokens)
         self.compare("info.flops.causal", shape, "fp32 --causal",
@@ -244,25 +248,10 @@ class Validation:
         nk = self.napkin
         base = nk.report(shape, "fp32-adamw")
         m = measure_step(shape, "fp32-adamw", 0.0, "none", count_flops=True)
-        self.compare("params.total", shape, "", dig(base, "params.total"), m.params_total)
-        self.compare("params.embedding", shape, "", dig(base, "params.embedding"), m.params_embedding)
-        self.compare("params.lm_head", shape, "", dig(base, "params.lm_head"), m.params_lm_head)
-        self.compare("params.non_embedding", shape, "", dig(base, "params.non_embedding"),
-                     m.params_total - m.params_embedding - m.params_lm_head)
+        self.compare_params_and_flops(shape, base, m)
         expert = 3 * shape.d_model * shape.expert_ff   # one SwiGLU expert's numel
         self.compare("params.active", shape, "", dig(base, "params.active"),
                      m.params_total - shape.layers * (shape.experts - shape.top_k) * expert)
-        fw = dig(base, "flops.forward_per_sequence")
-        b, tokens = shape.batch, shape.batch * shape.seq_len
-        self.compare("flops.forward", shape, "fp32", fw["total"] * b, m.flops_forward)
-        self.compare("flops.forward_attention", shape, "fp32",
-                     (fw["attention_scores"] + fw["attention_values"]) * b, m.flops_forward_bmm)
-        self.compare("flops.forward_dense", shape, "fp32",
-                     (fw["qkv"] + fw["output_projection"] + fw["mlp"] + fw["lm_head"]) * b,
-                     m.flops_forward_mm)
-        self.compare("flops.backward", shape, "fp32", 2 * fw["total"] * b, m.flops_backward)
-        self.compare("flops.training_per_token", shape, "fp32", dig(base, "flops.per_token_detailed"),
-                     (m.flops_forward + m.flops_backward) / tokens)
         for recipe in ("fp32-adamw", "bf16-mixed-adamw"):
             r = nk.report(shape, recipe)
             ms = m if recipe == "fp32-adamw" else measure_step(shape, recipe, 0.0, "none", count_flops=False)
