@@ -12,7 +12,7 @@ private slots:
     {
         const QStringList expected = {
             QStringLiteral("v100-sxm2-32gb"), QStringLiteral("a100-40gb-sxm"), QStringLiteral("a100-80gb-sxm"),
-            QStringLiteral("h100-sxm"), QStringLiteral("h100-pcie"), QStringLiteral("h200-sxm"), QStringLiteral("b200"),
+            QStringLiteral("h100-sxm"), QStringLiteral("h800-sxm"), QStringLiteral("h100-pcie"), QStringLiteral("h200-sxm"), QStringLiteral("b200"),
             QStringLiteral("l4"), QStringLiteral("t4"), QStringLiteral("rtx-3090"), QStringLiteral("rtx-4090"),
             QStringLiteral("rtx-5090"), QStringLiteral("mi250x"), QStringLiteral("mi300x"), QStringLiteral("tpu-v4"),
             QStringLiteral("tpu-v5e"), QStringLiteral("tpu-v5p"), QStringLiteral("gb200"), QStringLiteral("b300"),
@@ -118,7 +118,7 @@ private slots:
                 QCOMPARE(g.peakFlopsPerS.value(QStringLiteral("bf16")), g.peakFlopsPerS.value(QStringLiteral("fp16")));
                 ++both;
             }
-        QCOMPARE(both, 15);  // all but V100, T4 (fp16 only) and the three TPUs (bf16 only)
+        QCOMPARE(both, 16);  // all but V100, T4 (fp16 only) and the three TPUs (bf16 only)
     }
 
     void prices_data()

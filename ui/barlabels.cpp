@@ -102,6 +102,11 @@ void BarLabels::restyle()
     place();
 }
 
+QFont BarLabels::font() const
+{
+    return m_item->font;
+}
+
 QList<QPolygonF> BarLabels::labelShapes() const
 {
     QList<QPolygonF> shapes;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QList>
+#include <QFont>
 #include <QObject>
 #include <QPolygonF>
 #include <QStringList>
@@ -29,6 +30,8 @@ public:
     /// 0 (horizontal), 45 or 90 degrees, picked from the room between bars.
     int angle() const { return m_angle; }
     QStringList texts() const;
+    /// The font the labels are drawn in (the axis' label font).
+    QFont font() const;
     /// Changes one bar's label (the chosen GPU's gets its ▶).
     void setText(int bar, const QString &text);
     /// The outline of each label as drawn, in chart coordinates.
