@@ -189,6 +189,10 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "\nRoofline on " << r.gpu.name << (r.layout.pp > 1 ? QStringLiteral(", stage %1").arg(rl.stage) : QString())
       << ", one micro-batch on one GPU: " << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "
       << fmt::bandwidth(rl.bandwidthBytesPerS) << ", ridge at " << fmt::number(rl.ridgeIntensity) << " FLOP/byte\n";
+    if (rl.twoRoofs())
+        t << "  GEMMs (matmul ops) under the " << rl.gemmPeakDtype << " roof: " << fmt::flopRate(rl.gemmPeakFlopsPerS)
+          << ", ridge at " << fmt::number(rl.gemmRidgeIntensity) << " FLOP/byte; MFU is quoted against this "
+          << rl.gemmPeakDtype << " peak\n";
     t << "  " << pad(QStringLiteral("op"), 26) << pad(QStringLiteral("phase"), 10) << pad(QStringLiteral("count"), 7)
       << pad(QStringLiteral("FLOPs"), 11) << pad(QStringLiteral("bytes"), 11) << pad(QStringLiteral("FLOP/B"), 9)
       << pad(QStringLiteral("attainable"), 17) << "bound\n";
@@ -284,7 +288,7 @@ QString recipesText()
     QTextStream t(&out);
     for (const Recipe &r : recipes())
         t << pad(r.id, 30) << r.weightBytes << '/' << r.gradBytes << '/' << r.optimizerBytes << " bytes/param, "
-          << r.activationBytes << "-byte activations, " << r.computeDtype << " matmuls  " << r.name
+          << r.activationBytes << "-byte activations, " << r.matmulDtype() << " GEMMs  " << r.name
           << "\n                              source: " << r.source << '\n';
     return out;
 }

@@ -205,9 +205,13 @@ QString opKindTitle(OpKind kind)
 
 QString opTooltip(const RooflineOp &op, const RooflineReport &r)
 {
+    // Under FP8 the GEMMs sit under the fp8 roof, with its own ridge.
+    const double ridge = op.kind == OpKind::Matmul ? r.gemmRidgeIntensity : r.ridgeIntensity;
+    const QString roof = r.twoRoofs() ? (op.kind == OpKind::Matmul ? r.gemmPeakDtype : r.peakDtype) + QLatin1Char(' ')
+                                      : QString();
     const QString bound = op.computeBound
-                              ? tr("compute-bound (intensity ≥ ridge %1 FLOPs/byte)").arg(fmt::number(r.ridgeIntensity))
-                              : tr("memory-bound (intensity < ridge %1 FLOPs/byte)").arg(fmt::number(r.ridgeIntensity));
+                              ? tr("compute-bound (intensity ≥ %2ridge %1 FLOPs/byte)").arg(fmt::number(ridge), roof)
+                              : tr("memory-bound (intensity < %2ridge %1 FLOPs/byte)").arg(fmt::number(ridge), roof);
     return tr("%1 — %2\n"
               "FLOPs: %3\n"
               "Bytes: %4 (%5)\n"

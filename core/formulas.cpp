@@ -135,11 +135,17 @@ QString costText(const Report &r)
 QString rooflineText(const Report &r)
 {
     const RooflineReport &f = r.roofline;
-    return tr("Ridge = peak ÷ bandwidth = %1 ÷ %2 = %3 FLOPs/byte: ops left of it are memory-bound, right of it "
-              "compute-bound\nAttainable = min(peak, bandwidth × intensity) (Williams et al. 2009); one micro-batch "
-              "step at the roofline bound takes %4, an implied MFU of %5")
-        .arg(fmt::flopRate(f.peakFlopsPerS), fmt::bandwidth(f.bandwidthBytesPerS), fmt::number(f.ridgeIntensity),
-             fmt::duration(f.stepSeconds), fmt::percent(f.impliedMfu, 0));
+    QString text = tr("Ridge = peak ÷ bandwidth = %1 ÷ %2 = %3 FLOPs/byte: ops left of it are memory-bound, right of it "
+                      "compute-bound\nAttainable = min(peak, bandwidth × intensity) (Williams et al. 2009); one micro-batch "
+                      "step at the roofline bound takes %4, an implied MFU of %5")
+                       .arg(fmt::flopRate(f.peakFlopsPerS), fmt::bandwidth(f.bandwidthBytesPerS), fmt::number(f.ridgeIntensity),
+                            fmt::duration(f.stepSeconds), fmt::percent(f.impliedMfu, 0));
+    if (f.twoRoofs())
+        text += tr("\n%1 GEMMs (the linear layers; attention stays %2): ridge = %3 ÷ %4 = %5 FLOPs/byte; MFU is "
+                   "quoted against the %1 peak, the highest the step uses")
+                    .arg(f.gemmPeakDtype, f.peakDtype, fmt::flopRate(f.gemmPeakFlopsPerS), fmt::bandwidth(f.bandwidthBytesPerS),
+                         fmt::number(f.gemmRidgeIntensity));
+    return text;
 }
 
 } // namespace

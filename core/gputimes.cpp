@@ -17,7 +17,16 @@ QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog)
         g.memoryBytes = gpu.memoryBytes;
         g.neededBytes = needed;
         g.fits = needed <= gpu.memoryBytes;  // memory.cpp: fits = perGpu.total() <= capacity
-        const auto peak = gpu.peakFor(report.memory.recipe.computeDtype, &g.peakDtype);
+        const Recipe &recipe = report.memory.recipe;
+        // Both of the recipe's peaks, or no time (under FP8 without an fp8 peak the GEMMs' rate is
+        // unknown); the GEMMs' is the one utilisation is quoted against (TimeReport::peakFlopsPerS).
+        auto peak = gpu.peakFor(recipe.matmulDtype(), &g.peakDtype);
+        if (!gpu.peakFor(recipe.computeDtype)) {
+            peak.reset();
+            g.missingDtype = recipe.computeDtype;
+        } else if (!peak) {
+            g.missingDtype = recipe.matmulDtype();
+        }
         if (peak) {
             // FLOPs do not depend on the GPU, so only the time step is repeated.
             // Another GPU runs on its own default links unless the scenario names the network.

@@ -17,6 +17,7 @@ struct GpuTime {
     /// False when the GPU lists no peak for the recipe's dtype under GpuSpec::peakFor()'s rule:
     /// no time, no cost (never a time from another dtype's peak).
     bool hasPeak = false;
+    QString missingDtype;      ///< without a peak: the recipe's dtype the GPU lists none for ("fp8")
     QString peakDtype;         ///< the dtype whose peak was used ("fp16" for a bf16 recipe on a V100)
     double peakFlopsPerS = 0;  ///< that peak, one GPU, dense
     double seconds = 0;        ///< wall clock; 0 without a peak

@@ -172,12 +172,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
     const Layout current = deriveLayout(s, gpu.gpusPerNode);
     const std::int64_t global = current.globalBatch;
     r.globalBatch = global;
-    StepMachine machine;
-    machine.peakFlopsPerS = gpu.peakFor(recipe.computeDtype).value_or(0);
-    machine.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
-    machine.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
-    machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
-    machine.links = Links{&scaleUp, &scaleOut};
+    const StepMachine machine = stepMachine(s, recipe, gpu, Links{&scaleUp, &scaleOut});
 
     const ModelShape &m = s.model;
     const std::int64_t tpLimit = options.tpBeyondNode ? s.gpus : current.gpusPerNode;

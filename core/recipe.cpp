@@ -47,6 +47,23 @@ const QList<Recipe> &recipes()
                         "Section 2: both Adam states in 8 bits with an fp32 absmax per block of 2048 "
                         "(2 + 8/2048 B), beside the fp32 master weights (4 B); the de/quantisation's "
                         "arithmetic is not counted")},
+        {QStringLiteral("fp8-mixed-adamw"), QStringLiteral("FP8 mixed precision, fp32 grads, AdamW (2/4/12)"),
+         2, 4, 12, 2, QStringLiteral("bf16"), kAdamWFlops,
+         QStringLiteral("Micikevicius et al. 2022, FP8 Formats for Deep Learning (arXiv 2209.05433), Section 4: FP8 "
+                        "GEMM inputs with higher-precision master weights and optimizer state; NVIDIA Transformer "
+                        "Engine (fp8_autocast runs te.Linear GEMMs in FP8, attention in bf16) under Megatron-LM's "
+                        "bf16 params and fp32 main_grad (2 + 4 B) and fp32 Adam (12 B); saved activations counted at "
+                        "2 B (Transformer Engine's FP8 copies of GEMM inputs would be 1 B)"),
+         QStringLiteral("fp8")},
+        {QStringLiteral("fp8-mixed-adamw-bf16-moments"),
+         QStringLiteral("FP8 mixed precision, fp32 grads, AdamW with bf16 moments (2/4/8)"),
+         2, 4, 8, 2, QStringLiteral("bf16"), kAdamWFlops,
+         QStringLiteral("DeepSeek-AI 2024, DeepSeek-V3 Technical Report (arXiv 2412.19437), Section 3.3: the linear "
+                        "layers' Fprop, Dgrad and Wgrad GEMMs in FP8, attention and normalisation in BF16/FP32; "
+                        "Section 3.3.2: FP32 master weights and gradients, BF16 AdamW moments (4 + 2 + 2 B of "
+                        "optimizer state, 4 B grads), bf16 compute copy 2 B; saved activations counted at 2 B "
+                        "(Section 3.3.3 caches some GEMM inputs in FP8, 1 B)"),
+         QStringLiteral("fp8")},
         {QStringLiteral("bf16-mixed-sgd-momentum"),
          QStringLiteral("bf16 mixed precision, SGD with momentum (2/2/8)"),
          2, 2, 8, 2, QStringLiteral("bf16"), kSgdMomentumFlops,

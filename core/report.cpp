@@ -11,12 +11,7 @@ StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const
                                   const QList<double> &params, const QList<double> &experts)
 {
     const Layout layout = deriveLayout(s, gpu.gpusPerNode);
-    StepMachine machine;
-    machine.peakFlopsPerS = gpu.peakFor(recipe.computeDtype).value_or(0);
-    machine.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
-    machine.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
-    machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
-    machine.links = Links{&scaleUp, &scaleOut};
+    const StepMachine machine = stepMachine(s, recipe, gpu, Links{&scaleUp, &scaleOut});
     const double stepsPerRun = s.tokens / flops.tokensPerStep;
     return estimateStepTime(s, recipe, layout, machine, params, optimizerParams(s, layout, params, experts),
                             flops.perStepDetailed, flops.recompute / stepsPerRun);
@@ -80,18 +75,22 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
     if (!recipe)
         return refuse({QStringLiteral("recipe"),
                        QStringLiteral("must be one of %1 (got \"%2\")").arg(recipeIdList(), printable(s.recipeId))});
-    // One dtype rule (GpuSpec::peakFor): the recipe's dtype, bf16 and fp16 for each other, never
-    // a tensor-core rate for fp32; a GPU without such a peak gives no time rather than a wrong one.
-    if (!gpu->peakFor(recipe->computeDtype)) {
+    // One dtype rule (GpuSpec::peakFor): the recipe's dtypes, bf16 and fp16 for each other, never
+    // a tensor-core rate for fp32 or another dtype's for fp8; a GPU without such a peak gives no
+    // time rather than a wrong one.
+    for (const QString &dtype : {recipe->computeDtype, recipe->matmulDtype()}) {
+        if (gpu->peakFor(dtype))
+            continue;
         QStringList recipesWithPeak;
         for (const Recipe &other : recipes())
-            if (gpu->peakFor(other.computeDtype))
+            if (gpu->peakFor(other.computeDtype) && gpu->peakFor(other.matmulDtype()))
                 recipesWithPeak << other.id;
         return refuse({QStringLiteral("recipe"),
-                       QStringLiteral("\"%6\" computes in %1, and GPU \"%2\" lists no %3 peak: choose a recipe it "
+                       QStringLiteral("\"%6\" %7 %1, and GPU \"%2\" lists no %3 peak: choose a recipe it "
                                       "has a peak for (%4) or a GPU that lists one (%5)")
-                           .arg(recipe->computeDtype, gpu->id, acceptedPeakDtypes(recipe->computeDtype).join(QStringLiteral(" or ")),
-                                recipesWithPeak.join(QStringLiteral(", ")), catalog.gpuIdListWithPeak(recipe->computeDtype), recipe->id)});
+                           .arg(dtype, gpu->id, acceptedPeakDtypes(dtype).join(QStringLiteral(" or ")),
+                                recipesWithPeak.join(QStringLiteral(", ")), catalog.gpuIdListWithPeak(dtype), recipe->id,
+                                dtype == recipe->computeDtype ? QStringLiteral("computes in") : QStringLiteral("runs its GEMMs in"))});
     }
     const Interconnect *scaleUp = catalog.findInterconnect(gpu->scaleUpId);
     const Interconnect *scaleOut = catalog.findInterconnect(s.interconnectId.isEmpty() ? gpu->scaleOutId : s.interconnectId);

@@ -98,6 +98,8 @@ QJsonObject reportToJson(const Report &r)
                                    {QStringLiteral("fits"), m.byZeroStage[stage].total() <= m.capacity}});
     QJsonObject memory{
         {QStringLiteral("recipe"), m.recipe.id},
+        {QStringLiteral("compute_dtype"), m.recipe.computeDtype},
+        {QStringLiteral("matmul_dtype"), m.recipe.matmulDtype()},
         {QStringLiteral("bytes_per_param"), QJsonObject{{QStringLiteral("weights"), m.recipe.weightBytes},
                                                         {QStringLiteral("grads"), m.recipe.gradBytes},
                                                         {QStringLiteral("optimizer_and_master_weights"), m.recipe.optimizerBytes},
@@ -222,6 +224,9 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("peak_dtype"), rl.peakDtype},
         {QStringLiteral("bandwidth_bytes_per_s"), rl.bandwidthBytesPerS},
         {QStringLiteral("ridge_intensity"), rl.ridgeIntensity},
+        {QStringLiteral("gemm_peak_flops_per_s"), rl.gemmPeakFlopsPerS},
+        {QStringLiteral("gemm_peak_dtype"), rl.gemmPeakDtype},
+        {QStringLiteral("gemm_ridge_intensity"), rl.gemmRidgeIntensity},
         {QStringLiteral("stage"), integer(rl.stage)},
         {QStringLiteral("step_seconds"), rl.stepSeconds},
         {QStringLiteral("model_flops_per_step"), rl.modelFlopsPerStep},

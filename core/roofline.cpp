@@ -55,9 +55,9 @@ WorkloadInput stageWorkload(const Scenario &s, const Recipe &recipe, std::int64_
 
 namespace {
 
-double opSeconds(const WorkloadOp &op, double peak, double bandwidth)
+double opSeconds(const WorkloadOp &op, const RooflineReport &r)
 {
-    return std::max(op.flops / peak, op.bytes / bandwidth);
+    return std::max(op.flops / r.peakFor(op.kind), op.bytes / r.bandwidthBytesPerS);
 }
 
 } // namespace
@@ -70,6 +70,8 @@ RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const Gp
     r.peakFlopsPerS = gpu.peakFor(recipe.computeDtype, &r.peakDtype).value_or(0);  // computeReport refuses none
     r.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
     r.ridgeIntensity = r.peakFlopsPerS / r.bandwidthBytesPerS;
+    r.gemmPeakFlopsPerS = gpu.peakFor(recipe.matmulDtype(), &r.gemmPeakDtype).value_or(0);
+    r.gemmRidgeIntensity = r.gemmPeakFlopsPerS / r.bandwidthBytesPerS;
 
     // The slowest stage sets the pipeline's pace; its GPU is the one shown.
     std::vector<WorkloadOp> ops;
@@ -79,7 +81,7 @@ RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const Gp
         buildWorkload(stageWorkload(s, recipe, stage, optimizerParams), ops);
         double seconds = 0;
         for (const WorkloadOp &op : ops)
-            seconds += op.count * opSeconds(op, r.peakFlopsPerS, r.bandwidthBytesPerS);
+            seconds += op.count * opSeconds(op, r);
         if (seconds > slowestSeconds) {
             slowestSeconds = seconds;
             slowest.swap(ops);
@@ -98,13 +100,13 @@ RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const Gp
         op.matmulFlops = w.matmulFlops;
         op.bytes = w.bytes;
         op.intensity = op.flops / op.bytes;
-        op.attainableFlopsPerS = attainable(r.peakFlopsPerS, r.bandwidthBytesPerS, op.intensity);
-        op.computeBound = op.intensity >= r.ridgeIntensity;
-        op.seconds = opSeconds(w, r.peakFlopsPerS, r.bandwidthBytesPerS);
+        op.attainableFlopsPerS = attainable(r.peakFor(op.kind), r.bandwidthBytesPerS, op.intensity);
+        op.computeBound = op.intensity >= (op.kind == OpKind::Matmul ? r.gemmRidgeIntensity : r.ridgeIntensity);
+        op.seconds = opSeconds(w, r);
         r.stepSeconds += op.count * op.seconds;
         r.ops.append(op);
     }
-    r.impliedMfu = r.modelFlopsPerStep / (r.stepSeconds * r.peakFlopsPerS);
+    r.impliedMfu = r.modelFlopsPerStep / (r.stepSeconds * r.gemmPeakFlopsPerS);
     return r;
 }
 

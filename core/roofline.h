@@ -36,6 +36,14 @@ struct RooflineReport {
     QString peakDtype;
     double bandwidthBytesPerS = 0;
     double ridgeIntensity = 0;       ///< peak / bandwidth: FLOPs per byte where the roofs meet
+    /// The linear layers' GEMMs (OpKind::Matmul) sit under the recipe's matmul peak: under FP8 a
+    /// second, higher roof with its own ridge; otherwise equal to the three above.
+    double gemmPeakFlopsPerS = 0;
+    QString gemmPeakDtype;
+    double gemmRidgeIntensity = 0;
+    bool twoRoofs() const { return gemmPeakFlopsPerS != peakFlopsPerS; }
+    /// The roof an op of `kind` sits under.
+    double peakFor(OpKind kind) const { return kind == OpKind::Matmul ? gemmPeakFlopsPerS : peakFlopsPerS; }
     /// The ops of one micro-batch on one GPU of the slowest pipeline stage (`stage`).
     std::int64_t stage = 0;
     QList<RooflineOp> ops;
@@ -44,7 +52,7 @@ struct RooflineReport {
     /// recompute): the sum of the ops' matmul FLOPs. Per GPU and per micro-batch, unlike
     /// flops.per_step_detailed, which covers every GPU and the whole step.
     double modelFlopsPerStep = 0;
-    double impliedMfu = 0;           ///< modelFlopsPerStep / (stepSeconds x peak)
+    double impliedMfu = 0;           ///< modelFlopsPerStep / (stepSeconds x GEMM peak)
 };
 
 /// Bytes moved assume each operand is read from HBM once and each output written once, at

@@ -143,6 +143,9 @@ struct Scenario {
     /// Slots each expert has, as a multiple of its even share of the routed tokens (Fedus et
     /// al. 2021, Section 2.2); experts compute and keep activations for every slot.
     double capacityFactor = 1;
+    /// Hide the MoE all-to-all behind another micro-batch's compute, as DeepSeek-V3's DualPipe
+    /// overlaps a forward and a backward chunk; off, it is exposed whole.
+    bool epOverlap = false;
     /// Sequences per optimizer step over all replicas; absent: one micro-batch per DP rank
     /// (the meaning `batch` x `gpus` had before layouts).
     std::optional<std::int64_t> globalBatch;

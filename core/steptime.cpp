@@ -6,13 +6,29 @@
 
 namespace napkin {
 
+StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu, Links links)
+{
+    StepMachine m;
+    m.peakFlopsPerS = gpu.peakFor(recipe.computeDtype).value_or(0);
+    m.matmulPeakFlopsPerS = gpu.peakFor(recipe.matmulDtype()).value_or(0);
+    m.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
+    m.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
+    m.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
+    m.links = links;
+    return m;
+}
+
 StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine &m)
 {
     StageCompute c;
+    // One efficiency for every kernel's FLOPs (the GPU's measured large-GEMM fraction); the
+    // GEMMs take the recipe's matmul peak (FP8), the rest its compute dtype's.
     const double flopRate = m.peakFlopsPerS * m.matmulEfficiency;
+    const double gemmRate = m.gemmPeak() * m.matmulEfficiency;
     const double byteRate = m.bandwidthBytesPerS * m.memoryEfficiency;
     for (const WorkloadOp &op : ops) {
-        const double seconds = op.count * std::max(op.flops / flopRate, op.bytes / byteRate);
+        const double rate = op.kind == OpKind::Matmul ? gemmRate : flopRate;
+        const double seconds = op.count * std::max(op.flops / rate, op.bytes / byteRate);
         if (op.phase == Phase::Optimizer) {
             c.optimizer += seconds;
             continue;
@@ -217,16 +233,19 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         // all-to-all dispatcher): every MoE block sends each token's k routed copies, padded to
         // the capacity, to the ranks holding their experts and brings the outputs back: dispatch
         // and combine forward, and both again for the gradients backward (full recompute reruns
-        // the forward pair). Each TP rank moves its 1/tp of the hidden state. Exposed whole: the
-        // experts wait for their tokens.
+        // the forward pair). Each TP rank moves its 1/tp of the hidden state. Exposed whole unless
+        // ep_overlap: without another micro-batch to run, the experts wait for their tokens.
         const Interconnect &link = machine.links.forGroup(CommGroup::Ep, l);
         const double routed = tokens * in.expertsPerToken * in.capacityFactor * in.dModel * recipe.activationBytes / in.tp;
         const double perLayer = 4 + (full ? 2 : 0);
         const qsizetype from = sink.size();
         const double seconds = sink.add(QStringLiteral("EP all-to-all"), CommGroup::Ep,
                                         Collective::AllToAll, l.ep, routed, m * perLayer * (in.layers - denseL), link);
-        t.ep = seconds / m;
-        sink.expose(from, seconds, seconds);
+        // DualPipe (DeepSeek-V3 Section 3.2.1) runs one chunk's all-to-all under another's compute:
+        // only what the compute cannot cover stays exposed.
+        const double exposed = s.epOverlap ? std::max(0.0, seconds - m * t.compute.total()) : seconds;
+        t.ep = exposed / m;
+        sink.expose(from, exposed, seconds);
     }
     t.perMicroBatch = t.compute.total() + t.tp + t.cp + t.pp + t.ep;
 
@@ -301,9 +320,11 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     r.optimizer = slowest.compute.optimizer;
     r.stepSeconds = slowest.seconds;
     const double gpus = static_cast<double>(l.gpus());
-    r.estimatedMfu = modelFlopsPerStepAllGpus / gpus / (r.stepSeconds * machine.peakFlopsPerS);
+    // Against the GEMMs' peak (fp8 under FP8): utilisation never passes 100%, and a recipe that
+    // doubles the peak halves the time a set MFU gives.
+    r.estimatedMfu = modelFlopsPerStepAllGpus / gpus / (r.stepSeconds * machine.gemmPeak());
     r.estimatedHfu = (modelFlopsPerStepAllGpus + recomputeFlopsPerStepAllGpus) / gpus
-                     / (r.stepSeconds * machine.peakFlopsPerS);
+                     / (r.stepSeconds * machine.gemmPeak());
     r.tokensPerSecondPerGpu = static_cast<double>(l.globalBatch) * static_cast<double>(s.seqLen) / (r.stepSeconds * gpus);
     r.comm = std::move(comm);
     return r;

@@ -30,12 +30,19 @@ struct CommOp {
 
 /// The efficiencies and links a step-time estimate runs at.
 struct StepMachine {
-    double peakFlopsPerS = 0;
+    double peakFlopsPerS = 0;        ///< the recipe's compute dtype: every kernel but the GEMMs under FP8
+    double matmulPeakFlopsPerS = 0;  ///< the linear layers' GEMMs (OpKind::Matmul): Recipe::matmulDtype()
+    /// The GEMMs' peak, and the one MFU and HFU are quoted against (the highest the step uses).
+    double gemmPeak() const { return matmulPeakFlopsPerS > 0 ? matmulPeakFlopsPerS : peakFlopsPerS; }
     double bandwidthBytesPerS = 0;
     double matmulEfficiency = 1;
     double memoryEfficiency = 1;
     Links links;
 };
+
+/// The machine of one GPU under a recipe: its peaks, bandwidth and the scenario's or GPU's
+/// efficiencies (computeReport refuses a GPU without the recipe's peaks).
+StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu, Links links);
 
 /// Napkin's bottom-up time of one optimizer step on the slowest pipeline stage.
 ///
@@ -64,7 +71,7 @@ struct StepTimeReport {
     double bubbleFraction = 0;       ///< (pp - 1) / (m x vpp)
     double stepSeconds = 0;
     double commExposedSeconds() const { return tpExposed + cpExposed + ppExposed + epExposed + dpExposed; }
-    double estimatedMfu = 0;         ///< model FLOPs per GPU per step / (step x peak)
+    double estimatedMfu = 0;         ///< model FLOPs per GPU per step / (step x GEMM peak)
     double estimatedHfu = 0;         ///< the same with recomputed FLOPs
     double tokensPerSecondPerGpu = 0;
     QList<CommOp> comm;

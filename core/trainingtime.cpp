@@ -35,7 +35,8 @@ TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe
     // Under 6ND too the recomputed work is the detailed forward matmuls: 6ND has no per-op split.
     t.recomputeFlops = flops.recompute;
     t.hardwareFlops = t.trainingFlops + t.recomputeFlops;
-    t.peakFlopsPerS = gpu.peakFor(recipe.computeDtype, &t.peakDtype).value_or(0);
+    // The GEMMs' peak: the recipe's compute dtype, or fp8 under FP8 (StepMachine::gemmPeak()).
+    t.peakFlopsPerS = gpu.peakFor(recipe.matmulDtype(), &t.peakDtype).value_or(0);
     t.utilizationBasis = s.utilizationBasis;
     t.utilizationFraction = s.mfuFraction;
     t.gpus = s.gpus;

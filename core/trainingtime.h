@@ -31,7 +31,7 @@ struct TimeReport {
     double trainingFlops = 0;       ///< model FLOPs: the basis figure
     double recomputeFlops = 0;      ///< forward matmuls recomputation runs again (FlopsReport::recompute)
     double hardwareFlops = 0;       ///< trainingFlops + recomputeFlops
-    double peakFlopsPerS = 0;       ///< one GPU, recipe's compute dtype (dense)
+    double peakFlopsPerS = 0;       ///< one GPU, the recipe's GEMM dtype (dense): fp8 under FP8
     QString peakDtype;              ///< the dtype whose peak was used
     UtilizationBasis utilizationBasis = UtilizationBasis::Hfu;  ///< which one the user set
     double utilizationFraction = 0; ///< as set: HFU or MFU, per utilizationBasis

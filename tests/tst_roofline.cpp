@@ -121,6 +121,63 @@ private slots:
         }
     }
 
+    void fp8RunsGemmsAtTheFp8Peak()
+    {
+        // FP8 as Transformer Engine and DeepSeek-V3 (Section 3.3) run it: the linear layers' GEMMs
+        // at the fp8 peak, attention and everything else at bf16's. H100 SXM datasheet (dense):
+        // 989.5 TFLOP/s bf16, 1979 TFLOP/s fp8.
+        Scenario s = test::presetScenario("llama2-7b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.recipeId = QStringLiteral("fp8-mixed-adamw");
+        s.microBatch = 8;
+        s.seqLen = 4096;
+        const Report fp8 = test::reportFor(s);
+        const RooflineReport &r = fp8.roofline;
+        QCOMPARE(r.peakFlopsPerS, 989.5e12);
+        QCOMPARE(r.peakDtype, QStringLiteral("bf16"));
+        QCOMPARE(r.gemmPeakFlopsPerS, 1979e12);
+        QCOMPARE(r.gemmPeakDtype, QStringLiteral("fp8"));
+        QVERIFY(r.twoRoofs());
+        QCOMPARE(r.gemmRidgeIntensity, 1979e12 / 3.35e12);
+        const RooflineOp *gemm = findOp(r, QStringLiteral("MLP gate + up"), Phase::Forward);
+        const RooflineOp *scores = findOp(r, QStringLiteral("attention scores QK^T"), Phase::Forward);
+        QVERIFY(gemm && scores);
+        QVERIFY(gemm->computeBound);
+        QCOMPARE(gemm->attainableFlopsPerS, 1979e12);
+        QCOMPARE(gemm->seconds, gemm->flops / 1979e12);
+        // Attention's matmuls are not the linear layers: they stay under the bf16 roof.
+        QVERIFY(scores->attainableFlopsPerS <= 989.5e12);
+
+        s.recipeId = QStringLiteral("bf16-mixed-adamw-fp32-grads");  // the same 2/4/12 state in bf16
+        const Report bf16 = test::reportFor(s);
+        QVERIFY(!bf16.roofline.twoRoofs());
+        const RooflineOp *bf16Gemm = findOp(bf16.roofline, QStringLiteral("MLP gate + up"), Phase::Forward);
+        QCOMPARE(bf16Gemm->seconds, 2 * gemm->seconds);  // compute-bound both ways: twice the peak, half the time
+        // The bottom-up step: the GEMMs take half the time, the rest as long.
+        QVERIFY(test::near(fp8.step.computeMatmul * 2, bf16.step.computeMatmul, 1e-12));
+        QVERIFY(test::near(fp8.step.computeAttention, bf16.step.computeAttention, 1e-12));
+        // Memory is the recipe's bytes, not its dtype: 2/4/12 both ways.
+        QCOMPARE(fp8.memory.perGpu.total(), bf16.memory.perGpu.total());
+        // Utilisation is quoted against the GEMMs' peak: a set MFU gives half the time under FP8.
+        QCOMPARE(fp8.time.peakFlopsPerS, 1979e12);
+        QVERIFY(test::near(fp8.time.secondsUtilization * 2, bf16.time.secondsUtilization, 1e-12));
+        QVERIFY(fp8.step.estimatedMfu <= 1.0 && r.impliedMfu <= 1.0);
+    }
+
+    void fp8RefusedWithoutAnFp8Peak()
+    {
+        // The A100 datasheet lists no FP8 tensor rate: no time at another dtype's rate.
+        Scenario s = test::presetScenario("llama2-7b");
+        s.gpuId = QStringLiteral("a100-80gb-sxm");
+        s.recipeId = QStringLiteral("fp8-mixed-adamw");
+        ValidationError e;
+        QVERIFY(!computeReport(s, test::catalog(), &e));
+        QCOMPARE(e.field, QStringLiteral("recipe"));
+        QVERIFY2(e.problem.contains(QLatin1String("runs its GEMMs in fp8")), qPrintable(e.problem));
+        QVERIFY2(e.problem.contains(QLatin1String("h100-sxm")), qPrintable(e.problem));
+        QVERIFY2(!e.problem.contains(QLatin1String("(a100-80gb-sxm")), qPrintable(e.problem));
+    }
+
     void flashFusesAttention()
     {
         // Kernel fusion moves attention right on the roofline: same matmul FLOPs, far fewer bytes.

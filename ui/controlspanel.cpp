@@ -228,7 +228,7 @@ void ControlsPanel::sync(const Scenario &s)
     slider(Main::SeqLen)->setValue(static_cast<double>(s.seqLen));
     m_gpu->setGpuId(s.gpuId);
     if (const auto recipe = findRecipe(s.recipeId))
-        m_gpu->setDtype(recipe->computeDtype);
+        m_gpu->setDtype(recipe->matmulDtype());  // under FP8 the GEMMs' peak, the one that sets the pace
     m_paramsNote->setVisible(s.paramsOverride.has_value());
     m_clearParams->setVisible(s.paramsOverride.has_value());
     if (s.paramsOverride)

@@ -25,7 +25,7 @@ public:
     QString gpuId() const;
     /// Selects without emitting gpuChosen().
     void setGpuId(const QString &id);
-    /// The dtype whose peak the entries show (the recipe's compute dtype).
+    /// The dtype whose peak the entries show (the recipe's matmul dtype: fp8 under FP8).
     void setDtype(const QString &dtype);
     void setByteUnit(ByteUnit unit);
     QComboBox *comboBox() const { return m_combo; }

@@ -105,7 +105,6 @@ void GpuTimeChart::setReport(const Report &report)
 {
     m_report = report;
     m_times = timeOnEveryGpu(report, m_catalog);
-    const QString dtype = report.memory.recipe.computeDtype;
     double maxSeconds = 0;
     int chosen = -1;
     for (int i = 0; i < m_times.size(); ++i) {
@@ -113,7 +112,7 @@ void GpuTimeChart::setReport(const Report &report)
         maxSeconds = std::max(maxSeconds, t.seconds);
         if (t.gpuId == report.gpu.id)
             chosen = i;
-        const QString mark = !t.hasPeak ? tr("no %1 peak").arg(dtype)
+        const QString mark = !t.hasPeak ? tr("no %1 peak").arg(t.missingDtype)
                              : t.fits ? QString()
                                       : tr("does not fit (%1)").arg(fmt::bytes(t.memoryBytes, ByteUnit::GiB));
         m_marks[i]->setData(kFullMark, mark);
@@ -161,7 +160,8 @@ void GpuTimeChart::setReport(const Report &report)
     m_axisY->setTitleText(tr(unit.name));
     // The dtype rule in the title (GpuSpec::peakFor()): "bf16/fp16 peak", or "fp32 peak only";
     // kept to one plain line, which the layout tests measure whole.
-    const QStringList accepted = acceptedPeakDtypes(report.memory.recipe.computeDtype);
+    // Utilisation is quoted against the GEMMs' peak: fp8 under FP8 (TimeReport::peakFlopsPerS).
+    const QStringList accepted = acceptedPeakDtypes(report.memory.recipe.matmulDtype());
     const QString rule = accepted.size() > 1 ? tr("%1 peak").arg(accepted.join(QLatin1Char('/')))
                                              : tr("%1 peak only").arg(accepted.first());
     const QString utilization = tr("%1 %2").arg(fmt::percent(report.scenario.mfuFraction, 0),
@@ -246,7 +246,7 @@ void GpuTimeChart::showHover(const QPointF &chartPos, const QPoint &globalPos)
     if (index && *index < m_times.size()) {
         const GpuSpec &g = m_catalog.gpus[*index];
         const GpuTime &t = m_times[*index];
-        const QString dtype = m_report->memory.recipe.computeDtype;
+        const QString dtype = t.missingDtype;
         const QString basis = utilizationBasisName(m_report->scenario.utilizationBasis).toUpper();
         if (!t.hasPeak) {
             m_hoverText = tr("%1 (%2): no time\nThe catalog lists no %3 peak for it; a %3 recipe is never "

@@ -53,6 +53,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
       m_axisX(new QLogValueAxis),
       m_axisY(new QLogValueAxis),
       m_roof(new QLineSeries),
+      m_gemmRoof(new QLineSeries),
       m_ridge(new QScatterSeries),
       m_overlay(new QLineSeries),
       m_pinned(new QScatterSeries),
@@ -104,6 +105,11 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     m_roof->setPen(QPen(QColor(0x20, 0x20, 0x20), 2.5));
     m_roof->append(roofPoints(1, 1));
     add(m_roof);
+    // In the matmuls' colour: the roof that only the GEMM markers sit under.
+    m_gemmRoof->setPen(QPen(palette::opKind(static_cast<int>(OpKind::Matmul)), 2.5, Qt::DashLine));
+    m_gemmRoof->append(roofPoints(1, 1));
+    m_gemmRoof->setVisible(false);
+    add(m_gemmRoof);
     for (int k = 0; k < kOpKinds; ++k) {
         const OpMarker marker = opMarker(k);
         m_ops[k] = new QScatterSeries;
@@ -213,9 +219,10 @@ void RooflinePanel::setReport(const Report &report)
     m_pinned->setVisible(!pinned.isEmpty());
     m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS / kUnit);
     m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
-    setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(nameWithoutVendor(report.gpu), r.peakDtype));
-    m_fitX = LogRange::decadesAround(minX, maxX, 0.25);
-    m_fitY = LogRange::decadesAround(minY, r.peakFlopsPerS, 0.25);
+    const QString dtypes = r.twoRoofs() ? tr("%1, %2 GEMMs").arg(r.peakDtype, r.gemmPeakDtype) : r.peakDtype;
+    setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(nameWithoutVendor(report.gpu), dtypes));
+    m_fitX = LogRange::decadesAround(minX, r.twoRoofs() ? std::max(maxX, r.gemmRidgeIntensity) : maxX, 0.25);
+    m_fitY = LogRange::decadesAround(minY, std::max(r.peakFlopsPerS, r.gemmPeakFlopsPerS), 0.25);
     refreshRoofs();
 }
 
@@ -225,14 +232,23 @@ void RooflinePanel::refreshRoofs()
         return;
     const RooflineReport &r = m_report->roofline;
     m_roof->replace(roofPoints(r.peakFlopsPerS, r.bandwidthBytesPerS));
-    m_roof->setName(tr("Roof: %1, %2").arg(fmt::flopRate(r.peakFlopsPerS), fmt::bandwidth(r.bandwidthBytesPerS)));
+    m_roof->setName(r.twoRoofs() ? tr("Roof (%3): %1, %2").arg(fmt::flopRate(r.peakFlopsPerS),
+                                                                fmt::bandwidth(r.bandwidthBytesPerS), r.peakDtype)
+                                 : tr("Roof: %1, %2").arg(fmt::flopRate(r.peakFlopsPerS), fmt::bandwidth(r.bandwidthBytesPerS)));
+    m_gemmRoof->setVisible(r.twoRoofs());
+    if (r.twoRoofs()) {
+        m_gemmRoof->replace(roofPoints(r.gemmPeakFlopsPerS, r.bandwidthBytesPerS));
+        m_gemmRoof->setName(tr("GEMM roof (%1): %2, ridge %3 FLOPs/B")
+                                .arg(r.gemmPeakDtype, fmt::flopRate(r.gemmPeakFlopsPerS), fmt::number(r.gemmRidgeIntensity)));
+    }
     const GpuSpec *other = m_overlayId.isEmpty() ? nullptr : m_catalog.findGpu(m_overlayId);
     LogRange fitY = m_fitY;  // a second roof above the first raises the top
     m_overlayStep.clear();
     QString dtype;
     // A GPU without a peak for the recipe's dtype gets no roof (never one from another dtype).
-    const auto otherPeak = other ? other->peakFor(m_report->memory.recipe.computeDtype, &dtype) : std::nullopt;
-    if (!otherPeak)
+    const Recipe &recipe = m_report->memory.recipe;
+    const auto otherPeak = other ? other->peakFor(recipe.computeDtype, &dtype) : std::nullopt;
+    if (!otherPeak || !other->peakFor(recipe.matmulDtype()))
         other = nullptr;
     if (other) {
         // The same step on the compared GPU: its roof, its ridge and where its ops land.
@@ -275,6 +291,8 @@ void RooflinePanel::refreshLegend()
         entries.append({palette::neutral(), step, QChar()});
     }
     entries.append({m_roof->pen().color(), m_roof->name(), QChar(0x2501)});
+    if (m_gemmRoof->isVisible())
+        entries.append({m_gemmRoof->pen().color(), m_gemmRoof->name(), QChar(0x254D)});
     if (m_overlay->isVisible()) {
         entries.append({m_overlay->pen().color(), m_overlay->name(), QChar(0x254D)});
         entries.append({m_overlayOps->color(), m_overlayOps->name(), QChar(0x25CF)});

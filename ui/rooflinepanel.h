@@ -64,6 +64,7 @@ public:
     ChartView *view() const { return m_view; }
     QScatterSeries *opSeries(OpKind kind) const { return m_ops[static_cast<int>(kind)]; }
     QLineSeries *roof() const { return m_roof; }
+    QLineSeries *gemmRoof() const { return m_gemmRoof; }
     QScatterSeries *ridge() const { return m_ridge; }
     QLineSeries *overlayRoof() const { return m_overlay; }
     /// The pinned baseline's ops (hollow circles; empty and hidden when nothing is pinned).
@@ -96,6 +97,7 @@ private:
     QLogValueAxis *m_axisX;
     QLogValueAxis *m_axisY;
     QLineSeries *m_roof;
+    QLineSeries *m_gemmRoof;  ///< FP8: the GEMMs' higher roof (hidden with one roof)
     QScatterSeries *m_ridge;
     QLineSeries *m_overlay;
     QScatterSeries *m_pinned;

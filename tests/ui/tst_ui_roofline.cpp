@@ -63,6 +63,33 @@ private slots:
         QVERIFY(uitest::nearlyEqual(line[2].y() * unit, peak));                       // the flat roof is the peak
     }
 
+    void fp8DrawsASecondRoofForTheGemms()
+    {
+        // H100 SXM datasheet (dense): 989.5 TFLOP/s bf16, 1979 TFLOP/s fp8. Under FP8 the GEMMs'
+        // roof is drawn dashed in the matmuls' colour and named in the legend; bf16 has one roof.
+        Scenario s;
+        s.gpuId = QStringLiteral("h100-sxm");
+        MainWindow w(env().catalog(), s);
+        const RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        constexpr double unit = RooflinePanel::kFlopsPerAxisUnit;
+        QVERIFY(!roof->gemmRoof()->isVisible());
+        s.recipeId = QStringLiteral("fp8-mixed-adamw");
+        w.controller()->setScenario(s);
+        QVERIFY(roof->gemmRoof()->isVisible());
+        const QList<QPointF> gemm = roof->gemmRoof()->points();
+        QCOMPARE(gemm.size(), 3);
+        QVERIFY(uitest::nearlyEqual(gemm[2].y() * unit, 1979e12));
+        QVERIFY(uitest::nearlyEqual(roof->roof()->points()[2].y() * unit, 989.5e12));
+        QVERIFY2(roof->legendText().contains(QStringLiteral("GEMM roof (fp8)")), qPrintable(roof->legendText()));
+        // Every GEMM marker sits on or under the fp8 roof, every other op under the bf16 one.
+        for (const RooflineOp &op : w.controller()->report()->roofline.ops)
+            QVERIFY(op.attainableFlopsPerS <= (op.kind == OpKind::Matmul ? 1979e12 : 989.5e12));
+        s.recipeId = QStringLiteral("bf16-mixed-adamw");
+        w.controller()->setScenario(s);
+        QVERIFY(!roof->gemmRoof()->isVisible());
+        QVERIFY(!roof->legendText().contains(QStringLiteral("GEMM roof")));
+    }
+
     void everyOpIsWhereTheCorePutsIt()
     {
         MainWindow w(env().catalog(), Scenario{});
