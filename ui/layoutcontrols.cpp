@@ -68,6 +68,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
       m_gpusPerNode(new ElidingComboBox(this)),
       m_ep(new ElidingComboBox(this)),
       m_capacity(new QDoubleSpinBox(this)),
+      m_epOverlap(new QCheckBox(tr("Overlap all-to-all (DualPipe)"), this)),
       m_interconnect(new ElidingComboBox(this)),
       m_timeBasis(new ElidingComboBox(this)),
       m_sp(new QCheckBox(tr("Sequence parallelism"), this)),
@@ -95,6 +96,10 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     described(m_capacity, tr("Capacity factor"),
               tr("Slots per expert as a multiple of its even share of the routed tokens (Fedus et al. 2021): "
                  "experts compute, keep and exchange every slot, so 1.25 costs 25% more expert time and memory."));
+    described(m_epOverlap, tr("Overlap all-to-all"),
+              tr("Hide the experts' all-to-all behind another micro-batch's compute, as DeepSeek-V3's DualPipe "
+                 "pairs a forward and a backward chunk; only what the compute cannot cover stays on the step. "
+                 "Off: the experts wait for their tokens."));
     m_capacity->setRange(fieldLo("capacity_factor"), fieldHi("capacity_factor"));
     m_capacity->setDecimals(2);
     m_capacity->setSingleStep(0.05);
@@ -132,6 +137,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     form->addRow(tr("CP"), m_cp);
     form->addRow(tr("EP"), m_ep);
     form->addRow(tr("Capacity"), m_capacity);
+    form->addRow(m_epOverlap);
     form->addRow(tr("Global batch"), m_globalBatch);
     form->addRow(m_derived);
     form->addRow(tr("Time from"), m_timeBasis);
@@ -154,6 +160,10 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     connect(m_sp, &QCheckBox::toggled, this, [this](bool on) {
         if (!m_syncing)
             proposeChange(m_controller, tr("Toggle sequence parallelism"), [&](Scenario &s) { s.sequenceParallel = on; });
+    });
+    connect(m_epOverlap, &QCheckBox::toggled, this, [this](bool on) {
+        if (!m_syncing)
+            proposeChange(m_controller, tr("Toggle the all-to-all overlap"), [&](Scenario &s) { s.epOverlap = on; });
     });
     connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         if (!m_syncing)
@@ -250,7 +260,7 @@ void LayoutControls::sync(const Scenario &s)
                             .arg(s.globalBatch.value_or(0)).arg(s.gpusPerNode.value_or(0))
                             .arg(s.gpuId, s.interconnectId).arg(s.sequenceParallel).arg(static_cast<int>(s.timeBasis))
                         + QString::number(s.paramsOverride.value_or(0))
-                        + QStringLiteral(" %1 %2 %3").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor);
+                        + QStringLiteral(" %1 %2 %3 %4").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap);
     if (key == m_syncedKey)
         return;
     m_syncedKey = key;
@@ -293,6 +303,8 @@ void LayoutControls::sync(const Scenario &s)
     const bool moe = s.model.moe() && !s.paramsOverride;
     m_form->setRowVisible(m_ep, moe);
     m_form->setRowVisible(m_capacity, moe);
+    m_form->setRowVisible(m_epOverlap, moe);
+    m_epOverlap->setChecked(s.epOverlap);
     if (moe)
         offer(Choice::Ep, {}, candidates(s.model.experts, std::min(s.model.experts, std::max<std::int64_t>(1, dp * s.cp)), s.ep),
               s.ep, [](Scenario &n, std::optional<std::int64_t> v) { n.ep = *v; });

@@ -33,6 +33,7 @@ public:
     QComboBox *interconnect() const { return m_interconnect; }
     QComboBox *timeBasis() const { return m_timeBasis; }
     QDoubleSpinBox *capacityFactor() const { return m_capacity; }
+    QCheckBox *epOverlap() const { return m_epOverlap; }
     /// "DP 2 · 64 micro-batches of 1 per step (gradient accumulation 64) · 1.05M tokens per step"
     TextStrip *derived() const { return m_derived; }
 
@@ -54,6 +55,7 @@ private:
     QComboBox *m_gpusPerNode;
     QComboBox *m_ep;
     QDoubleSpinBox *m_capacity;
+    QCheckBox *m_epOverlap;
     QFormLayout *m_form;
     QComboBox *m_interconnect;
     QComboBox *m_timeBasis;

@@ -4,6 +4,7 @@
 // layout as one undo step.
 
 #include "controlspanel.h"
+#include <QCheckBox>
 #include "dashboard.h"
 #include "guitestfixture.h"
 #include "layoutcontrols.h"
@@ -200,6 +201,21 @@ private slots:
         StepTimePanel *step = w.dashboard()->stepTimePanel();
         QVERIFY(r.step.epExposed > 0);
         QCOMPARE(step->barSet(StepComponent::ExpertComm)->at(0) * step->axisUnit(), r.step.epExposed);
+        // Overlapping the all-to-all (DualPipe) is one undoable click that shrinks that segment.
+        QCheckBox *overlap = controls->epOverlap();
+        QVERIFY(overlap->isVisible());
+        QVERIFY(!overlap->isChecked());
+        const double exposedWhole = r.step.epExposed;
+        const int steps = w.controller()->undoStack()->count();
+        overlap->click();
+        QVERIFY(w.controller()->scenario().epOverlap);
+        QCOMPARE(w.controller()->undoStack()->count(), steps + 1);
+        const Report &overlapped = *w.controller()->report();
+        QVERIFY(overlapped.step.epExposed < exposedWhole);
+        QCOMPARE(step->barSet(StepComponent::ExpertComm)->at(0) * step->axisUnit(), overlapped.step.epExposed);
+        w.controller()->undoStack()->undo();
+        QVERIFY(!w.controller()->scenario().epOverlap);
+        QTRY_VERIFY(!overlap->isChecked());
         // Back to a dense preset: EP returns to 1 (with a notice) and its row hides.
         const int dense = preset->findData(QStringLiteral("llama3-8b"));
         preset->setCurrentIndex(dense);
@@ -207,6 +223,7 @@ private slots:
         QCOMPARE(w.controller()->scenario().ep, std::int64_t{1});
         QVERIFY(!w.controller()->error());
         QTRY_VERIFY(!ep->isVisible());
+        QVERIFY(!overlap->isVisible());
     }
 
     void plannerRowIsOneUndoStep()
