@@ -66,6 +66,16 @@ bool readOptionalInt(const QJsonObject &o, const QString &key, const QString &wh
     return true;
 }
 
+bool readOptionalBool(const QJsonObject &o, const QString &key, const QString &where, bool *out, QString *error)
+{
+    if (!o.contains(key))
+        return true;
+    if (!o.value(key).isBool())
+        return fail(error, QStringLiteral("%1: \"%2\" must be true or false").arg(where, key));
+    *out = o.value(key).toBool();
+    return true;
+}
+
 bool parseGpu(const QJsonObject &o, int index, GpuSpec *g, QString *error)
 {
     QString where = QStringLiteral("gpus.json entry %1").arg(index);
@@ -174,11 +184,10 @@ bool parsePreset(const QJsonObject &o, int index, ModelPreset *p, QString *error
     // A head width set apart from d_model / heads, and QK-norm (Qwen3).
     if (!readOptionalInt(o, QStringLiteral("head_dim"), where, 0, &m.headDim, error))
         return false;
-    if (o.contains(QStringLiteral("qk_norm"))) {
-        if (!o.value(QStringLiteral("qk_norm")).isBool())
-            return fail(error, where + QStringLiteral(": \"qk_norm\" must be true or false"));
-        m.qkNorm = o.value(QStringLiteral("qk_norm")).toBool();
-    }
+    if (!readOptionalBool(o, QStringLiteral("qk_norm"), where, &m.qkNorm, error)
+        || !readOptionalBool(o, QStringLiteral("linear_bias"), where, &m.linearBias, error)
+        || !readOptionalBool(o, QStringLiteral("attention_sinks"), where, &m.attentionSinks, error))
+        return false;
     // Multi-head latent attention (DeepSeek-V2/V3).
     if (!readOptionalInt(o, QStringLiteral("q_lora_rank"), where, 0, &m.qLoraRank, error)
         || !readOptionalInt(o, QStringLiteral("kv_lora_rank"), where, 0, &m.kvLoraRank, error)
@@ -187,11 +196,8 @@ bool parsePreset(const QJsonObject &o, int index, ModelPreset *p, QString *error
         || !readOptionalInt(o, QStringLiteral("dense_layers"), where, 0, &m.denseLayers, error)
         || !readOptionalInt(o, QStringLiteral("mtp_depth"), where, 0, &m.mtpDepth, error))
         return false;
-    if (o.contains(QStringLiteral("router_bias"))) {
-        if (!o.value(QStringLiteral("router_bias")).isBool())
-            return fail(error, where + QStringLiteral(": \"router_bias\" must be true or false"));
-        m.routerBias = o.value(QStringLiteral("router_bias")).toBool();
-    }
+    if (!readOptionalBool(o, QStringLiteral("router_bias"), where, &m.routerBias, error))
+        return false;
     // Mixture-of-Experts, where the model has it.
     if (!readOptionalInt(o, QStringLiteral("experts"), where, 0, &m.experts, error)
         || !readOptionalInt(o, QStringLiteral("experts_per_token"), where, 1, &m.expertsPerToken, error)

@@ -84,6 +84,24 @@ ParamBreakdown countParams(const ModelShape &m)
         p.finalNorm = d;
         p.embedding = m.vocab * d;
     }
+    if (m.arch == Arch::Llama && m.linearBias) {
+        // gpt-oss (HF GptOssForCausalLM): q, k, v and o biases; each MLP's or expert's fused
+        // gate-and-up (2 x width) and down (d) biases; the router's, one per expert.
+        if (!m.mla())
+            p.perLayer.attention += q + 2 * kv + d;
+        p.denseLayer.mlp += 2 * m.dFf + d;
+        if (m.moe()) {
+            const std::int64_t expertBias = 2 * expertWidth(m) + d;
+            p.perLayer.router += m.experts;
+            p.perLayer.routedExperts += m.experts * expertBias;
+            p.perLayer.mlp += m.experts + (m.experts + m.sharedExperts) * expertBias;
+            p.perLayer.mlpActive += m.experts + (m.expertsPerToken + m.sharedExperts) * expertBias;
+        } else {
+            p.perLayer.mlp = p.denseLayer.mlp;
+        }
+    }
+    if (m.attentionSinks)
+        p.perLayer.attention += m.heads;  // gpt-oss: self_attn.sinks, one logit per head
     if (m.moe() && m.routerBias) {
         p.perLayer.router += m.experts;  // DeepSeek-V3's e_score_correction_bias
         p.perLayer.mlp += m.experts;

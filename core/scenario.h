@@ -75,6 +75,11 @@ struct ModelShape {
     std::int64_t denseLayers = 0;
     /// The router carries a bias per expert (DeepSeek-V3's e_score_correction_bias).
     bool routerBias = false;
+    /// llama family: every linear layer of a block has a bias (the Q, K, V and output projections,
+    /// the router, each MLP or expert's gate-and-up and down), as gpt-oss has; gpt2 always does.
+    bool linearBias = false;
+    /// A learned sink logit per head in every block, joining each softmax (gpt-oss).
+    bool attentionSinks = false;
     /// Multi-token prediction modules (DeepSeek-V3's num_nextn_predict_layers = 1): each adds two
     /// norms, a 2d x d projection, one more block and the head's norm, sharing the embedding and
     /// the LM head. Counted apart from the main model, as DeepSeek counts "671B + 14B".

@@ -121,6 +121,8 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
         in.keyNopeWidth = static_cast<double>(m.heads * headWidth(m));
     }
     in.qkNorm = m.qkNorm;
+    in.linearBias = m.arch == Arch::Llama && m.linearBias;
+    in.attentionSinks = m.attentionSinks;
     in.dFf = static_cast<double>(m.dFf);
     in.heads = static_cast<double>(m.heads);
     in.vocab = static_cast<double>(m.vocab);
@@ -172,6 +174,7 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     const double a = in.activationBytes;
     const double w = in.weightBytes;
     const bool gpt2 = !llama;
+    const bool biased = gpt2 || in.linearBias;  // every linear layer of the block has a bias
     // Score entries per head and sequence on this GPU: its s / cp queries against every key
     // (causal: the lower triangle, which the load-balanced CP split shares evenly).
     const double scoreEntries = (in.causal ? sq * (sq + 1) / 2 : sq * sq) / in.cp;
@@ -252,7 +255,7 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
                    {full ? 0 : whole(B * sb * kvr), kvr * (in.keyNopeWidth + vw) / tp});
     } else {
         ops.matmul("QKV projection", L, T, d, (qw + 2 * kv) / tp,
-                   {inputSaved, d * (qw + 2 * kv) / tp + (gpt2 ? (qw + 2 * kv) / tp : 0)});
+                   {inputSaved, d * (qw + 2 * kv) / tp + (biased ? (qw + 2 * kv) / tp : 0)});  // MLA has none
     }
     if (in.qkNorm) {
         // Qwen3: an RMSNorm over each head's queries and keys, a head_dim weight each,
@@ -303,7 +306,10 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         ops.add("attention x V", Phase::Forward, OpKind::Attention, L, pv, pv, scores * a + v + o, {vSaved, 0});
         ops.add("attention x V", Phase::Backward, OpKind::Attention, L, 2 * pv, 2 * pv, 2 * scores * a + 2 * v + 2 * o);
     }
-    ops.matmul("output projection", L, T, ow / tp, d, {full ? 0 : split(B * sb * ow), ow * d / tp + (gpt2 ? d : 0)});
+    // The output projection's weight carries the heads' sink logits too (gpt-oss: one per head).
+    const double outBias = gpt2 || (in.linearBias && in.kvLoraRank <= 0) ? d : 0;
+    ops.matmul("output projection", L, T, ow / tp, d,
+               {full ? 0 : split(B * sb * ow), ow * d / tp + outBias + (in.attentionSinks ? in.heads / tp : 0)});
     const double maskSaved = full ? 0 : whole(kMask * sb * d);
     if (in.dropout)
         ops.elementwise("residual dropout", OpKind::Elementwise, 2 * L, replicatedTokens * d, kDropoutFlops, 1, 1, 0,
@@ -317,9 +323,10 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     const auto mlp = [&](const char *up, const char *act, const char *down, double count, double tokensHere,
                          double tokensAll, double width, double groups, double inSaved) {
         const double ffSaved = full ? 0 : split(B * tokensAll * width);  // one width-wide tensor
-        const double bias = gpt2 ? 1 : 0;
+        const double bias = biased ? 1 : 0;
         if (llama) {
-            ops.groupedMatmul(up, count, groups, tokensHere, d, 2 * width / tp, {inSaved, groups * 2 * d * width / tp});
+            ops.groupedMatmul(up, count, groups, tokensHere, d, 2 * width / tp,
+                              {inSaved, groups * 2 * (d + bias) * width / tp});
             // The fused gate-and-up output (2 d_ff wide); the reference keeps gate, SiLU and up apart.
             ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / tp, kSwigluFlops, 2, 1, 0,
                             {(pytorch ? 3 : 2) * ffSaved, 0});
@@ -340,7 +347,7 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         const double denseL = std::min(in.denseLayers, L);
         const double moeL = L - denseL;
         ops.matmul("router", moeL, replicatedTokens, d, in.experts,
-                   {inputSaved, d * in.experts + (in.routerBias ? in.experts : 0)});
+                   {inputSaved, d * in.experts + (in.routerBias ? in.experts : 0) + (in.linearBias ? in.experts : 0)});
         ops.elementwise("top-k routing", OpKind::Elementwise, moeL, replicatedTokens * in.experts, kSoftmaxFlops, 1, 1, 0,
                         {full ? 0 : whole(F * sb * in.experts), 0});
         // Expert rows per token: its top-k, padded to the capacity factor.

@@ -56,6 +56,8 @@ struct WorkloadInput {
     /// and the up-projected keys' no-RoPE width (heads x head_dim).
     double qLoraRank = 0, kvLoraRank = 0, qkRopeDim = 0, keyNopeWidth = 0;
     bool qkNorm = false;      ///< RMSNorm on each head's queries and keys (Qwen3)
+    bool linearBias = false;  ///< llama family: biases on every linear layer of a block (gpt-oss)
+    bool attentionSinks = false;  ///< a learned sink logit per head (gpt-oss)
     double tp = 1, cp = 1;
     bool sp = false;
     // Mixture-of-Experts: experts = 0 is a dense MLP of d_ff.

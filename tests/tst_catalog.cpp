@@ -155,7 +155,7 @@ private slots:
 
     void presetsSourced()
     {
-        QCOMPARE(test::catalog().presets.size(), 18);  // 11 dense, Mixtral 8x7B and 8x22B, four Qwen3, DeepSeek-V3
+        QCOMPARE(test::catalog().presets.size(), 20);  // 11 dense, Mixtral 8x7B and 8x22B, four Qwen3, DeepSeek-V3, two gpt-oss
         for (const ModelPreset &p : test::catalog().presets)
             QVERIFY2(p.source.contains(QLatin1String("http")), qPrintable(p.id));
     }

@@ -43,6 +43,10 @@ private slots:
         // DeepSeek-V3 README_WEIGHTS: 671B main model weights (the checkpoint's 685B adds the
         // 14B multi-token-prediction module); exact over the main model's tensors.
         QTest::newRow("deepseek-v3, 671B main model") << QStringLiteral("deepseek-v3") << qint64(671'026'419'200);
+        // gpt-oss (linear biases, attention sinks, untied): the config's tensors summed, which the
+        // model card (arXiv 2508.10925, Table 1) prints as 116.83B and 20.91B.
+        QTest::newRow("gpt-oss-120b, 116.83B") << QStringLiteral("gpt-oss-120b") << qint64(116'829'156'672);
+        QTest::newRow("gpt-oss-20b, 20.91B") << QStringLiteral("gpt-oss-20b") << qint64(20'914'757'184);
     }
 
     void presetTotals()
@@ -103,6 +107,41 @@ private slots:
         const ParamBreakdown p = countParams(test::catalog().findPreset(preset)->shape);
         const double digits = billions >= 100 ? 1 : 10;  // 234B, 31.2B
         QCOMPARE(std::round(static_cast<double>(p.nonEmbedding) / 1e9 * digits) / digits, billions);
+    }
+
+    void gptOssAsItsCardCountsIt_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<double>("total");
+        QTest::addColumn<double>("active");
+        // OpenAI 2025, gpt-oss model card (arXiv 2508.10925), Table 1, to the digit it prints. Its
+        // active count leaves the input embedding out (a lookup) and keeps the unembedding.
+        QTest::newRow("gpt-oss-120b: 116.83B total, 5.13B active") << QStringLiteral("gpt-oss-120b") << 116.83 << 5.13;
+        QTest::newRow("gpt-oss-20b: 20.91B total, 3.61B active") << QStringLiteral("gpt-oss-20b") << 20.91 << 3.61;
+    }
+
+    void gptOssAsItsCardCountsIt()
+    {
+        QFETCH(QString, preset);
+        QFETCH(double, total);
+        QFETCH(double, active);
+        const ParamBreakdown p = countParams(test::catalog().findPreset(preset)->shape);
+        QCOMPARE(std::round(static_cast<double>(p.total) / 1e7) / 100, total);
+        QCOMPARE(std::round(static_cast<double>(p.active - p.embedding) / 1e7) / 100, active);
+    }
+
+    void gptOssBlock()
+    {
+        // HF GptOssForCausalLM, one block of gpt-oss-120b: q_proj 4096x2880 + 4096, k_proj and
+        // v_proj 512x2880 + 512, o_proj 2880x4096 + 2880, sinks 64; router 128x2880 + 128; 128
+        // experts of gate_up_proj 2880x5760 + 5760 and down_proj 2880x2880 + 2880.
+        const ParamBreakdown p = countParams(test::catalog().findPreset(QStringLiteral("gpt-oss-120b"))->shape);
+        QCOMPARE(p.perLayer.attention, qint64(11'800'576 + 2 * 1'475'072 + 11'799'360 + 64));
+        QCOMPARE(p.perLayer.router, qint64(368'768));
+        QCOMPARE(p.perLayer.routedExperts, qint64(128) * (16'594'560 + 8'297'280));
+        QCOMPARE(p.perLayer.mlpActive, qint64(368'768) + 4 * (16'594'560 + 8'297'280));
+        QCOMPARE(p.perLayer.norms, qint64(2 * 2880));
+        QCOMPARE(p.lmHead, qint64(201'088) * 2880);
     }
 
     void moeBreakdown()
