@@ -60,6 +60,14 @@ class Shape:
     top_k: int = 2
     shared: int = 0
     expert_ff: int = 0
+    # Multi-head latent attention (DeepSeek-V2/V3, llama family): kv_lora > 0 turns it on; q_lora
+    # = 0 keeps a full-rank Q; each head's queries and keys are head_dim (no RoPE) + rope wide,
+    # its values v_head wide. head_dim = 0 means d_model / heads.
+    head_dim: int = 0
+    q_lora: int = 0
+    kv_lora: int = 0
+    rope: int = 0
+    v_head: int = 0
 
     @property
     def positions(self):
@@ -67,7 +75,11 @@ class Shape:
 
     @property
     def d_head(self):
-        return self.d_model // self.heads
+        return self.head_dim or self.d_model // self.heads
+
+    @property
+    def mla(self):
+        return self.kv_lora > 0
 
     @property
     def kv_width(self):
@@ -78,7 +90,9 @@ class Shape:
                 f"ff{self.d_ff} V{self.vocab} s{self.seq_len} b{self.batch} "
                 f"{'tied' if self.tied else 'untied'}"
                 + (f" P{self.positions}" if self.arch == "gpt2" else "")
-                + (f" E{self.experts} k{self.top_k} sh{self.shared} eff{self.expert_ff}" if self.experts else ""))
+                + (f" E{self.experts} k{self.top_k} sh{self.shared} eff{self.expert_ff}" if self.experts else "")
+                + (f" MLA q{self.q_lora} kv{self.kv_lora} dh{self.d_head} r{self.rope} v{self.v_head}"
+                   if self.mla else ""))
 
     def with_(self, **kw):
         return replace(self, **kw)
@@ -101,9 +115,10 @@ def _repeat_kv(x, groups):
 def attention_core(q, k, v, *, mask, p, softmax_fp32):
     """q, k, v: contiguous (b, heads, s, dh). Returns the context as (b, s, heads*dh)."""
     b, h, s, dh = q.shape
+    dv = v.shape[-1]   # the values' width: d_head, or v_head under latent attention
     q3 = q.view(b * h, s, dh)
     k3 = k.view(b * h, s, dh)
-    v3 = v.view(b * h, s, dh)
+    v3 = v.view(b * h, s, dv)
     scores = torch.baddbmm(mask, q3, k3.transpose(1, 2), beta=1.0, alpha=1.0 / math.sqrt(dh))
     if softmax_fp32:
         probs = torch.softmax(scores.float(), dim=-1).type_as(q3)
@@ -111,7 +126,7 @@ def attention_core(q, k, v, *, mask, p, softmax_fp32):
         probs = torch.softmax(scores, dim=-1)
     probs = _dropout(probs, p)
     ctx = torch.bmm(probs, v3)
-    return ctx.view(b, h, s, dh).transpose(1, 2).reshape(b, s, h * dh)
+    return ctx.view(b, h, s, dv).transpose(1, 2).reshape(b, s, h * dv)
 
 
 def _split_heads(q, k, v, shape):
@@ -187,10 +202,26 @@ class LlamaBlock(nn.Module):
         d, kv, ff = shape.d_model, shape.kv_width, shape.d_ff
         self.shape, self.p = shape, p
         self.attn_norm = RMSNorm(d)
-        self.wq = nn.Linear(d, d, bias=False)
-        self.wk = nn.Linear(d, kv, bias=False)
-        self.wv = nn.Linear(d, kv, bias=False)
-        self.wo = nn.Linear(d, d, bias=False)
+        if shape.mla:
+            # DeepSeek-V3 as HF DeepseekV3Attention lays it out: Q through a q_lora latent with its
+            # RMSNorm (or one full-rank projection), K/V through a kv_lora latent with its RMSNorm
+            # plus one RoPE key shared by every head, up to each head's no-RoPE key and value.
+            h, dn, dr, dv = shape.heads, shape.d_head, shape.rope, shape.v_head
+            if shape.q_lora:
+                self.wq_a = nn.Linear(d, shape.q_lora, bias=False)
+                self.q_norm = RMSNorm(shape.q_lora)
+                self.wq_b = nn.Linear(shape.q_lora, h * (dn + dr), bias=False)
+            else:
+                self.wq = nn.Linear(d, h * (dn + dr), bias=False)
+            self.wkv_a = nn.Linear(d, shape.kv_lora + dr, bias=False)
+            self.kv_norm = RMSNorm(shape.kv_lora)
+            self.wkv_b = nn.Linear(shape.kv_lora, h * (dn + dv), bias=False)
+            self.wo = nn.Linear(h * dv, d, bias=False)
+        else:
+            self.wq = nn.Linear(d, shape.heads * shape.d_head, bias=False)
+            self.wk = nn.Linear(d, kv, bias=False)
+            self.wv = nn.Linear(d, kv, bias=False)
+            self.wo = nn.Linear(shape.heads * shape.d_head, d, bias=False)
         self.mlp_norm = RMSNorm(d)
         if shape.experts:
             # Mixture-of-Experts as HF Mixtral lays it out: a bias-free router and SwiGLU experts;
@@ -229,12 +260,30 @@ class LlamaBlock(nn.Module):
             out = out + down(F.silu(gate(flat)) * up(flat))
         return out.view(b, s, d)
 
+    def _latent_qkv(self, a, rope):
+        shape = self.shape
+        b, s, _ = a.shape
+        h, dn, dr, dv = shape.heads, shape.d_head, shape.rope, shape.v_head
+        q = self.wq_b(self.q_norm(self.wq_a(a))) if shape.q_lora else self.wq(a)
+        q_nope, q_pe = q.view(b, s, h, dn + dr).transpose(1, 2).split([dn, dr], dim=-1)
+        latent, k_pe = self.wkv_a(a).split([shape.kv_lora, dr], dim=-1)
+        k_nope, v = self.wkv_b(self.kv_norm(latent)).view(b, s, h, dn + dv).transpose(1, 2).split([dn, dv], dim=-1)
+        cos, sin = rope
+        q_pe = _apply_rope(q_pe, cos, sin)
+        k_pe = _apply_rope(k_pe.view(b, s, 1, dr).transpose(1, 2), cos, sin)
+        q = torch.cat((q_nope, q_pe), dim=-1)
+        k = torch.cat((k_nope, k_pe.expand(b, h, s, dr)), dim=-1)
+        return q, k, v
+
     def forward(self, x, mask, rope=None, selective=False):
         a = self.attn_norm(x)
-        q, k, v = _split_heads(self.wq(a), self.wk(a), self.wv(a), self.shape)
-        cos, sin = rope
-        q = _apply_rope(q, cos, sin)
-        k = _apply_rope(k, cos, sin)
+        if self.shape.mla:
+            q, k, v = self._latent_qkv(a, rope)
+        else:
+            q, k, v = _split_heads(self.wq(a), self.wk(a), self.wv(a), self.shape)
+            cos, sin = rope
+            q = _apply_rope(q, cos, sin)
+            k = _apply_rope(k, cos, sin)
         ctx = _core(q, k, v, self.shape, mask, self.p, True, selective)
         x = x + _dropout(self.wo(ctx), self.p)
         m = self.mlp_norm(x)
@@ -246,7 +295,8 @@ class Decoder(nn.Module):
     def __init__(self, shape, dropout=0.0, recompute="none"):
         super().__init__()
         assert shape.arch in ("gpt2", "llama")
-        assert shape.d_model % shape.heads == 0 and shape.heads % shape.kv_heads == 0
+        assert (shape.head_dim or shape.d_model % shape.heads == 0) and shape.heads % shape.kv_heads == 0
+        assert not shape.mla or (shape.arch == "llama" and shape.kv_heads == shape.heads and shape.rope % 2 == 0)
         assert recompute in ("none", "selective", "full")
         self.shape, self.p, self.recompute = shape, dropout, recompute
         d, V = shape.d_model, shape.vocab
@@ -269,7 +319,7 @@ class Decoder(nn.Module):
             self.trace(region, shared)
 
     def _rope(self, s, dtype):
-        dh = self.shape.d_head
+        dh = self.shape.rope if self.shape.mla else self.shape.d_head  # latent attention: the RoPE part only
         inv = 1.0 / (10000.0 ** (torch.arange(0, dh, 2, dtype=torch.float32) / dh))
         ang = torch.outer(torch.arange(s, dtype=torch.float32), inv)
         ang = torch.cat((ang, ang), dim=-1)

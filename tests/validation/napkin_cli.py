@@ -33,6 +33,11 @@ class Napkin:
                 "--tied" if shape.tied else "--untied", "--gpus", "1", "--zero", "0"]
         if shape.arch == "gpt2":
             args += ["--max-pos", str(shape.positions)]
+        if shape.head_dim:
+            args += ["--head-dim", str(shape.head_dim)]
+        if shape.mla:
+            args += ["--q-lora-rank", str(shape.q_lora), "--kv-lora-rank", str(shape.kv_lora),
+                     "--qk-rope-dim", str(shape.rope), "--v-head-dim", str(shape.v_head)]
         if shape.experts:
             args += ["--experts", str(shape.experts), "--top-k", str(shape.top_k),
                      "--shared-experts", str(shape.shared), "--expert-d-ff", str(shape.expert_ff)]

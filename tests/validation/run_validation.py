@@ -45,11 +45,15 @@ TOLERANCES = {
     "params.embedding": (0.0, "token (+ position) embedding numel: exact"),
     "params.lm_head": (0.0, "untied LM head numel (0 when tied): exact"),
     "params.non_embedding": (0.0, "total - embedding - lm_head: exact"),
-    "params.active": (0.0, "MoE: total - (experts - top_k) routed experts' numel per block: exact"),
-    "memory.model_state": (0.0, "MoE: weights + grads + AdamW moments (+ fp32 master) bytes, the "
-                                "routed experts' included: exact"),
+    "params.active": (0.0, "MoE and MLA blocks: total - (experts - top_k) routed experts' numel per "
+                           "block (a dense block's active is its total): exact"),
+    "memory.model_state": (0.0, "MoE and MLA blocks: weights + grads + AdamW moments (+ fp32 master) "
+                                "bytes, the routed experts' included: exact"),
     "info.moe.activations": (None, "MoE: saved bytes vs Napkin's PyTorch activation model, which "
                                    "does not yet model the reference MoE block's routing tensors"),
+    "info.mla.activations": (None, "multi-head latent attention: saved bytes vs Napkin's PyTorch "
+                                   "activation model, which does not yet model the latents' splits, "
+                                   "RoPE parts and concatenations term by term"),
     "memory.weights": (0.0, "sum of parameter bytes: exact"),
     "memory.grads": (0.0, "sum of .grad bytes after backward: exact"),
     "memory.optimizer": (0.0, "AdamW exp_avg + exp_avg_sq (+ fp32 master copy for the mixed "
@@ -128,6 +132,13 @@ GRID = [
 GRID_MOE = [
     Shape("llama", 2, 64, 4, 2, 172, 100, 16, 2, False, experts=4, top_k=2, expert_ff=96),
     Shape("llama", 2, 48, 4, 4, 128, 64, 12, 2, False, experts=8, top_k=2, shared=1, expert_ff=64),
+]
+# Multi-head latent attention blocks (HF DeepseekV3Attention layout): a Q latent with its norm, and
+# a full-rank Q beside a DeepSeek-V3-like MoE block with a shared expert.
+GRID_MLA = [
+    Shape("llama", 2, 64, 4, 4, 172, 100, 16, 2, False, head_dim=16, q_lora=24, kv_lora=32, rope=8, v_head=12),
+    Shape("llama", 2, 48, 4, 4, 128, 64, 12, 2, True, experts=4, top_k=2, shared=1, expert_ff=32,
+          head_dim=12, kv_lora=24, rope=4, v_head=8),
 ]
 PRECISIONS = {"fp32-adamw": 4, "bf16-adamw": 2}
 DROPOUT_P = 0.1
@@ -245,20 +256,23 @@ class Validation:
                                          m if (recipe, dropout, rc) == ("fp32-adamw", False, "none") else None)
 
     def run_moe_shape(self, shape):
+        """A Mixture-of-Experts and/or multi-head latent attention block: parameters, matmul
+        FLOPs and model state exact; activations reported."""
         nk = self.napkin
         base = nk.report(shape, "fp32-adamw")
         m = measure_step(shape, "fp32-adamw", 0.0, "none", count_flops=True)
         self.compare_params_and_flops(shape, base, m)
         expert = 3 * shape.d_model * shape.expert_ff   # one SwiGLU expert's numel
         self.compare("params.active", shape, "", dig(base, "params.active"),
-                     m.params_total - shape.layers * (shape.experts - shape.top_k) * expert)
+                     m.params_total - shape.layers * max(0, shape.experts - shape.top_k) * expert)
         for recipe in ("fp32-adamw", "bf16-mixed-adamw"):
             r = nk.report(shape, recipe)
             ms = m if recipe == "fp32-adamw" else measure_step(shape, recipe, 0.0, "none", count_flops=False)
             self.compare("memory.model_state", shape, recipe, dig(r, "memory.per_gpu.model_state"),
                          ms.weight_bytes + ms.grad_bytes + ms.optimizer_moment_bytes)
             p = nk.report(shape, recipe, extra=PYTORCH_MODEL_ARGS + DROPOUT_ARGS[False])
-            self.compare("info.moe.activations", shape, recipe, dig(p, "memory.per_gpu.activations"),
+            self.compare("info.mla.activations" if shape.mla else "info.moe.activations", shape, recipe,
+                         dig(p, "memory.per_gpu.activations"),
                          ms.activation_bytes if recipe != "fp32-adamw" else m.activation_bytes)
 
     def run_activations(self, shape, recipe, act_bytes, dropout, rc, m=None):
@@ -405,13 +419,14 @@ def main(argv=None):
     napkin = Napkin()
     v = Validation(napkin, convention)
     start = time.time()
-    print(f"napkin: {napkin.binary}   torch {torch.__version__}   {len(GRID)} shapes + {len(GRID_MOE)} MoE")
+    print(f"napkin: {napkin.binary}   torch {torch.__version__}   {len(GRID)} shapes + {len(GRID_MOE)} MoE"
+          f" + {len(GRID_MLA)} MLA")
     for shape in GRID:
         try:
             v.run_shape(shape)
         except NapkinError as e:
             v.error("napkin", shape, "", str(e))
-    for shape in GRID_MOE:
+    for shape in GRID_MOE + GRID_MLA:
         try:
             v.run_moe_shape(shape)
         except NapkinError as e:
