@@ -114,6 +114,9 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
       << "   CUDA context and kernels (--reserved BYTES; default 1343 MiB, Hugging Face \"Model training anatomy\")\n";
     t << "  total                         " << gb(m.perGpu.total()) << "   of " << gb(m.capacity) << " on " << r.gpu.id
       << (m.fits ? "  -> FITS" : "  -> DOES NOT FIT") << '\n';
+    if (r.scenario.offload != Offload::None)
+        t << "  offloaded to CPU              " << gb(m.perGpu.cpu) << " per GPU, " << gb(m.cpuPerNode)
+          << " per node (offload " << offloadName(r.scenario.offload) << "; not in the GPU total)\n";
     t << "  largest micro-batch that fits " << (m.maxMicroBatch ? QString::number(*m.maxMicroBatch) : QStringLiteral("unbounded (no activations)")) << '\n';
     t << "  by ZeRO stage                 ";
     for (int stage = 0; stage < kZeroStages; ++stage)
@@ -134,7 +137,8 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
       << fmt::duration(st.computeMatmul) << " + attention " << fmt::duration(st.computeAttention) << " + other "
       << fmt::duration(st.computeOther) << ", over " << st.microBatches << " micro-batches\n";
     t << "  exposed comm     " << fmt::duration(st.commExposedSeconds()) << "   TP " << fmt::duration(st.tpExposed) << " + CP "
-       << fmt::duration(st.cpExposed) << " + PP " << fmt::duration(st.ppExposed) << " + EP " << fmt::duration(st.epExposed) << " + DP " << fmt::duration(st.dpExposed) << '\n';
+       << fmt::duration(st.cpExposed) << " + PP " << fmt::duration(st.ppExposed) << " + EP " << fmt::duration(st.epExposed) << " + DP " << fmt::duration(st.dpExposed)
+       << (r.scenario.offload != Offload::None ? QStringLiteral(" + offload ") + fmt::duration(st.hostExposed) : QString()) << '\n';
     t << "  pipeline bubble  " << fmt::duration(st.bubble) << "   (pp - 1)/(m x vpp) = " << fmt::percent(st.bubbleFraction, 1)
       << " (Narayanan et al. 2021)\n";
     t << "  optimizer        " << fmt::duration(st.optimizer) << '\n';

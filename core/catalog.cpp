@@ -121,6 +121,7 @@ bool parseGpu(const QJsonObject &o, int index, GpuSpec *g, QString *error)
     if (!readString(o, QStringLiteral("scale_up"), where, &g->scaleUpId, error)
         || !readString(o, QStringLiteral("scale_out"), where, &g->scaleOutId, error)
         || !readInt(o, QStringLiteral("gpus_per_node"), where, &g->gpusPerNode, error)
+        || !readString(o, QStringLiteral("host_link"), where, &g->hostLinkId, error)
         || !readString(o, QStringLiteral("links_source"), where, &g->linksSource, error)
         || !readPositive(o, QStringLiteral("efficiency_matmul"), where, &g->efficiencyMatmul, error)
         || !readPositive(o, QStringLiteral("efficiency_memory"), where, &g->efficiencyMemory, error)
@@ -334,7 +335,14 @@ std::optional<Catalog> parseCatalog(const QByteArray &gpusJson, const QByteArray
         || !parseArray(interconnectsJson, QStringLiteral("interconnects.json"), QStringLiteral("interconnects"),
                        &c.interconnects, parseInterconnect, error))
         return std::nullopt;
-    for (const GpuSpec &g : c.gpus) {
+    for (GpuSpec &g : c.gpus) {
+        const Interconnect *host = c.findInterconnect(g.hostLinkId);
+        if (!host) {
+            fail(error, QStringLiteral("gpus.json \"%1\": host_link must name a link of interconnects.json (%2)")
+                            .arg(g.id, c.interconnectIdList()));
+            return std::nullopt;
+        }
+        g.hostLink = *host;
         const Interconnect *up = c.findInterconnect(g.scaleUpId);
         const Interconnect *out = c.findInterconnect(g.scaleOutId);
         // scale_out may be a scale-up link too: a TPU pod's ICI joins hosts as well as chips.

@@ -13,6 +13,19 @@
 
 namespace napkin {
 
+/// One link of resources/interconnects.json: what a ring collective can use per GPU and
+/// direction, and the start-up latency of one step (the alpha-beta model's alpha and 1/beta).
+struct Interconnect {
+    QString id;
+    QString name;
+    bool scaleUp = false;          ///< inside a node ("scale-up") or between nodes ("scale-out")
+    double bandwidthBytesPerS = 0;
+    double latencySeconds = 0;
+    std::int64_t domainGpus = 0;   ///< scale-up: GPUs one domain connects; 0 for scale-out
+    QString source;
+    QString notes;
+};
+
 /// One accelerator from resources/gpus.json; dense peaks, base units.
 struct GpuSpec {
     QString id;
@@ -42,23 +55,14 @@ struct GpuSpec {
     QString scaleUpId;          ///< the link inside a node (NVLink, Infinity Fabric, ICI, PCIe)
     QString scaleOutId;         ///< the link between nodes (InfiniBand, RoCE, Ethernet, ICI)
     std::int64_t gpusPerNode = 8;
+    /// The GPU's link to its host's memory (PCIe, or NVLink-C2C on Grace parts): what offloaded
+    /// optimizer state, gradients and parameters cross. Resolved from host_link at parse time.
+    QString hostLinkId;
+    Interconnect hostLink;
     QString linksSource;
     double efficiencyMatmul = 0;  ///< fraction of the dense peak a large matmul reaches
     double efficiencyMemory = 0;  ///< fraction of HBM bandwidth a streaming kernel reaches
     QString efficiencySource;
-};
-
-/// One link of resources/interconnects.json: what a ring collective can use per GPU and
-/// direction, and the start-up latency of one step (the alpha-beta model's alpha and 1/beta).
-struct Interconnect {
-    QString id;
-    QString name;
-    bool scaleUp = false;          ///< inside a node ("scale-up") or between nodes ("scale-out")
-    double bandwidthBytesPerS = 0;
-    double latencySeconds = 0;
-    std::int64_t domainGpus = 0;   ///< scale-up: GPUs one domain connects; 0 for scale-out
-    QString source;
-    QString notes;
 };
 
 /// The dtypes whose peak GpuSpec::peakFor() accepts for `dtype`: itself, then its partner.

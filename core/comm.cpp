@@ -55,6 +55,7 @@ QString commGroupName(CommGroup g)
     case CommGroup::Pp: return QStringLiteral("pp");
     case CommGroup::Dp: return QStringLiteral("dp");
     case CommGroup::Ep: return QStringLiteral("ep");
+    case CommGroup::Host: return QStringLiteral("host");
     }
     return {};
 }
@@ -67,6 +68,7 @@ std::int64_t Links::stride(CommGroup group, const Layout &l)
     case CommGroup::Dp: return l.tp;  // ZeRO's group is DP x CP: CP ranks sit between TP and DP
     case CommGroup::Ep: return l.tp;  // EP ranks are the first ep of DP x CP, next to TP
     case CommGroup::Pp: return l.tp * l.cp * l.dp;
+    case CommGroup::Host: return 1;  // each GPU with its own host link
     }
     return 1;
 }
@@ -79,6 +81,7 @@ std::int64_t Links::size(CommGroup group, const Layout &l)
     case CommGroup::Dp: return l.shardGroup();
     case CommGroup::Ep: return l.ep;
     case CommGroup::Pp: return l.pp;
+    case CommGroup::Host: return 1;
     }
     return 1;
 }
@@ -93,6 +96,8 @@ bool Links::insideNode(CommGroup group, const Layout &l)
 
 const Interconnect &Links::forGroup(CommGroup group, const Layout &l) const
 {
+    if (group == CommGroup::Host)
+        return *host;
     return insideNode(group, l) ? *scaleUp : *scaleOut;
 }
 

@@ -28,7 +28,7 @@ double collectiveSeconds(Collective c, double tensorBytes, std::int64_t n, doubl
                          double latencySeconds);
 
 /// Which parallel group a collective runs in.
-enum class CommGroup { Tp, Cp, Pp, Dp, Ep };
+enum class CommGroup { Tp, Cp, Pp, Dp, Ep, Host };  ///< Host: GPU <-> CPU memory (offload)
 QString commGroupName(CommGroup g);
 
 /// The two links a job uses and where a group's ranks sit: ranks are ordered TP, CP, DP, PP
@@ -37,6 +37,7 @@ QString commGroupName(CommGroup g);
 struct Links {
     const Interconnect *scaleUp = nullptr;
     const Interconnect *scaleOut = nullptr;
+    const Interconnect *host = nullptr;  ///< the GPU's link to its host's memory (GpuSpec::hostLink)
     const Interconnect &forGroup(CommGroup group, const Layout &layout) const;
     /// Whether the group's ranks (for PP: two neighbouring stages) share one node.
     static bool insideNode(CommGroup group, const Layout &layout);

@@ -186,6 +186,12 @@ std::vector<ScenarioField> buildFields()
          [] { return QStringList{QStringLiteral("none"), QStringLiteral("selective"), QStringLiteral("full")}; },
          [](const Scenario &s) -> QJsonValue { return recomputeName(s.recompute); },
          [](Scenario &s, const QJsonValue &v) { s.recompute = *recomputeFromName(v.toString()); }},
+        {"offload", "offload", nullptr, K::Choice, G::Run, 0, 0, false, false, "none|optimizer|params",
+         "move to CPU memory: the optimizer state and gradients (ZeRO-Offload, ZeRO stage 1+), or those and the "
+         "parameters (ZeRO-Infinity, stage 3)",
+         [] { return QStringList{QStringLiteral("none"), QStringLiteral("optimizer"), QStringLiteral("params")}; },
+         [](const Scenario &s) -> QJsonValue { return offloadName(s.offload); },
+         [](Scenario &s, const QJsonValue &v) { s.offload = *offloadFromName(v.toString()); }},
         {"flash", "flash", "no-flash", K::Flag, G::Run, 0, 0, false, false, nullptr,
          "FlashAttention: no s^2 attention activations", nullptr,
          [](const Scenario &s) -> QJsonValue { return s.flashAttention; },

@@ -108,12 +108,30 @@ MemoryBreakdown stageBytes(const StageInputs &in, const Scenario &s, const Recip
     // ZeRO shards each parameter's state over the ranks that hold the same parameter: DP x CP
     // for the dense ones, DP x CP / EP for the routed experts (Megatron-LM, DeepSpeed-MoE).
     MemoryBreakdown b = modelStateBytes(in.params - in.expertParams, recipe, zeroStage, shards);
-    if (in.expertParams > 0) {
-        b.experts = modelStateBytes(in.expertParams, recipe, zeroStage, expertShards).modelState();
+    MemoryBreakdown experts = in.expertParams > 0 ? modelStateBytes(in.expertParams, recipe, zeroStage, expertShards)
+                                                  : MemoryBreakdown{};
+    // Offload where the ZeRO stage allows it (the other stages of the comparison chart keep
+    // everything on the GPU): ZeRO-Offload (Ren et al. 2021, Section 4.1) keeps the fp32 master
+    // weights, the optimizer moments and the gradients in CPU memory and steps there; ZeRO-Infinity
+    // (Rajbhandari et al. 2021) moves the parameters too, gathered per block as ZeRO-3 does.
+    const bool optimizerOut = s.offload != Offload::None && zeroStage >= 1;
+    const bool paramsOut = s.offload == Offload::Params && zeroStage >= 3;
+    for (MemoryBreakdown *part : {&b, &experts}) {
+        if (optimizerOut) {
+            part->cpu += part->optimizerAndMasterWeights + part->grads;
+            part->optimizerAndMasterWeights = 0;
+            part->grads = 0;
+        }
+        if (paramsOut) {
+            part->cpu += part->params;
+            part->params = 0;
+        }
     }
+    b.experts = experts.modelState();
+    b.cpu += experts.cpu;
     b.activations = in.activations;
     FrameworkOverheads o;
-    if (zeroStage >= 3 && shards > 1) {
+    if ((zeroStage >= 3 && shards > 1) || paramsOut) {
         o.zero3Gathered = in.blockParams * (recipe.weightBytes + recipe.gradBytes);
         o.zero3Prefetch = in.blockParams * recipe.weightBytes;
     }
@@ -209,6 +227,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
         r.byZeroStage[stage] = stageBytes(worst, s, recipe, stage, shards, expertShards, nullptr);
     r.perGpu = r.perStage[r.worstStage].bytes;
     r.fits = r.perGpu.total() <= r.capacity;
+    r.cpuPerNode = r.perGpu.cpu * static_cast<double>(std::min(l.gpusPerNode, s.gpus));
 
     if (s.includeActivations) {
         // Every stage's total is linear in the micro-batch (the margin scales with it), so the

@@ -44,6 +44,9 @@ struct MemoryBreakdown {
     double activations = 0;
     double overheads = 0;  ///< FrameworkOverheads::total()
     double reserved = 0;   ///< CUDA context and kernels (Scenario::reservedBytes)
+    /// Offload: what this GPU's share keeps in its host's CPU memory instead (optimizer state and
+    /// gradients, and the parameters under "params"); not part of total(), which is the GPU's.
+    double cpu = 0;
     /// Parameters, gradients and optimizer state (the experts' too): what ZeRO shards.
     double modelState() const { return params + grads + optimizerAndMasterWeights + experts; }
     double total() const { return modelState() + activations + overheads + reserved; }
@@ -74,6 +77,8 @@ struct MemoryReport {
     std::array<MemoryBreakdown, kZeroStages> byZeroStage;
     ActivationBreakdown activations;  ///< one micro-batch on one GPU of the layout (all layers)
     bool fits = false;
+    /// Offload: the CPU memory one node's GPUs fill (the worst stage's cpu x GPUs per node).
+    double cpuPerNode = 0;
     /// Largest micro-batch whose worst stage fits at the chosen ZeRO stage; 0 when even the
     /// model state does not fit; nullopt when activations are excluded.
     std::optional<std::int64_t> maxMicroBatch;

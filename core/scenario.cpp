@@ -23,6 +23,24 @@ std::optional<Arch> archFromName(const QString &name)
     return std::nullopt;
 }
 
+QString offloadName(Offload offload)
+{
+    switch (offload) {
+    case Offload::None: return QStringLiteral("none");
+    case Offload::Optimizer: return QStringLiteral("optimizer");
+    case Offload::Params: return QStringLiteral("params");
+    }
+    return {};
+}
+
+std::optional<Offload> offloadFromName(const QString &name)
+{
+    for (Offload o : {Offload::None, Offload::Optimizer, Offload::Params})
+        if (offloadName(o) == name)
+            return o;
+    return std::nullopt;
+}
+
 QString recomputeName(Recompute recompute)
 {
     switch (recompute) {

@@ -18,6 +18,11 @@ enum class Recompute { None, Selective, Full };
 /// Napkin's reference PyTorch decoders (tests/validation/ACTIVATION_MODEL.md).
 enum class ActivationModel { Korthikanti, PyTorch };
 
+/// What moves to the CPU's memory (Ren et al. 2021, ZeRO-Offload; Rajbhandari et al. 2021,
+/// ZeRO-Infinity): nothing; the optimizer state and gradients (the optimizer step runs on the
+/// CPU); or those and the parameters, fetched to the GPU for each forward and backward.
+enum class Offload { None, Optimizer, Params };
+
 /// Which training-FLOPs figure drives the time estimate.
 enum class FlopsBasis { SixND, Detailed };
 
@@ -151,6 +156,7 @@ struct Scenario {
     /// Hide the MoE all-to-all behind another micro-batch's compute, as DeepSeek-V3's DualPipe
     /// overlaps a forward and a backward chunk; off, it is exposed whole.
     bool epOverlap = false;
+    Offload offload = Offload::None;
     /// Sequences per optimizer step over all replicas; absent: one micro-batch per DP rank
     /// (the meaning `batch` x `gpus` had before layouts).
     std::optional<std::int64_t> globalBatch;
@@ -178,6 +184,8 @@ QString archName(Arch arch);
 QString timeBasisName(TimeBasis basis);
 std::optional<TimeBasis> timeBasisFromName(const QString &name);
 std::optional<Arch> archFromName(const QString &name);
+QString offloadName(Offload offload);
+std::optional<Offload> offloadFromName(const QString &name);
 QString recomputeName(Recompute recompute);
 std::optional<Recompute> recomputeFromName(const QString &name);
 QString activationModelName(ActivationModel model);

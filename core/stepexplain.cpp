@@ -26,8 +26,8 @@ QString commLines(const StepTimeReport &s, bool model)
 {
     QStringList lines;
     for (const CommOp &op : s.comm) {
-        if (op.group == CommGroup::Ep)
-            continue;  // listed with their own segment
+        if (op.group == CommGroup::Ep || op.group == CommGroup::Host)
+            continue;  // listed with their own segments
         const bool isModel = op.group != CommGroup::Dp;
         if (isModel != model)
             continue;
@@ -49,6 +49,7 @@ QString stepComponentName(StepComponent c)
     case StepComponent::ModelComm: return tr("TP / CP / PP comm");
     case StepComponent::ExpertComm: return tr("EP all-to-all");
     case StepComponent::DataComm: return tr("DP / ZeRO comm");
+    case StepComponent::Offload: return tr("Offload (GPU ↔ CPU)");
     case StepComponent::Bubble: return tr("Pipeline bubble");
     case StepComponent::Optimizer: return tr("Optimizer");
     }
@@ -64,6 +65,7 @@ QString stepComponentShortName(StepComponent c)
     case StepComponent::ModelComm: return tr("TP/CP/PP");
     case StepComponent::ExpertComm: return tr("EP");
     case StepComponent::DataComm: return tr("DP");
+    case StepComponent::Offload: return tr("Offload");
     case StepComponent::Bubble: return tr("Bubble");
     case StepComponent::Optimizer: return tr("Optimizer");
     }
@@ -79,6 +81,7 @@ double stepComponentSeconds(const StepTimeReport &s, StepComponent c)
     case StepComponent::ModelComm: return s.tpExposed + s.cpExposed + s.ppExposed;
     case StepComponent::ExpertComm: return s.epExposed;
     case StepComponent::DataComm: return s.dpExposed;
+    case StepComponent::Offload: return s.hostExposed;
     case StepComponent::Bubble: return s.bubble;
     case StepComponent::Optimizer: return s.optimizer;
     }
@@ -124,7 +127,8 @@ QString stepSegmentText(const Report &r, StepComponent c)
         body = tr("Each Mixture-of-Experts block sends every token's top-k copies (padded to the capacity factor) "
                   "to the %1 expert-parallel ranks that hold their experts and brings the outputs back: dispatch and "
                   "combine forward, both again backward. All-to-all traffic is (n − 1)/n of the buffer; it is exposed "
-                  "whole, as the experts wait for their tokens.\n%2")
+                  "whole, as the experts wait for their tokens, unless overlapped with another micro-batch's compute "
+                  "(DualPipe).\n%2")
                    .arg(l.ep)
                    .arg(lines.isEmpty() ? tr("no expert parallelism in this layout (ep = 1)") : lines.join(QLatin1Char('\n')));
         break;
@@ -135,6 +139,22 @@ QString stepSegmentText(const Report &r, StepComponent c)
                    .arg(l.shardGroup())
                    .arg(commLines(s, false));
         break;
+    case StepComponent::Offload: {
+        QStringList lines;
+        for (const CommOp &op : s.comm)
+            if (op.group == CommGroup::Host)
+                lines << tr("%1: %2 × %3 on %4 = %5, exposed %6")
+                             .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes), op.linkId,
+                                  fmt::duration(op.seconds), fmt::duration(op.exposedSeconds));
+        body = lines.isEmpty()
+                   ? tr("Nothing is offloaded (offload none): the optimizer state, gradients and parameters stay on the GPU.")
+                   : tr("ZeRO-Offload (Ren et al. 2021): this GPU's partition of the gradients crosses to the CPU behind "
+                        "the backward, the updated parameters come back after the CPU's optimizer step (exposed); "
+                        "ZeRO-Infinity also fetches the parameters for every micro-batch, behind its compute. The CPU's "
+                        "step itself is not modelled.\n%1")
+                         .arg(lines.join(QLatin1Char('\n')));
+        break;
+    }
     case StepComponent::Bubble:
         body = tr("(pp − 1) / (m × vpp) × m × per-micro-batch time = (%1 − 1) / (%2 × %3) = %4 of %5 "
                   "(Narayanan et al. 2021, Section 2.2)")

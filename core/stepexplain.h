@@ -8,8 +8,8 @@
 namespace napkin {
 
 /// One optimizer step on one GPU of the slowest stage, left to right.
-enum class StepComponent { Matmul, Attention, Other, ModelComm, ExpertComm, DataComm, Bubble, Optimizer };
-constexpr int kStepComponents = 8;
+enum class StepComponent { Matmul, Attention, Other, ModelComm, ExpertComm, DataComm, Offload, Bubble, Optimizer };
+constexpr int kStepComponents = 9;
 static_assert(static_cast<int>(StepComponent::Optimizer) + 1 == kStepComponents);
 
 QString stepComponentName(StepComponent c);

@@ -15,6 +15,7 @@ StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &
     m.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
     m.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
     m.links = links;
+    m.links.host = &gpu.hostLink;
     return m;
 }
 
@@ -126,6 +127,7 @@ struct StageTime {
     double perMicroBatch = 0;  ///< compute + exposed TP, CP, PP, EP
     double tp = 0, cp = 0, pp = 0, ep = 0;  ///< exposed, per micro-batch
     double dp = 0;                  ///< exposed, per step
+    double host = 0;                ///< offload traffic exposed, per step
     double seconds = 0;             ///< the whole step on this stage
 };
 
@@ -279,7 +281,31 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         }
         sink.expose(from, t.dp, seconds);
     }
-    t.seconds = m * t.perMicroBatch * (1 + bubbleFraction(l)) + t.dp + t.compute.optimizer;
+    if (s.offload != Offload::None && machine.links.host) {
+        // ZeRO-Offload (Ren et al. 2021, Section 4): this GPU's partition of the gradients goes
+        // to the CPU as the backward produces them (hidden behind it), and the updated
+        // parameters come back after the CPU's step (exposed whole). ZeRO-Infinity (Rajbhandari
+        // et al. 2021) also fetches the partition of the parameters for each micro-batch's
+        // forward and backward, behind that micro-batch's compute. The CPU's own optimizer step
+        // is not modelled: the GPU optimizer kernel's time stands in for it.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Host, l);
+        const double partition = in.optimizerParams;
+        const qsizetype from = sink.size();
+        const double down = sink.add(QStringLiteral("offload grads to CPU"), CommGroup::Host, Collective::SendRecv, 2,
+                                     partition * recipe.gradBytes, 1, link);
+        const double up = sink.add(QStringLiteral("offload params from CPU"), CommGroup::Host, Collective::SendRecv,
+                                   2, partition * recipe.weightBytes, 1, link);
+        t.host = std::max(0.0, down - t.compute.backward) + up;
+        double seconds = down + up;
+        if (s.offload == Offload::Params && s.zeroStage >= 3) {
+            const double fetch = sink.add(QStringLiteral("offload param fetch"), CommGroup::Host,
+                                          Collective::SendRecv, 2, partition * recipe.weightBytes, 2 * m, link);
+            t.host += m * std::max(0.0, fetch / m - t.compute.total());
+            seconds += fetch;
+        }
+        sink.expose(from, t.host, seconds);
+    }
+    t.seconds = m * t.perMicroBatch * (1 + bubbleFraction(l)) + t.dp + t.host + t.compute.optimizer;
     return t;
 }
 
@@ -315,6 +341,7 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     r.ppExposed = m * slowest.pp;
     r.epExposed = m * slowest.ep;
     r.dpExposed = slowest.dp;
+    r.hostExposed = slowest.host;
     r.bubbleFraction = bubbleFraction(l);
     r.bubble = m * slowest.perMicroBatch * r.bubbleFraction;
     r.optimizer = slowest.compute.optimizer;

@@ -66,11 +66,12 @@ struct StepTimeReport {
     double ppExposed = 0;
     double epExposed = 0;   ///< MoE all-to-all dispatch and combine
     double dpExposed = 0;
+    double hostExposed = 0;  ///< offload: GPU <-> CPU traffic not hidden behind compute
     double bubble = 0;               ///< idle pipeline time
     double optimizer = 0;
     double bubbleFraction = 0;       ///< (pp - 1) / (m x vpp)
     double stepSeconds = 0;
-    double commExposedSeconds() const { return tpExposed + cpExposed + ppExposed + epExposed + dpExposed; }
+    double commExposedSeconds() const { return tpExposed + cpExposed + ppExposed + epExposed + dpExposed + hostExposed; }
     double estimatedMfu = 0;         ///< model FLOPs per GPU per step / (step x GEMM peak)
     double estimatedHfu = 0;         ///< the same with recomputed FLOPs
     double tokensPerSecondPerGpu = 0;

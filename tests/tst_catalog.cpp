@@ -164,7 +164,7 @@ private slots:
     {
         QTest::addColumn<QByteArray>("gpus");
         QTest::addColumn<QString>("message");
-        const QByteArray good = R"({"id":"x","name":"X","short_name":"X","vendor":"V","source":"s","memory_bandwidth_bytes_per_s":1e12,"memory_bytes":1e10,"tdp_watts":100,"peak_flops_per_s":{"bf16":1e14},"scale_up":"nvlink4","scale_out":"ib-ndr","gpus_per_node":8,"links_source":"l","efficiency_matmul":0.8,"efficiency_memory":0.9,"efficiency_source":"e"})";
+        const QByteArray good = R"({"id":"x","name":"X","short_name":"X","vendor":"V","source":"s","memory_bandwidth_bytes_per_s":1e12,"memory_bytes":1e10,"tdp_watts":100,"peak_flops_per_s":{"bf16":1e14},"scale_up":"nvlink4","scale_out":"ib-ndr","gpus_per_node":8,"host_link":"pcie5-x16","links_source":"l","efficiency_matmul":0.8,"efficiency_memory":0.9,"efficiency_source":"e"})";
         QTest::newRow("not JSON") << QByteArray("{gpus: [") << QStringLiteral("gpus.json:");
         QTest::newRow("empty list") << QByteArray(R"({"gpus":[]})") << QStringLiteral("non-empty array");
         QTest::newRow("negative bandwidth") << QByteArray(R"({"gpus":[)" + QByteArray(good).replace("1e12", "-1") + "]}")
@@ -187,6 +187,10 @@ private slots:
         QTest::newRow("source without price") << edited("\"tdp_watts\":100", QByteArray(price).replace("\"price_per_gpu_hour_usd\":2,", "").constData())
                                               << QStringLiteral("need price_per_gpu_hour_usd");
         QTest::newRow("unknown link") << edited("\"ib-ndr\"", "\"ib-9000\"") << QStringLiteral("scale_out a link of interconnects.json");
+        QTest::newRow("unknown host link") << edited("\"pcie5-x16\"", "\"pcie9-x16\"")
+                                           << QStringLiteral("host_link must name a link of interconnects.json");
+        QTest::newRow("no host link") << edited(",\"host_link\":\"pcie5-x16\"", "")
+                                      << QStringLiteral("\"host_link\" must be a non-empty string");
         QTest::newRow("scale-out link inside the node") << edited("\"scale_up\":\"nvlink4\"", "\"scale_up\":\"ib-ndr\"")
                                                          << QStringLiteral("scale_up must name a scale-up link");
         QTest::newRow("node larger than the NVLink domain") << edited("\"gpus_per_node\":8", "\"gpus_per_node\":16")

@@ -71,6 +71,64 @@ private slots:
         QCOMPARE(m.optimizerAndMasterWeights, optimizer);
     }
 
+    void zeroOffloadTrains13BOnOneV100()
+    {
+        // Ren et al. 2021 (ZeRO-Offload), abstract and Section 4.1: a 13B-parameter model trains on
+        // one 32 GB V100, with the fp16 parameters on the GPU and the fp32 master weights, both
+        // Adam moments and the gradients (12 + 2 bytes per parameter) in CPU memory.
+        Scenario s = test::presetScenario("llama2-13b");
+        s.gpuId = QStringLiteral("v100-sxm2-32gb");
+        s.gpus = 1;
+        s.zeroStage = 1;
+        s.microBatch = 1;
+        s.seqLen = 1024;
+        s.recompute = Recompute::Full;
+        const Report kept = test::reportFor(s);
+        QVERIFY(!kept.memory.fits);  // 16 bytes per parameter: 208 GB
+        s.offload = Offload::Optimizer;
+        const Report off = test::reportFor(s);
+        const double n = static_cast<double>(off.params.total);
+        QCOMPARE(off.memory.perGpu.params, 2 * n);
+        QCOMPARE(off.memory.perGpu.grads, 0.0);
+        QCOMPARE(off.memory.perGpu.optimizerAndMasterWeights, 0.0);
+        QCOMPARE(off.memory.perGpu.cpu, (2 + 12) * n);
+        QCOMPARE(off.memory.cpuPerNode, (2 + 12) * n);  // one GPU: its node holds one share
+        QVERIFY2(off.memory.fits, qPrintable(QString::number(off.memory.perGpu.total())));
+        // What crosses PCIe once per step: the gradients down, the updated fp16 parameters back,
+        // each 2 bytes per parameter, over the V100's PCIe gen 3 x16 (15.75 GB/s).
+        double down = 0, up = 0;
+        for (const CommOp &op : off.step.comm) {
+            if (op.group != CommGroup::Host)
+                continue;
+            QCOMPARE(op.linkId, QStringLiteral("pcie3-x16"));
+            (op.name.contains(QLatin1String("grads")) ? down : up) += op.tensorBytes * op.count;
+        }
+        QCOMPARE(down, 2 * n);
+        QCOMPARE(up, 2 * n);
+        QVERIFY(off.step.hostExposed > 2 * n / 15.754e9 * 0.999);  // the upload waits for the CPU's step
+    }
+
+    void infinityOffloadsParametersAtZero3()
+    {
+        // Rajbhandari et al. 2021 (ZeRO-Infinity): parameters in CPU memory too, needing ZeRO-3;
+        // each GPU keeps one gathered block (FrameworkOverheads), and refuses stage 1 by name.
+        Scenario s = test::presetScenario("llama3-70b");
+        s.gpus = 8;
+        s.zeroStage = 3;
+        s.offload = Offload::Params;
+        const Report r = test::reportFor(s);
+        const double share = static_cast<double>(r.params.total) / 8;
+        QCOMPARE(r.memory.perGpu.params, 0.0);
+        QVERIFY(test::near(r.memory.perGpu.cpu, share * 16, 1e-12));
+        QVERIFY(r.memory.perGpu.overheads > 0);
+        QCOMPARE(r.memory.cpuPerNode, r.memory.perGpu.cpu * 8);
+        s.zeroStage = 1;
+        ValidationError e;
+        QVERIFY(!computeReport(s, test::catalog(), &e));
+        QCOMPARE(e.field, QStringLiteral("offload"));
+        QVERIFY(e.problem.contains(QLatin1String("ZeRO stage 3")));
+    }
+
     void activations_data()
     {
         QTest::addColumn<int>("recompute");

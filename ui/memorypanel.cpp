@@ -316,6 +316,8 @@ void MemoryPanel::refresh()
         batch = tr(" · micro-batch fits up to %1").arg(*mem.maxMicroBatch);
     else if (mem.maxMicroBatch)
         batch = tr(" · would fit at micro-batch %1 or less").arg(*mem.maxMicroBatch);
+    if (m_report->scenario.offload != Offload::None)
+        batch += tr(" · offloaded: %1 per node in CPU memory").arg(fmt::bytesIn(mem.cpuPerNode, m_unit, 1));
     if (mem.fits) {
         m_banner->showMessage(Banner::Level::Good, tr("✔ FITS at ZeRO %1: %2 of %3 (%4)%5")
                                                        .arg(mem.zeroStage).arg(used, capText, share, batch));

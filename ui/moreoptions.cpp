@@ -1,5 +1,7 @@
 #include "moreoptions.h"
 
+#include <algorithm>
+
 #include "elidingcombobox.h"
 #include "fields.h"
 #include "modelshapeoptions.h"
@@ -86,6 +88,15 @@ QWidget *MoreOptions::buildSetupGroup()
     m_recompute->addItem(tr("None"), static_cast<int>(Recompute::None));
     m_recompute->addItem(tr("Selective (attention)"), static_cast<int>(Recompute::Selective));
     m_recompute->addItem(tr("Full (layer inputs only)"), static_cast<int>(Recompute::Full));
+    m_offload = described(new ElidingComboBox(box), tr("Offload to CPU"),
+                          tr("Move model state to the host's memory: the optimizer state and gradients, stepped on the "
+                             "CPU (ZeRO-Offload, Ren et al. 2021; needs ZeRO 1+), or those and the parameters, fetched "
+                             "for each micro-batch (ZeRO-Infinity; needs ZeRO 3). Choosing one raises the ZeRO stage "
+                             "to what it needs. The GPU bars shrink; the CPU memory per node and the PCIe traffic are "
+                             "in the memory banner and the step chart."));
+    m_offload->addItem(tr("Nothing"), static_cast<int>(Offload::None));
+    m_offload->addItem(tr("Optimizer + grads"), static_cast<int>(Offload::Optimizer));
+    m_offload->addItem(tr("+ parameters"), static_cast<int>(Offload::Params));
     m_flash = described(new QCheckBox(tr("FlashAttention"), box), tr("FlashAttention"),
                         tr("Fused attention (Dao et al. 2022): no s x s score matrix in memory; one fused op "
                            "on the roofline"));
@@ -93,6 +104,7 @@ QWidget *MoreOptions::buildSetupGroup()
     form->addRow(tr("ZeRO stage"), m_zero);
     form->addRow(tr("Recipe"), m_recipe);
     form->addRow(tr("Recompute"), m_recompute);
+    form->addRow(tr("Offload"), m_offload);
     form->addRow(m_flash);
 
     connect(m_gpus, &QDoubleSpinBox::valueChanged, this, [this](double v) {
@@ -109,6 +121,15 @@ QWidget *MoreOptions::buildSetupGroup()
     connect(m_recompute, &QComboBox::activated, this, [this](int index) {
         proposeChange(m_controller, tr("Change recompute"), [&](Scenario &s) {
             s.recompute = static_cast<Recompute>(m_recompute->itemData(index).toInt());
+        });
+    });
+    connect(m_offload, &QComboBox::activated, this, [this](int index) {
+        proposeChange(m_controller, tr("Change offload"), [&](Scenario &s) {
+            s.offload = static_cast<Offload>(m_offload->itemData(index).toInt());
+            if (s.offload == Offload::Optimizer)
+                s.zeroStage = std::max(s.zeroStage, 1);
+            else if (s.offload == Offload::Params)
+                s.zeroStage = 3;
         });
     });
     connect(m_flash, &QCheckBox::toggled, this, [this](bool on) {
@@ -241,7 +262,7 @@ QWidget *MoreOptions::buildComputeGroup()
 
 void MoreOptions::sync(const Scenario &s)
 {
-    const QList<QObject *> all = {m_gpus, m_zero, m_recipe, m_recompute, m_flash, m_activations,
+    const QList<QObject *> all = {m_gpus, m_zero, m_recipe, m_recompute, m_offload, m_flash, m_activations,
                                   m_activationModel, m_dropout, m_basis, m_causal, m_mfu, m_utilizationBasis, m_price,
                                   m_catalogPrice, m_reserved};
     std::vector<QSignalBlocker> blockers;
@@ -252,6 +273,7 @@ void MoreOptions::sync(const Scenario &s)
     m_zero->setCurrentIndex(s.zeroStage);
     m_recipe->setCurrentIndex(m_recipe->findData(s.recipeId));
     m_recompute->setCurrentIndex(m_recompute->findData(static_cast<int>(s.recompute)));
+    m_offload->setCurrentIndex(m_offload->findData(static_cast<int>(s.offload)));
     m_flash->setChecked(s.flashAttention);
     m_activations->setChecked(s.includeActivations);
     m_activationModel->setCurrentIndex(m_activationModel->findData(static_cast<int>(s.activationModel)));

@@ -38,6 +38,7 @@ public:
     /// under the GPU, where they stay in view when the rest is folded away.
     QWidget *setupGroup() const { return m_setup; }
     QComboBox *recomputeBox() const { return m_recompute; }
+    QComboBox *offloadBox() const { return m_offload; }
     QComboBox *utilizationBasisBox() const { return m_utilizationBasis; }
     QDoubleSpinBox *priceBox() const { return m_price; }
     /// Checked: the price follows the chosen GPU's catalog price; unchecked: the box's value.
@@ -61,6 +62,7 @@ private:
     QComboBox *m_zero = nullptr;
     QComboBox *m_recipe = nullptr;
     QComboBox *m_recompute = nullptr;
+    QComboBox *m_offload = nullptr;
     QCheckBox *m_flash = nullptr;
     QCheckBox *m_activations = nullptr;
     QComboBox *m_activationModel = nullptr;

@@ -22,12 +22,13 @@ namespace napkin::ui {
 QColor stepColor(StepComponent c)
 {
     // Compute in the op-kind colours of the roofline; communication in purples, the bubble in
-    // grey (time nobody uses); the experts' all-to-all in wine, the optimizer in the roofline's optimizer colour.
+    // grey (time nobody uses); the experts' all-to-all in wine, offload traffic in slate, the
+    // optimizer in the roofline's optimizer colour.
     static const QColor colors[] = {palette::opKind(static_cast<int>(OpKind::Matmul)),
                                     palette::opKind(static_cast<int>(OpKind::Attention)),
                                     palette::opKind(static_cast<int>(OpKind::Normalization)),
                                     QColor(0x88, 0x44, 0xaa), QColor(0xaa, 0x33, 0x77), QColor(0xcc, 0x99, 0xee),
-                                    QColor(0xbb, 0xbb, 0xbb), palette::opKind(static_cast<int>(OpKind::Optimizer))};
+                                    QColor(0x55, 0x88, 0x88), QColor(0xbb, 0xbb, 0xbb), palette::opKind(static_cast<int>(OpKind::Optimizer))};
     static_assert(std::size(colors) == kStepComponents, "one colour per StepComponent");
     return colors[static_cast<int>(c)];
 }

@@ -14,6 +14,8 @@
 #include "memorypanel.h"
 #include "moreoptions.h"
 #include "scenariocontroller.h"
+#include "stepexplain.h"
+#include "steptimepanel.h"
 
 #include <QAction>
 #include <QBarCategoryAxis>
@@ -91,6 +93,43 @@ private slots:
             QVERIFY(memory->fitsBanner()->text().contains(r.memory.fits ? QStringLiteral("FITS")
                                                                        : QStringLiteral("DOES NOT FIT")));
         }
+    }
+
+    void offloadMovesStateToTheCpu()
+    {
+        // Llama 3 70B on 8 H100s does not fit at ZeRO 0; choosing "Optimizer + grads" offload
+        // raises ZeRO to 1 in the same undoable change, the GPU bars lose their gradient and
+        // optimizer segments, the banner names the CPU memory per node, and the step chart
+        // gains the PCIe traffic the core reports.
+        Scenario s;
+        s.model = env().catalog().findPreset(QStringLiteral("llama3-70b"))->shape;
+        s.gpus = 8;
+        s.seqLen = 4096;
+        s.microBatch = 1;
+        s.recompute = Recompute::Full;
+        MainWindow w(env().catalog(), s);
+        QVERIFY(uitest::showAndWait(w));
+        QComboBox *offload = w.controls()->moreOptions()->offloadBox();
+        const int steps = w.controller()->undoStack()->count();
+        chooseInCombo(offload, offload->findData(static_cast<int>(Offload::Optimizer)));
+        const Scenario &now = w.controller()->scenario();
+        QCOMPARE(now.offload, Offload::Optimizer);
+        QCOMPARE(now.zeroStage, 1);
+        QCOMPARE(w.controller()->undoStack()->count(), steps + 1);
+        QVERIFY(!w.controller()->error());
+        const Report &r = *w.controller()->report();
+        QCOMPARE(r.memory.perGpu.grads, 0.0);
+        QVERIFY(r.memory.cpuPerNode > 0);
+        const MemoryPanel *memory = w.dashboard()->memoryPanel();
+        QCOMPARE(memory->barSet(MemoryComponent::Optimizer)->at(1), 0.0);
+        QVERIFY2(memory->fitsBanner()->text().contains(QStringLiteral("per node in CPU memory")),
+                 qPrintable(memory->fitsBanner()->text()));
+        QVERIFY(r.step.hostExposed > 0);
+        StepTimePanel *step = w.dashboard()->stepTimePanel();
+        QCOMPARE(step->barSet(StepComponent::Offload)->at(0) * step->axisUnit(), r.step.hostExposed);
+        w.controller()->undoStack()->undo();
+        QCOMPARE(w.controller()->scenario().offload, Offload::None);
+        QCOMPARE(w.controller()->scenario().zeroStage, 0);
     }
 
     void fitsFollowsZeroStage_data()
