@@ -16,7 +16,8 @@ private slots:
             QStringLiteral("l4"), QStringLiteral("t4"), QStringLiteral("rtx-3090"), QStringLiteral("rtx-4090"),
             QStringLiteral("rtx-5090"), QStringLiteral("mi250x"), QStringLiteral("mi300x"), QStringLiteral("tpu-v4"),
             QStringLiteral("tpu-v5e"), QStringLiteral("tpu-v5p"), QStringLiteral("gb200"), QStringLiteral("b300"),
-            QStringLiteral("mi355x")};
+            QStringLiteral("mi355x"), QStringLiteral("gb300"), QStringLiteral("h20"), QStringLiteral("mi325x"),
+            QStringLiteral("gaudi3"), QStringLiteral("tpu-v6e"), QStringLiteral("tpu-v7")};
         QCOMPARE(test::catalog().gpus.size(), expected.size());
         for (const QString &id : expected) {
             const GpuSpec *g = test::catalog().findGpu(id);
@@ -38,6 +39,10 @@ private slots:
         QTest::newRow("NVIDIA H200 datasheet: 989 TFLOP/s bf16 dense, 4.8 TB/s, 700 W") << QStringLiteral("h200-sxm") << QStringLiteral("bf16") << 989.5e12 << 4.8e12 << 700.0;
         QTest::newRow("NVIDIA T4 datasheet: 65 TFLOP/s fp16, 320 GB/s, 70 W") << QStringLiteral("t4") << QStringLiteral("fp16") << 65e12 << 320e9 << 70.0;
         QTest::newRow("AMD MI300X datasheet: 1307.4 TFLOP/s bf16, 5.3 TB/s, 750 W") << QStringLiteral("mi300x") << QStringLiteral("bf16") << 1307.4e12 << 5.3e12 << 750.0;
+        QTest::newRow("NVIDIA GB300 NVL72 datasheet: 2.5 PFLOP/s bf16 dense per GPU, 8 TB/s, 1400 W") << QStringLiteral("gb300") << QStringLiteral("bf16") << 2.5e15 << 8e12 << 1400.0;
+        QTest::newRow("NVIDIA H20 (China): 148 TFLOP/s bf16 dense, 4.0 TB/s, 400 W") << QStringLiteral("h20") << QStringLiteral("bf16") << 148e12 << 4.0e12 << 400.0;
+        QTest::newRow("AMD MI325X data sheet: 2614.9 TFLOP/s fp8, 6 TB/s, 1000 W") << QStringLiteral("mi325x") << QStringLiteral("fp8") << 2614.9e12 << 6e12 << 1000.0;
+        QTest::newRow("Intel Gaudi 3 white paper: 1835 TFLOP/s bf16 (MME), 3.7 TB/s, 900 W") << QStringLiteral("gaudi3") << QStringLiteral("bf16") << 1835e12 << 3.7e12 << 900.0;
         QTest::newRow("Google Cloud TPU v5e docs: 197 TFLOP/s bf16, 819 GB/s") << QStringLiteral("tpu-v5e") << QStringLiteral("bf16") << 197e12 << 819e9 << -1.0;
         // 2025-26 parts: NVIDIA's tables list sparse figures with "dense is one-half" footnotes.
         QTest::newRow("NVIDIA GB200 NVL72 page: 360 PF bf16 sparse / 72 / 2, 8 TB/s, 1200 W") << QStringLiteral("gb200") << QStringLiteral("bf16") << 2.5e15 << 8e12 << 1200.0;
@@ -118,7 +123,7 @@ private slots:
                 QCOMPARE(g.peakFlopsPerS.value(QStringLiteral("bf16")), g.peakFlopsPerS.value(QStringLiteral("fp16")));
                 ++both;
             }
-        QCOMPARE(both, 16);  // all but V100, T4 (fp16 only) and the three TPUs (bf16 only)
+        QCOMPARE(both, 19);  // all but V100, T4 (fp16 only), the five TPUs and Gaudi 3 (bf16, no fp16 entry)
     }
 
     void prices_data()
