@@ -212,8 +212,11 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         // block shares (reference LLaMA). Parameters: the vocabulary-parallel token table and
         // gpt2's whole position table.
         double saved = kInt64 * sb + drop * sb * d;
-        if (pytorch && llama && !full)
-            saved += 2 * sq * (in.queryWidth / in.heads) * B;
+        if (pytorch && llama && !full) {
+            // One table pair of the rotated width: the head (or, under latent attention, its RoPE part).
+            const double ropeWidth = in.kvLoraRank > 0 ? in.qkRopeDim : in.queryWidth / in.heads;
+            saved += 2 * sq * ropeWidth * B;
+        }
         const double params = V * d / tp + (gpt2 ? in.maxPositions * d : 0);
         ops.add("embedding lookup", Phase::Forward, OpKind::Elementwise, 1, kEmbeddingFlops * replicatedTokens * d, 0,
                 kInt64 * T + replicatedTokens * d * (w * (gpt2 ? 2 : 1) + a), {whole(saved), params});
@@ -240,17 +243,25 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         const double qr = in.qLoraRank;
         const double kvr = in.kvLoraRank;
         const double rope = in.qkRopeDim;
+        // Each latent's RMSNorm keeps what a block norm keeps (pytorchNorm at the latent's width).
+        // The KV latent is a split of the down projection's output: in fp32, x.float() is that
+        // split, whose storage holds the RoPE key too (tests/validation/ACTIVATION_MODEL.md).
+        const auto latentNorm = [&](double width, double storageExtra) {
+            if (full)
+                return 0.0;
+            return whole(pytorch ? F * sb * (width + (B == F ? storageExtra : 0)) + F * sb + B * sb * width : B * sb * width);
+        };
         if (qr > 0) {
             ops.matmul("Q down projection", L, replicatedTokens, d, qr, {inputSaved, d * qr});
             ops.elementwise("RMSNorm (Q latent)", OpKind::Normalization, L, replicatedTokens * qr, kRmsNormFlops, 1, 1,
-                            qr * w, {full ? 0 : whole(B * sb * qr), qr});
+                            qr * w, {latentNorm(qr, 0), qr});
             ops.matmul("Q up projection", L, T, qr, qw / tp, {full ? 0 : whole(B * sb * qr), qr * qw / tp});
         } else {
             ops.matmul("Q projection", L, T, d, qw / tp, {inputSaved, d * qw / tp});
         }
         ops.matmul("KV down projection", L, replicatedTokens, d, kvr + rope, {0, d * (kvr + rope)});
         ops.elementwise("RMSNorm (KV latent)", OpKind::Normalization, L, replicatedTokens * kvr, kRmsNormFlops, 1, 1,
-                        kvr * w, {full ? 0 : whole(B * sb * kvr), kvr});
+                        kvr * w, {latentNorm(kvr, rope), kvr});
         ops.matmul("KV up projection", L, T, kvr, (in.keyNopeWidth + vw) / tp,
                    {full ? 0 : whole(B * sb * kvr), kvr * (in.keyNopeWidth + vw) / tp});
     } else {
@@ -348,14 +359,21 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
         const double moeL = L - denseL;
         ops.matmul("router", moeL, replicatedTokens, d, in.experts,
                    {inputSaved, d * in.experts + (in.routerBias ? in.experts : 0) + (in.linearBias ? in.experts : 0)});
+        // The fp32 router probabilities; the reference also keeps top-k's int64 indices.
+        const double routedRows = sb * in.expertsPerToken * in.capacityFactor;  // over the micro-batch
         ops.elementwise("top-k routing", OpKind::Elementwise, moeL, replicatedTokens * in.experts, kSoftmaxFlops, 1, 1, 0,
-                        {full ? 0 : whole(F * sb * in.experts), 0});
+                        {full ? 0 : whole(F * sb * in.experts + (pytorch ? kInt64 * sb * in.expertsPerToken : 0)), 0});
         // Expert rows per token: its top-k, padded to the capacity factor.
         const double perToken = in.expertsPerToken * in.capacityFactor;
         ops.expert = true;
         mlp("experts up", "experts activation", "experts down", moeL, T * perToken, sb * perToken, in.expertDff,
             in.experts / in.ep, full ? 0 : whole(B * sb * perToken * d));
         ops.expert = false;
+        // Combine: each routed row's output times its routing weight, added back into its token.
+        // The reference keeps, per row, nonzero's int64 (token, slot) pair, the down output and the
+        // cast weight (for the multiply) and the weighted output (index_add's backward names it).
+        ops.elementwise("experts combine", OpKind::Elementwise, moeL, T * perToken * d, 2, 2, 1, 0,
+                        {full || !pytorch ? 0 : whole(routedRows * (2 * kInt64 + 2 * B * d + B)), 0});
         if (in.sharedExperts > 0)
             mlp("shared experts up", "shared experts activation", "shared experts down", moeL, T, sb,
                 in.sharedExperts * in.expertDff, 1, 0);  // they read the norm's output, kept once above

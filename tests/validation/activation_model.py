@@ -60,9 +60,20 @@ def _rmsnorm(sb, d, B, mean_saves_input):
 
 def pytorch_activation_terms(arch, layers, seq_len, batch, d_model, heads, d_ff, vocab,
                              act_bytes, dropout=False, recompute="none",
-                             ln_stat_bytes=None, mean_saves_input=True):
+                             ln_stat_bytes=None, mean_saves_input=True,
+                             head_dim=0, experts=0, top_k=2, shared=0, expert_ff=0,
+                             q_lora=0, kv_lora=0, rope=0, v_head=0):
+    """head_dim apart from d / a; Mixture-of-Experts (experts > 0: a router over `experts`
+    SwiGLU experts of expert_ff, top_k per token, `shared` experts every token runs through);
+    multi-head latent attention (kv_lora > 0: Q through a q_lora latent or full rank, K/V
+    through a kv_lora latent plus a shared rope-wide key, v_head-wide values). The MoE and MLA
+    terms are derived for recompute "none" without dropout, what the harness runs them with."""
     s, b, d, a, f, V, B = seq_len, batch, d_model, heads, d_ff, vocab, act_bytes
     sb = s * b
+    dh = head_dim or d // a
+    mla = kv_lora > 0
+    qk_width = a * (dh + rope) if mla else a * dh    # Q and K as the attention core gets them
+    v_width = a * (v_head or dh) if mla else a * dh  # V and the context
     stat = B if ln_stat_bytes is None else ln_stat_bytes
     mask = 1 if dropout else 0       # dropout keeps a 1-byte bool mask per element
 
@@ -78,9 +89,21 @@ def pytorch_activation_terms(arch, layers, seq_len, batch, d_model, heads, d_ff,
             for k, v in _rmsnorm(sb, d, B, mean_saves_input).items():
                 layer["attn_norm " + k] = v
             layer["attn_norm output = wq/wk/wv input"] = B * sb * d
-        layer["q (a heads)"] = B * sb * d
-        layer["k repeated to a heads"] = B * sb * d
-        layer["v repeated to a heads"] = B * sb * d
+        if mla:
+            if q_lora:
+                for k, v in _rmsnorm(sb, q_lora, B, mean_saves_input).items():
+                    layer["q_norm " + k] = v
+                layer["q_norm output = wq_b input"] = B * sb * q_lora
+            # kv_norm reads a split of wkv_a's output: x.float() is a new fp32 copy of the latent
+            # in bf16, and in fp32 the split itself, whose storage holds the RoPE key too.
+            for k, v in _rmsnorm(sb, kv_lora, B, mean_saves_input).items():
+                layer["kv_norm " + k] = v
+            if B == F32:
+                layer["kv_norm input's storage: the RoPE key beside the latent"] = F32 * sb * rope
+            layer["kv_norm output = wkv_b input"] = B * sb * kv_lora
+        layer["q (a heads)"] = B * sb * qk_width
+        layer["k repeated to a heads"] = B * sb * qk_width
+        layer["v repeated to a heads"] = B * sb * v_width
         if recompute == "none":
             sq = a * s * s * b
             if arch == "gpt2":
@@ -95,7 +118,7 @@ def pytorch_activation_terms(arch, layers, seq_len, batch, d_model, heads, d_ff,
                     layer["attention dropout output"] = B * sq
                 elif B != F32:
                     layer["probabilities cast to B"] = B * sq
-        layer["attention context = output projection input"] = B * sb * d
+        layer["attention context = output projection input"] = B * sb * v_width
         if dropout:
             layer["attention residual dropout mask"] = mask * sb * d
         if arch == "gpt2":
@@ -108,10 +131,29 @@ def pytorch_activation_terms(arch, layers, seq_len, batch, d_model, heads, d_ff,
             for k, v in _rmsnorm(sb, d, B, mean_saves_input).items():
                 layer["mlp_norm " + k] = v
             layer["mlp_norm output = w_gate/w_up input"] = B * sb * d
-            layer["gate output = SiLU input"] = B * sb * f
-            layer["SiLU output"] = B * sb * f
-            layer["up output"] = B * sb * f
-            layer["SiLU*up = w_down input"] = B * sb * f
+            if experts:
+                # models.LlamaBlock._moe: fp32 router probabilities (softmax output), top-k's
+                # int64 indices; per routed row (sb x top_k rows, dropless): nonzero's (row, slot)
+                # int64 pair, the gathered input, the SwiGLU's four tensors, the down output and
+                # the cast routing weight (kept by the weighting multiply), and the weighted
+                # output (kept by index_add, whose backward formula names its source).
+                rows = sb * top_k
+                layer["router probabilities (fp32 softmax output)"] = F32 * sb * experts
+                layer["top-k indices (int64)"] = INDEX * sb * top_k
+                layer["nonzero (token, slot) per routed row (int64 pair)"] = 2 * INDEX * rows
+                layer["gathered expert inputs"] = B * rows * d
+                for name in ("gate output = SiLU input", "SiLU output", "up output", "SiLU*up = w_down input"):
+                    layer["experts " + name] = B * rows * expert_ff
+                layer["experts down output (kept by the weighting)"] = B * rows * d
+                layer["routing weight per row, cast to B"] = B * rows
+                layer["weighted expert output (index_add source)"] = B * rows * d
+                for name in ("gate output = SiLU input", "SiLU output", "up output", "SiLU*up = w_down input"):
+                    layer["shared experts " + name] = B * sb * shared * expert_ff
+            else:
+                layer["gate output = SiLU input"] = B * sb * f
+                layer["SiLU output"] = B * sb * f
+                layer["up output"] = B * sb * f
+                layer["SiLU*up = w_down input"] = B * sb * f
         if dropout:
             layer["MLP residual dropout mask"] = mask * sb * d
 
@@ -119,7 +161,7 @@ def pytorch_activation_terms(arch, layers, seq_len, batch, d_model, heads, d_ff,
     if dropout:
         model["embedding dropout mask"] = mask * sb * d
     if arch == "llama" and recompute != "full":
-        model["RoPE cos and sin tables"] = 2 * s * (d // a) * B
+        model["RoPE cos and sin tables"] = 2 * s * (rope if mla else dh) * B
     if arch == "gpt2":
         for k, v in _layernorm(sb, d, B, stat).items():
             model["final LayerNorm " + k] = v

@@ -49,11 +49,6 @@ TOLERANCES = {
                            "block (a dense block's active is its total): exact"),
     "memory.model_state": (0.0, "MoE and MLA blocks: weights + grads + AdamW moments (+ fp32 master) "
                                 "bytes, the routed experts' included: exact"),
-    "info.moe.activations": (None, "MoE: saved bytes vs Napkin's PyTorch activation model, which "
-                                   "does not yet model the reference MoE block's routing tensors"),
-    "info.mla.activations": (None, "multi-head latent attention: saved bytes vs Napkin's PyTorch "
-                                   "activation model, which does not yet model the latents' splits, "
-                                   "RoPE parts and concatenations term by term"),
     "memory.weights": (0.0, "sum of parameter bytes: exact"),
     "memory.grads": (0.0, "sum of .grad bytes after backward: exact"),
     "memory.optimizer": (0.0, "AdamW exp_avg + exp_avg_sq (+ fp32 master copy for the mixed "
@@ -257,7 +252,7 @@ class Validation:
 
     def run_moe_shape(self, shape):
         """A Mixture-of-Experts and/or multi-head latent attention block: parameters, matmul
-        FLOPs and model state exact; activations reported."""
+        FLOPs, model state and saved activations exact."""
         nk = self.napkin
         base = nk.report(shape, "fp32-adamw")
         m = measure_step(shape, "fp32-adamw", 0.0, "none", count_flops=True)
@@ -270,10 +265,33 @@ class Validation:
             ms = m if recipe == "fp32-adamw" else measure_step(shape, recipe, 0.0, "none", count_flops=False)
             self.compare("memory.model_state", shape, recipe, dig(r, "memory.per_gpu.model_state"),
                          ms.weight_bytes + ms.grad_bytes + ms.optimizer_moment_bytes)
-            p = nk.report(shape, recipe, extra=PYTORCH_MODEL_ARGS + DROPOUT_ARGS[False])
-            self.compare("info.mla.activations" if shape.mla else "info.moe.activations", shape, recipe,
-                         dig(p, "memory.per_gpu.activations"),
-                         ms.activation_bytes if recipe != "fp32-adamw" else m.activation_bytes)
+            self.moe_mla_activations(shape, recipe, ms if recipe != "fp32-adamw" else m)
+
+    def moe_mla_activations(self, shape, recipe, m):
+        """The closed form against PyTorch (its 1.13 CPU conventions), then Napkin's PyTorch
+        activation model against the closed form (the GPU conventions), exactly, as for the grid."""
+        cfg = f"{recipe.split('-')[0]} dropout=off recompute=none"
+        act_bytes = 4 if recipe == "fp32-adamw" else 2
+        extra_shape = dict(head_dim=shape.head_dim, experts=shape.experts, top_k=shape.top_k, shared=shape.shared,
+                           expert_ff=shape.expert_ff, q_lora=shape.q_lora, kv_lora=shape.kv_lora, rope=shape.rope,
+                           v_head=shape.v_head)
+        terms = pytorch_activation_terms(shape.arch, shape.layers, shape.seq_len, shape.batch, shape.d_model,
+                                         shape.heads, shape.d_ff, shape.vocab, act_bytes, **extra_shape)
+        if len(set(m.activation_per_layer)) != 1:
+            self.error("act.formula.per_layer", shape, cfg, f"blocks saved different byte counts: {m.activation_per_layer}")
+        self.compare("act.formula.per_layer", shape, cfg, terms.per_layer_bytes, m.activation_per_layer[0])
+        self.compare("act.formula.model", shape, cfg, terms.model_bytes, m.activation_model)
+        self.compare("act.formula.total", shape, cfg, terms.total, m.activation_bytes)
+        p = self.napkin.report(shape, recipe, extra=PYTORCH_MODEL_ARGS + DROPOUT_ARGS[False])
+        gpu = pytorch_activation_terms(shape.arch, shape.layers, shape.seq_len, shape.batch, shape.d_model,
+                                       shape.heads, shape.d_ff, shape.vocab, act_bytes,
+                                       **CONVENTIONS[self.convention], **extra_shape)
+        note = f"vs closed form, {self.convention} conventions"
+        self.compare("act.napkin_pytorch.per_layer", shape, cfg, dig(p, "memory.activations_detail.per_layer"),
+                     gpu.per_layer_bytes, note)
+        self.compare("act.napkin_pytorch.output", shape, cfg, dig(p, "memory.activations_detail.output_layer"),
+                     gpu.model_bytes, note)
+        self.compare("act.napkin_pytorch.total", shape, cfg, dig(p, "memory.per_gpu.activations"), gpu.total, note)
 
     def run_activations(self, shape, recipe, act_bytes, dropout, rc, m=None):
         cfg = f"{recipe.split('-')[0]} dropout={'on' if dropout else 'off'} recompute={rc}"
