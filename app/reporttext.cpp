@@ -5,6 +5,8 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <algorithm>
+
 namespace napkin {
 
 namespace {
@@ -271,11 +273,15 @@ QString planText(const PlanReport &p, ByteUnit unit)
     QTextStream t(&out);
     t << "Layouts for a global batch of " << p.globalBatch << " sequences: " << p.evaluated << " evaluated, " << p.fitting
       << " fit; best first by estimated step time\n";
-    t << "  #   " << pad(QStringLiteral("layout"), 64) << pad(QStringLiteral("worst stage"), 13) << pad(QStringLiteral("step"), 10)
-      << "MFU\n";
+    // The layout column as wide as its longest entry (an EP column makes some longer than 64).
+    int width = 64;
+    for (const PlannedLayout &l : p.layouts)
+        width = std::max(width, static_cast<int>(plannedLayoutText(l).size()) + 2);
+    t << "  #   " << pad(QStringLiteral("layout"), width) << pad(QStringLiteral("worst stage"), 13)
+      << pad(QStringLiteral("step"), 10) << "MFU\n";
     for (qsizetype i = 0; i < p.layouts.size(); ++i) {
         const PlannedLayout &l = p.layouts[i];
-        t << "  " << pad(QString::number(i + 1), 4) << pad(plannedLayoutText(l), 64) << pad(fmt::bytes(l.worstStageBytes, unit), 13)
+        t << "  " << pad(QString::number(i + 1), 4) << pad(plannedLayoutText(l), width) << pad(fmt::bytes(l.worstStageBytes, unit), 13)
           << pad(l.fits ? fmt::duration(l.stepSeconds) : QStringLiteral("-"), 10)
           << (l.fits ? fmt::percent(l.estimatedMfu) : QStringLiteral("-")) << "\n      " << l.reason << '\n';
     }
