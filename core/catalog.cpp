@@ -195,7 +195,9 @@ bool parsePreset(const QJsonObject &o, int index, ModelPreset *p, QString *error
         || !readOptionalInt(o, QStringLiteral("qk_rope_dim"), where, 0, &m.qkRopeDim, error)
         || !readOptionalInt(o, QStringLiteral("v_head_dim"), where, 0, &m.vHeadDim, error)
         || !readOptionalInt(o, QStringLiteral("dense_layers"), where, 0, &m.denseLayers, error)
-        || !readOptionalInt(o, QStringLiteral("mtp_depth"), where, 0, &m.mtpDepth, error))
+        || !readOptionalInt(o, QStringLiteral("mtp_depth"), where, 0, &m.mtpDepth, error)
+        || !readOptionalInt(o, QStringLiteral("sliding_window"), where, 0, &m.slidingWindow, error)
+        || !readOptionalInt(o, QStringLiteral("global_every"), where, 0, &m.globalEvery, error))
         return false;
     if (!readOptionalBool(o, QStringLiteral("router_bias"), where, &m.routerBias, error))
         return false;

@@ -17,7 +17,8 @@ ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool c
     const double L = static_cast<double>(m.layers);
     // Causal halving counts s(s+1)/2 of the s^2 score entries; the convention most
     // published MFU figures use is the full s^2 (Narayanan et al. 2021, Chowdhery et al. 2022).
-    const double scoreEntries = causal ? s * (s + 1) / 2 : s * s;
+    // Windowed blocks score s x w (attentionPairs), the work a windowed kernel does.
+    const double pairs = attentionPairs(m, s, causal);
     ForwardMatmulFlops f;
     const AttentionWidths a = attentionWidths(m);
     f.qkv = L * 2 * s * d * (q + 2 * kv);
@@ -31,8 +32,8 @@ ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool c
         const double query = qr > 0 ? d * qr + qr * static_cast<double>(a.q) : d * static_cast<double>(a.q);
         f.qkv = L * 2 * s * (query + d * (kvr + rope) + kvr * (kUp + static_cast<double>(a.v)));
     }
-    f.attentionScores = L * 2 * scoreEntries * static_cast<double>(a.q);   // heads x (s x d_qk)(d_qk x s)
-    f.attentionValues = L * 2 * scoreEntries * static_cast<double>(a.out); // heads x (s x s)(s x d_v)
+    f.attentionScores = 2 * pairs * static_cast<double>(a.q);   // heads x (s x d_qk)(d_qk x s), every block
+    f.attentionValues = 2 * pairs * static_cast<double>(a.out); // heads x (s x s)(s x d_v)
     f.outputProjection = L * 2 * s * static_cast<double>(a.out) * d;
     // gpt2: up and down (2 matmuls of d x d_ff); llama SwiGLU: gate, up and down (3).
     const double projections = m.arch == Arch::Llama ? 3 : 2;

@@ -1,5 +1,7 @@
 #include "modelshape.h"
 
+#include <cmath>
+
 #include <algorithm>
 
 namespace napkin {
@@ -31,6 +33,20 @@ AttentionWidths attentionWidths(const ModelShape &m)
     const std::int64_t v = m.vHeadDim > 0 ? m.vHeadDim : headWidth(m);
     const std::int64_t qk = m.heads * (headWidth(m) + m.qkRopeDim);
     return {qk, qk, m.heads * v, m.heads * v};
+}
+
+double attentionPairs(const ModelShape &m, double seqLen, bool causal)
+{
+    const double s = seqLen;
+    const double full = causal ? s * (s + 1) / 2 : s * s;
+    const double L = static_cast<double>(m.layers);
+    const double w = static_cast<double>(m.slidingWindow);
+    if (m.slidingWindow <= 0 || w >= s)
+        return L * full;
+    // Blocks globalEvery, 2 x globalEvery, ... (1-based) keep full attention (HF layer_types).
+    const double global = m.globalEvery > 0 ? std::floor(L / static_cast<double>(m.globalEvery)) : 0;
+    const double windowed = causal ? w * (w + 1) / 2 + (s - w) * w : s * w;
+    return global * full + (L - global) * windowed;
 }
 
 ParamBreakdown countParams(const ModelShape &m)

@@ -58,6 +58,12 @@ AttentionWidths attentionWidths(const ModelShape &m);
 /// Width of one routed expert's MLP: expert_d_ff, or d_ff when it is 0.
 std::int64_t expertWidth(const ModelShape &m);
 
+/// Query-key pairs one head scores per sequence of `seqLen`, summed over the model's blocks:
+/// s^2 per full-attention block (s(s+1)/2 causal-halved), s x min(w, s) per windowed one
+/// (causal-halved: each query sees min(i + 1, w) keys). Divided by layers, the per-block
+/// average that the per-device workload applies to every block of a stage.
+double attentionPairs(const ModelShape &m, double seqLen, bool causal);
+
 /// Counts parameters exactly as the reference implementations lay them out:
 /// gpt2 = HF GPT2LMHeadModel (Conv1D with bias, LayerNorm weight+bias, tied head);
 /// llama = HF LlamaForCausalLM (no biases, RMSNorm weight only, SwiGLU, untied head);

@@ -85,6 +85,11 @@ struct ModelShape {
     bool linearBias = false;
     /// A learned sink logit per head in every block, joining each softmax (gpt-oss).
     bool attentionSinks = false;
+    /// Sliding-window attention: blocks whose queries see only the last `slidingWindow` keys
+    /// (0: none). Every `globalEvery`-th block keeps full attention (gpt-oss 2, Gemma 3 6);
+    /// 0: every block is windowed (Mistral 7B v0.1).
+    std::int64_t slidingWindow = 0;
+    std::int64_t globalEvery = 0;
     /// Multi-token prediction modules (DeepSeek-V3's num_nextn_predict_layers = 1): each adds two
     /// norms, a 2d x d projection, one more block and the head's norm, sharing the embedding and
     /// the LM head. Counted apart from the main model, as DeepSeek counts "671B + 14B".

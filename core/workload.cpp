@@ -141,6 +141,8 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     }
     in.flash = s.flashAttention;
     in.causal = s.causalHalving;
+    if (m.slidingWindow > 0)
+        in.pairsPerBlock = attentionPairs(m, static_cast<double>(s.seqLen), s.causalHalving) / static_cast<double>(m.layers);
     in.recompute = s.recompute;
     in.activationBytes = activationBytes;
     in.weightBytes = weightBytes;
@@ -177,7 +179,8 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     const bool biased = gpt2 || in.linearBias;  // every linear layer of the block has a bias
     // Score entries per head and sequence on this GPU: its s / cp queries against every key
     // (causal: the lower triangle, which the load-balanced CP split shares evenly).
-    const double scoreEntries = (in.causal ? sq * (sq + 1) / 2 : sq * sq) / in.cp;
+    // Sliding windows: the model's average over its windowed and full blocks.
+    const double scoreEntries = (in.pairsPerBlock > 0 ? in.pairsPerBlock : in.causal ? sq * (sq + 1) / 2 : sq * sq) / in.cp;
     const double scores = b * headsHere * scoreEntries;  // elements of the materialised score matrix
     // Norms, residuals and dropouts run on every TP rank whole, or on s / tp tokens with SP.
     const double replicatedTokens = in.sp ? T / tp : T;

@@ -66,6 +66,9 @@ struct WorkloadInput {
     double denseLayers = 0;   ///< of `layers`, the blocks that keep a dense MLP of d_ff
     bool routerBias = false;
     bool flash = false, causal = false;
+    /// Query-key pairs per head and sequence in one block, averaged over the model's blocks
+    /// (attentionPairs / layers); 0: s^2, or s(s+1)/2 when causal.
+    double pairsPerBlock = 0;
     Recompute recompute = Recompute::None;
     double activationBytes = 2, weightBytes = 2, gradBytes = 2, optimizerBytes = 12;
     double optimizerFlopsPerParam = 15;

@@ -100,6 +100,44 @@ private slots:
         QVERIFY(half.perTokenDetailed < full.perTokenDetailed);
     }
 
+    void slidingWindowAttention()
+    {
+        // gpt-oss (HF config: sliding_window 128, layer_types alternating sliding and full, 36
+        // blocks of 64 heads of 64): at 4,096 tokens, 18 blocks score every pair (4096^2 per head
+        // in the full convention) and 18 score 4096 x 128.
+        Scenario s = test::presetScenario("gpt-oss-120b");
+        s.seqLen = 4096;
+        const ForwardMatmulFlops fw = computeFlops(s).forwardPerSequence;
+        const double qk = 64 * 64;
+        QCOMPARE(fw.attentionScores, 2 * qk * (18 * 4096.0 * 4096 + 18 * 4096.0 * 128));
+        QCOMPARE(fw.attentionValues, fw.attentionScores);  // values as wide as the keys
+        // Causal-halved: a windowed query sees min(i + 1, 128) keys.
+        s.causalHalving = true;
+        const ForwardMatmulFlops half = computeFlops(s).forwardPerSequence;
+        QCOMPARE(half.attentionScores, 2 * qk * (18 * 4096.0 * 4097 / 2 + 18 * (128.0 * 129 / 2 + (4096 - 128) * 128.0)));
+        // Mistral 7B v0.1's 4,096-token window on every block changes nothing until the
+        // sequence is longer than the window.
+        Scenario m = test::presetScenario("mistral-7b");
+        m.seqLen = 4096;
+        Scenario none = m;
+        none.model.slidingWindow = 0;
+        QCOMPARE(computeFlops(m).trainingDetailed, computeFlops(none).trainingDetailed);
+        m.seqLen = none.seqLen = 16384;
+        const ForwardMatmulFlops windowed = computeFlops(m).forwardPerSequence;
+        QCOMPARE(windowed.attentionScores, 2 * 4096.0 * 32 * 16384.0 * 4096);
+        QVERIFY(windowed.attentionScores < computeFlops(none).forwardPerSequence.attentionScores / 3.9);
+        // The per-device workload's attention matmuls add up to the same count (one stage).
+        const Report r = test::reportFor(m);
+        double attention = 0;
+        for (const RooflineOp &op : r.roofline.ops)
+            if (op.kind == OpKind::Attention && op.phase == Phase::Forward)
+                attention += op.count * op.matmulFlops;
+        QVERIFY(test::near(attention * static_cast<double>(r.layout.microBatches),
+                           (windowed.attentionScores + windowed.attentionValues) * static_cast<double>(m.microBatch)
+                               * static_cast<double>(r.layout.microBatches),
+                           1e-12));
+    }
+
     void perStep()
     {
         Scenario s = test::presetScenario("gpt2-small");
