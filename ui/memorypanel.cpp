@@ -297,6 +297,10 @@ void MemoryPanel::refresh()
     legend.append({palette::neutral(), tr("= total %1").arg(bytes(chosenStage.total())), QChar()});
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)),
                    QChar(0x2501)});
+    // Offloaded state is not on the GPU's bars: the legend names where it went.
+    if (m_report->scenario.offload != Offload::None)
+        legend.append({palette::neutral(), tr("offloaded to CPU: %1 per GPU, %2 per node")
+                                               .arg(bytes(mem.perGpu.cpu), bytes(mem.cpuPerNode)), QChar()});
 
     m_legend->setEntries(legend);
     setFittingAxisTitle(m_chart, m_axisY, tr("%1 per GPU").arg(fmt::unitName(m_unit)), fmt::unitName(m_unit));
@@ -316,8 +320,6 @@ void MemoryPanel::refresh()
         batch = tr(" · micro-batch fits up to %1").arg(*mem.maxMicroBatch);
     else if (mem.maxMicroBatch)
         batch = tr(" · would fit at micro-batch %1 or less").arg(*mem.maxMicroBatch);
-    if (m_report->scenario.offload != Offload::None)
-        batch += tr(" · offloaded: %1 per node in CPU memory").arg(fmt::bytesIn(mem.cpuPerNode, m_unit, 1));
     if (mem.fits) {
         m_banner->showMessage(Banner::Level::Good, tr("✔ FITS at ZeRO %1: %2 of %3 (%4)%5")
                                                        .arg(mem.zeroStage).arg(used, capText, share, batch));

@@ -92,8 +92,8 @@ QWidget *MoreOptions::buildSetupGroup()
                           tr("Move model state to the host's memory: the optimizer state and gradients, stepped on the "
                              "CPU (ZeRO-Offload, Ren et al. 2021; needs ZeRO 1+), or those and the parameters, fetched "
                              "for each micro-batch (ZeRO-Infinity; needs ZeRO 3). Choosing one raises the ZeRO stage "
-                             "to what it needs. The GPU bars shrink; the CPU memory per node and the PCIe traffic are "
-                             "in the memory banner and the step chart."));
+                             "to what it needs. The GPU bars shrink; the CPU memory per node is in the memory chart's "
+                             "legend and the PCIe traffic in the step chart."));
     m_offload->addItem(tr("Nothing"), static_cast<int>(Offload::None));
     m_offload->addItem(tr("Optimizer + grads"), static_cast<int>(Offload::Optimizer));
     m_offload->addItem(tr("+ parameters"), static_cast<int>(Offload::Params));

@@ -122,8 +122,7 @@ private slots:
         QVERIFY(r.memory.cpuPerNode > 0);
         const MemoryPanel *memory = w.dashboard()->memoryPanel();
         QCOMPARE(memory->barSet(MemoryComponent::Optimizer)->at(1), 0.0);
-        QVERIFY2(memory->fitsBanner()->text().contains(QStringLiteral("per node in CPU memory")),
-                 qPrintable(memory->fitsBanner()->text()));
+        QVERIFY2(memory->legendText().contains(QStringLiteral("offloaded to CPU")), qPrintable(memory->legendText()));
         QVERIFY(r.step.hostExposed > 0);
         StepTimePanel *step = w.dashboard()->stepTimePanel();
         QCOMPARE(step->barSet(StepComponent::Offload)->at(0) * step->axisUnit(), r.step.hostExposed);
