@@ -213,7 +213,11 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                         for (std::int64_t vpp = 1; vpp <= (pp > 1 ? 8 : 1); ++vpp) {
                             if (vpp > 1 && (vpp > m.layers / pp || micro % pp != 0))
                                 continue;
-                            for (int zero = 0; zero <= (dp * cp > 1 ? 3 : 0); ++zero) {
+                            // ZeRO stages the offload allows (optimizer: 1+, params: 3); one
+                            // replica shards nothing, so it takes the lowest of them.
+                            const int zeroLo = s.offload == Offload::Params ? 3 : s.offload == Offload::Optimizer ? 1 : 0;
+                            const int zeroHi = std::max(zeroLo, dp * cp > 1 ? 3 : 0);
+                            for (int zero = zeroLo; zero <= zeroHi; ++zero) {
                                 for (Recompute rc : recomputes) {
                                     // FlashAttention keeps no scores: selective recompute is no recompute.
                                     if (s.flashAttention && rc == Recompute::Selective)

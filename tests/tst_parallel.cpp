@@ -419,6 +419,44 @@ private slots:
         const PlanReport again = planLayouts(applied, after.gpu, after.memory.recipe, after.scaleUp, after.scaleOut, options);
         QCOMPARE(again.currentRank.value_or(0), std::int64_t{1});
     }
+
+    void plannerKeepsTheOffloadsZeroStage()
+    {
+        // Offload needs ZeRO 1+ (ZeRO-Offload) or 3 (ZeRO-Infinity): every planned layout is one
+        // the scenario can take, and the plan's memory counts the offloaded state off the GPU.
+        Scenario s = test::presetScenario("llama3-70b");
+        s.gpus = 16;
+        s.seqLen = 4096;
+        s.microBatch = 1;
+        s.globalBatch = 64;
+        s.flashAttention = true;
+        for (Offload offload : {Offload::Optimizer, Offload::Params}) {
+            s.offload = offload;
+            s.zeroStage = 3;
+            const Report r = test::reportFor(s);
+            PlanOptions options;
+            options.top = 50;
+            const PlanReport plan = planLayouts(s, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+            QVERIFY(plan.fitting > 0);
+            for (const PlannedLayout &p : plan.layouts) {
+                QVERIFY(p.zeroStage >= (offload == Offload::Params ? 3 : 1));
+                Scenario applied = s;
+                applied.tp = p.tp;
+                applied.pp = p.pp;
+                applied.vpp = p.vpp;
+                applied.cp = p.cp;
+                applied.ep = p.ep;
+                applied.sequenceParallel = p.sp;
+                applied.zeroStage = p.zeroStage;
+                applied.microBatch = p.microBatch;
+                applied.recompute = p.recompute;
+                ValidationError e;
+                const auto report = computeReport(applied, test::catalog(), &e);
+                QVERIFY2(report, qPrintable(e.message()));
+                QCOMPARE(report->memory.perGpu.total(), p.worstStageBytes);
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestParallel)
