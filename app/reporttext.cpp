@@ -1,6 +1,7 @@
 #include "reporttext.h"
 
 #include "baseline.h"
+#include "modelshape.h"
 
 #include <QStringList>
 #include <QTextStream>
@@ -23,10 +24,12 @@ QString modelLine(const Scenario &s, const Catalog &catalog)
     const QString origin = !p ? QStringLiteral("custom")
                            : p->shape == m ? p->id
                                            : QStringLiteral("custom (from %1)").arg(p->id);
+    const QStringList switches = shapeSwitches(m);
     return QStringLiteral("%1, %2: %3 layers, d_model %4, %5 heads (%6 kv), d_ff %7, vocab %8, %9 head")
-        .arg(origin, archName(m.arch))
-        .arg(m.layers).arg(m.dModel).arg(m.heads).arg(m.kvHeads).arg(m.dFf).arg(m.vocab)
-        .arg(m.tied ? QStringLiteral("tied") : QStringLiteral("untied"));
+               .arg(origin, archName(m.arch))
+               .arg(m.layers).arg(m.dModel).arg(m.heads).arg(m.kvHeads).arg(m.dFf).arg(m.vocab)
+               .arg(m.tied ? QStringLiteral("tied") : QStringLiteral("untied"))
+           + (switches.isEmpty() ? QString() : QStringLiteral("; ") + switches.join(QStringLiteral(", ")));
 }
 
 } // namespace

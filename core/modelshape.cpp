@@ -35,6 +35,33 @@ AttentionWidths attentionWidths(const ModelShape &m)
     return {qk, qk, m.heads * v, m.heads * v};
 }
 
+QStringList shapeSwitches(const ModelShape &m)
+{
+    QStringList out;
+    if (m.headDim > 0 && m.headDim * m.heads != m.dModel)
+        out << QStringLiteral("head_dim %1").arg(m.headDim);
+    if (m.qkNorm)
+        out << QStringLiteral("QK-norm");
+    if (m.arch == Arch::Llama && m.linearBias)
+        out << QStringLiteral("linear biases");
+    if (m.attentionSinks)
+        out << QStringLiteral("attention sinks");
+    if (m.slidingWindow > 0)
+        out << (m.globalEvery > 0 ? QStringLiteral("sliding window %1 (every %2 block full)")
+                                        .arg(m.slidingWindow)
+                                        .arg(m.globalEvery == 2 ? QStringLiteral("2nd") : QStringLiteral("%1th").arg(m.globalEvery))
+                                  : QStringLiteral("sliding window %1 on every block").arg(m.slidingWindow));
+    if (m.mla()) {
+        const QString q = m.qLoraRank > 0 ? QStringLiteral("q %1, ").arg(m.qLoraRank) : QString();
+        out << QStringLiteral("latent attention (%1kv %2, RoPE %3)").arg(q).arg(m.kvLoraRank).arg(m.qkRopeDim);
+    }
+    if (m.moe() && m.routerBias)
+        out << QStringLiteral("router bias");
+    if (m.mtpDepth > 0)
+        out << QStringLiteral("MTP %1").arg(m.mtpDepth);
+    return out;
+}
+
 double attentionPairs(const ModelShape &m, double seqLen, bool causal)
 {
     const double s = seqLen;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QStringList>
+
 #include "scenario.h"
 
 #include <cstdint>
@@ -57,6 +59,12 @@ AttentionWidths attentionWidths(const ModelShape &m);
 
 /// Width of one routed expert's MLP: expert_d_ff, or d_ff when it is 0.
 std::int64_t expertWidth(const ModelShape &m);
+
+/// The shape's switches beyond the family, heads, widths and experts, one phrase each, for
+/// the report and the window: "head_dim 128", "QK-norm", "linear biases", "attention sinks",
+/// "sliding window 128 (every 2nd block full)", "latent attention (q 1536, kv 512, RoPE 64)",
+/// "router bias", "MTP 1". Empty for a plain GPT-2 or Llama shape.
+QStringList shapeSwitches(const ModelShape &m);
 
 /// Query-key pairs one head scores per sequence of `seqLen`, summed over the model's blocks:
 /// s^2 per full-attention block (s(s+1)/2 causal-halved), s x min(w, s) per windowed one

@@ -130,6 +130,21 @@ private slots:
         QCOMPARE(std::round(static_cast<double>(p.active - p.embedding) / 1e7) / 100, active);
     }
 
+    void shapeSwitchesNameWhatThePresetsSet()
+    {
+        // HF configs: gpt-oss (64 heads of 64 on a 2880-wide model, attention biases, sinks,
+        // sliding_window 128 on alternate layers),
+        // DeepSeek-V3 (q_lora_rank 1536, kv_lora_rank 512, qk_rope_head_dim 64), Qwen3 (head_dim
+        // 128 beside a 4096-wide model only for the 32B and MoE shapes, q_norm / k_norm).
+        QCOMPARE(shapeSwitches(test::catalog().findPreset(QStringLiteral("gpt-oss-120b"))->shape),
+                 QStringList({QStringLiteral("head_dim 64"), QStringLiteral("linear biases"), QStringLiteral("attention sinks"),
+                              QStringLiteral("sliding window 128 (every 2nd block full)")}));
+        const QStringList deepseek = shapeSwitches(test::catalog().findPreset(QStringLiteral("deepseek-v3"))->shape);
+        QVERIFY2(deepseek.contains(QStringLiteral("latent attention (q 1536, kv 512, RoPE 64)")), qPrintable(deepseek.join(u'|')));
+        QVERIFY(shapeSwitches(test::catalog().findPreset(QStringLiteral("qwen3-8b"))->shape).contains(QStringLiteral("QK-norm")));
+        QVERIFY(shapeSwitches(test::catalog().findPreset(QStringLiteral("llama3-8b"))->shape).isEmpty());
+    }
+
     void gptOssBlock()
     {
         // HF GptOssForCausalLM, one block of gpt-oss-120b: q_proj 4096x2880 + 4096, k_proj and

@@ -1,5 +1,7 @@
 #include "modelshapeoptions.h"
 
+#include "modelshape.h"
+
 #include "elidingcombobox.h"
 #include "divisorspinbox.h"
 #include "fields.h"
@@ -28,6 +30,12 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
         m_preset->addItem(p.name, p.id);
     m_presetState = new QLabel(this);
     m_presetState->setAccessibleName(tr("Preset state"));
+    // The switches a preset sets that have no control here (QK-norm, biases, windows, latents).
+    m_switches = new QLabel(this);
+    m_switches->setWordWrap(true);
+    m_switches->setAccessibleName(tr("Shape switches"));
+    m_switches->setToolTip(tr("Set by the preset, or by the JSON keys and options of the same names "
+                              "(napkin --help lists them)"));
     m_family = described(new ElidingComboBox(this), tr("Model family"),
                          tr("GPT-2: LayerNorm, GELU MLP, learned positions, biases. "
                             "Llama: RMSNorm, SwiGLU MLP (three matrices), no biases."));
@@ -88,6 +96,7 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     form->addRow(tr("Shared"), m_shared);
     form->addRow(tr("Expert d_ff"), m_expertDff);
     form->addRow(tr("Dense first"), m_denseLayers);
+    form->addRow(tr("Also"), m_switches);
     form->addRow(m_keepRatio);
     form->addRow(m_keepHeadDim);
 
@@ -182,6 +191,10 @@ void ModelShapeOptions::sync(const Scenario &s)
     const bool modified = !preset || preset->shape != s.model;
     m_presetState->setText(modified ? tr("(shape edited since the preset)") : QString());
     m_presetState->setVisible(modified);
+    const QStringList switches = shapeSwitches(s.model);
+    m_switches->setText(switches.join(QStringLiteral(" · ")));
+    if (auto *form = qobject_cast<QFormLayout *>(layout()))
+        form->setRowVisible(m_switches, !switches.isEmpty());
     m_family->setCurrentIndex(m_family->findData(static_cast<int>(s.model.arch)));
     m_heads->setDividend(s.model.dModel);
     m_heads->setValue(static_cast<int>(s.model.heads));

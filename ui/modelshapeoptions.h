@@ -24,6 +24,8 @@ class ModelShapeOptions final : public QGroupBox
 
 public:
     explicit ModelShapeOptions(ScenarioController *controller, QWidget *parent = nullptr);
+    /// The preset's switches that have no control here, one line; hidden when there are none.
+    QLabel *switchesLabel() const { return m_switches; }
 
     /// What follows the width: d_ff's ratio, the head dimension (view preferences, not part
     /// of the scenario).
@@ -42,6 +44,7 @@ private:
 
     ScenarioController *m_controller;
     QComboBox *m_preset;
+    QLabel *m_switches = nullptr;
     QLabel *m_presetState;
     QComboBox *m_family;
     DivisorSpinBox *m_heads;

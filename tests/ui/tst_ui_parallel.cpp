@@ -5,6 +5,7 @@
 
 #include "controlspanel.h"
 #include <QCheckBox>
+#include <QLabel>
 #include "dashboard.h"
 #include "guitestfixture.h"
 #include "layoutcontrols.h"
@@ -22,6 +23,7 @@
 
 #include <QBarSet>
 #include <QCheckBox>
+#include <QLabel>
 #include <QComboBox>
 #include <QStandardItemModel>
 #include <QTableWidget>
@@ -177,6 +179,15 @@ private slots:
         ModelShapeOptions *shape = w.controls()->moreOptions()->shapeOptions();
         QCOMPARE(shape->expertsBox()->value(), 8.0);
         QCOMPARE(shape->topKBox()->value(), 2.0);
+        QVERIFY(!shape->switchesLabel()->isVisibleTo(shape));  // Mixtral sets no switch beyond its experts
+        const int oss = preset->findData(QStringLiteral("gpt-oss-20b"));
+        preset->setCurrentIndex(oss);
+        emit preset->activated(oss);
+        QVERIFY(shape->switchesLabel()->isVisibleTo(shape));
+        QCOMPARE(shape->switchesLabel()->text(),
+                 QStringLiteral("head_dim 64 · linear biases · attention sinks · sliding window 128 (every 2nd block full)"));
+        preset->setCurrentIndex(mixtral);
+        emit preset->activated(mixtral);
         QTRY_VERIFY(ep->isVisible());
         // EP 3 does not divide 8 experts: it is never offered; 16 is more than the experts.
         QCOMPARE(indexOf(ep, QStringLiteral("3")), -1);
