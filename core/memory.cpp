@@ -61,7 +61,7 @@ QList<double> stageParams(const Scenario &s, const Layout &l, const WorkloadSums
 QList<double> stageExpertParams(const Scenario &s, const Layout &l, const WorkloadSums &sums)
 {
     const double perBlock = s.paramsOverride ? 0 : sums.expertParamsPerBlock;
-    if (perBlock == 0)
+    if (perBlock == 0 && sums.expertParamsHead == 0)
         return {};  // a dense model: no allocation on the planner's path (value(i) reads 0)
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, l.pp);
     const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
@@ -69,7 +69,7 @@ QList<double> stageExpertParams(const Scenario &s, const Layout &l, const Worklo
     out.reserve(l.pp);
     for (std::int64_t i = 0; i < l.pp; ++i) {
         const auto at = static_cast<std::size_t>(i);
-        out.append(perBlock * static_cast<double>(layers[at] - dense[at]));
+        out.append(perBlock * static_cast<double>(layers[at] - dense[at]) + (i == l.pp - 1 ? sums.expertParamsHead : 0));
     }
     return out;
 }

@@ -155,6 +155,7 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     in.maxPositions = static_cast<double>(m.maxPositions);
     in.tied = m.tied;
     in.headHasOwnTable = !m.tied || s.pp > 1;
+    in.mtpDepth = s.paramsOverride ? 0 : static_cast<double>(m.mtpDepth);
     return in;
 }
 
@@ -416,6 +417,39 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
             ops.add(op.name, Phase::Recompute, op.kind, op.count, op.flops, op.matmulFlops, op.bytes);
     }
 
+    if (in.lastStage && in.mtpDepth > 0) {
+        // DeepSeek-V3 Section 2.2 (HF layer 61): each multi-token prediction module normalises the
+        // next tokens' embeddings and the hidden states (enorm, hnorm), projects their 2d-wide
+        // concatenation to d (eh_proj), runs one more block (built below as the model's own,
+        // recompute included) and the shared head after its own norm, with a loss of its own.
+        // Beside the head on the last stage, as Megatron-LM places it.
+        ops.region = Region::Head;
+        const double depth = in.mtpDepth;
+        ops.elementwise("MTP norms (enorm, hnorm)", OpKind::Normalization, 2 * depth, replicatedTokens * d, normFlops, 1,
+                        1, normParamBytes, {normSaved, normParams});
+        ops.matmul("MTP projection (eh_proj)", depth, T, 2 * d, d / tp, {whole(2 * B * sb * d), 2 * d * d / tp});
+        ops.elementwise("MTP head norm", OpKind::Normalization, depth, replicatedTokens * d, normFlops, 1, 1,
+                        normParamBytes, {normSaved, normParams});
+        ops.matmul("MTP head (shared)", depth, T, d, V / tp, {whole(B * sb * d), 0});
+        ops.elementwise("MTP loss", OpKind::Loss, depth, T * V / tp, kCrossEntropyFlops, 1, 1, 0,
+                        {split(F * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
+        WorkloadInput block = in;
+        block.layers = depth;
+        block.denseLayers = 0;  // the model's last kind of block (DeepSeek-V3: a MoE block)
+        block.firstStage = false;
+        block.lastStage = false;
+        block.optimizerParams = 0;
+        block.mtpDepth = 0;
+        thread_local std::vector<WorkloadOp> blockOps;
+        buildWorkload(block, blockOps);
+        for (WorkloadOp op : blockOps) {
+            if (op.region != Region::Block)
+                continue;  // its empty optimizer step
+            op.region = Region::Head;
+            out.push_back(op);
+        }
+    }
+
     // One optimizer update over this GPU's shard: reads and writes the optimizer state, reads
     // the grad, writes the compute copy of the weights.
     ops.region = Region::Step;
@@ -444,6 +478,8 @@ WorkloadSums sumWorkload(const std::vector<WorkloadOp> &ops)
         case Region::Head:
             sums.savedHead += op.count * op.savedBytes;
             sums.paramsHead += op.count * op.params;
+            if (op.expert)
+                sums.expertParamsHead += op.count * op.params;
             break;
         case Region::Step: break;
         }

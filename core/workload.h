@@ -80,6 +80,9 @@ struct WorkloadInput {
     double maxPositions = 0;     ///< gpt2's learned position table
     bool tied = true;
     bool headHasOwnTable = false;  ///< untied, or tied but on another stage than the embedding
+    /// Multi-token prediction modules on the last stage (DeepSeek-V3): each two norms, a 2d x d
+    /// projection, one more block, the head's norm and the shared head with its loss.
+    double mtpDepth = 0;
 };
 
 WorkloadInput workloadInput(const Scenario &s, double activationBytes, double weightBytes, double gradBytes,
@@ -102,7 +105,8 @@ struct WorkloadSums {
     double savedPerDenseBlock = 0;
     double paramsPerDenseBlock = 0;
     double paramsEmbedding = 0;
-    double paramsHead = 0;
+    double paramsHead = 0;   ///< with the multi-token prediction modules, which sit beside the head
+    double expertParamsHead = 0;  ///< of paramsHead, the MTP blocks' routed experts on this GPU
 };
 
 /// Sums the ops of a one-block workload (layers = 1, first and last stage).

@@ -195,6 +195,39 @@ private slots:
         }
         QVERIFY(anyEp);
     }
+
+    void multiTokenPredictionOnTheLastStage()
+    {
+        // DeepSeek-V3's MTP module (11,610,068,224 parameters, tst_params) trains beside the head:
+        // the last pipeline stage holds its parameters and activations and runs its block, its
+        // projection and its own head and loss; the other stages do not change.
+        Scenario s = test::presetScenario("deepseek-v3");
+        s.gpus = 4;
+        s.pp = 4;
+        s.seqLen = 4096;
+        s.microBatch = 1;
+        s.flashAttention = true;
+        const Report with = test::reportFor(s);
+        Scenario none = s;
+        none.model.mtpDepth = 0;
+        const Report without = test::reportFor(none);
+        const ParamBreakdown count = countParams(s.model);
+        QCOMPARE(count.mtp, qint64(11'610'068'224));
+        for (int stage = 0; stage < 3; ++stage) {
+            QCOMPARE(with.memory.perStage[stage].params, without.memory.perStage[stage].params);
+            QCOMPARE(with.memory.perStage[stage].bytes.total(), without.memory.perStage[stage].bytes.total());
+        }
+        QCOMPARE(with.memory.perStage[3].params - without.memory.perStage[3].params, static_cast<double>(count.mtp));
+        QVERIFY(with.memory.perStage[3].bytes.activations > without.memory.perStage[3].bytes.activations);
+        // The MTP block's routed experts shard as the main blocks' do.
+        QVERIFY(with.memory.perStage[3].expertParams > without.memory.perStage[3].expertParams);
+        // Its work is on the step of the last stage: with 15 of 61 blocks there and the module,
+        // it is the slowest stage.
+        QCOMPARE(with.step.stage, std::int64_t{3});
+        QVERIFY(with.step.stepSeconds > without.step.stepSeconds);
+        // The model FLOPs behind MFU stay the main model's, as DeepSeek counts them apart.
+        QCOMPARE(with.flops.perStepDetailed, without.flops.perStepDetailed);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMoe)
