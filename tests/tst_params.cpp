@@ -43,6 +43,8 @@ private slots:
         // DeepSeek-V3 README_WEIGHTS: 671B main model weights (the checkpoint's 685B adds the
         // 14B multi-token-prediction module); exact over the main model's tensors.
         QTest::newRow("deepseek-v3, 671B main model") << QStringLiteral("deepseek-v3") << qint64(671'026'419'200);
+        // Llama 3.1 405B: HF meta-llama/Llama-3.1-405B safetensors total (Dubey et al. 2024's "405B").
+        QTest::newRow("llama3.1-405b, HF Llama-3.1-405B") << QStringLiteral("llama3.1-405b") << qint64(405'853'388'800);
         // gpt-oss (linear biases, attention sinks, untied): the config's tensors summed, which the
         // model card (arXiv 2508.10925, Table 1) prints as 116.83B and 20.91B.
         QTest::newRow("gpt-oss-120b, 116.83B") << QStringLiteral("gpt-oss-120b") << qint64(116'829'156'672);
