@@ -30,6 +30,16 @@ ValidationError rule(const char *field, const QString &problem)
 
 } // namespace
 
+int lowestZeroStage(Offload offload)
+{
+    switch (offload) {
+    case Offload::None: return 0;
+    case Offload::Optimizer: return 1;
+    case Offload::Params: return 3;
+    }
+    return 0;
+}
+
 std::optional<ValidationError> validateLayout(const Scenario &s)
 {
     // Each field's own range is checked first, from the field table (fields.h).
@@ -72,14 +82,13 @@ std::optional<ValidationError> validateLayout(const Scenario &s)
                                              "from the data- and context-parallel ones, as in Megatron-LM (got %4)")
                                   .arg(dp).arg(s.cp).arg(dp * s.cp).arg(s.ep));
     }
-    // ZeRO-Offload partitions what it moves as ZeRO stage 1/2 does; ZeRO-Infinity's parameter
-    // offload needs stage 3 (Rajbhandari et al. 2021, Section 5).
-    if (s.offload == Offload::Optimizer && s.zeroStage < 1)
-        return rule("offload", QStringLiteral("\"optimizer\" needs ZeRO stage 1, 2 or 3, which partitions the optimizer "
-                                              "state it moves to the CPU (got zero_stage 0)"));
-    if (s.offload == Offload::Params && s.zeroStage < 3)
+    if (s.zeroStage < lowestZeroStage(s.offload)) {
+        if (s.offload == Offload::Optimizer)
+            return rule("offload", QStringLiteral("\"optimizer\" needs ZeRO stage 1, 2 or 3, which partitions the "
+                                                  "optimizer state it moves to the CPU (got zero_stage 0)"));
         return rule("offload", QStringLiteral("\"params\" needs ZeRO stage 3, which fetches the parameters for each "
                                               "layer (got zero_stage %1)").arg(s.zeroStage));
+    }
     const std::int64_t perStep = s.microBatch * dp;
     std::int64_t micro = 1;
     if (s.globalBatch) {

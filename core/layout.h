@@ -47,6 +47,11 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode);
 /// tp or pp (it has no layers to split).
 std::optional<ValidationError> validateLayout(const Scenario &s);
 
+/// The lowest ZeRO stage an offload runs at: ZeRO-Offload partitions the optimizer state it
+/// moves (stage 1), ZeRO-Infinity fetches the parameters per layer (stage 3; Rajbhandari et
+/// al. 2021, Section 5).
+int lowestZeroStage(Offload offload);
+
 /// Transformer layers on each pipeline stage. Uneven splits give the L mod pp extra layers to
 /// stages 1, 2, ...: never to stage 0, which already holds the embedding and the most
 /// micro-batches in flight.

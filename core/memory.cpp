@@ -114,8 +114,8 @@ MemoryBreakdown stageBytes(const StageInputs &in, const Scenario &s, const Recip
     // everything on the GPU): ZeRO-Offload (Ren et al. 2021, Section 4.1) keeps the fp32 master
     // weights, the optimizer moments and the gradients in CPU memory and steps there; ZeRO-Infinity
     // (Rajbhandari et al. 2021) moves the parameters too, gathered per block as ZeRO-3 does.
-    const bool optimizerOut = s.offload != Offload::None && zeroStage >= 1;
-    const bool paramsOut = s.offload == Offload::Params && zeroStage >= 3;
+    const bool optimizerOut = s.offload != Offload::None && zeroStage >= lowestZeroStage(Offload::Optimizer);
+    const bool paramsOut = s.offload == Offload::Params && zeroStage >= lowestZeroStage(Offload::Params);
     for (MemoryBreakdown *part : {&b, &experts}) {
         if (optimizerOut) {
             part->cpu += part->optimizerAndMasterWeights + part->grads;

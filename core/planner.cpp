@@ -215,7 +215,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                                 continue;
                             // ZeRO stages the offload allows (optimizer: 1+, params: 3); one
                             // replica shards nothing, so it takes the lowest of them.
-                            const int zeroLo = s.offload == Offload::Params ? 3 : s.offload == Offload::Optimizer ? 1 : 0;
+                            const int zeroLo = lowestZeroStage(s.offload);
                             const int zeroHi = std::max(zeroLo, dp * cp > 1 ? 3 : 0);
                             for (int zero = zeroLo; zero <= zeroHi; ++zero) {
                                 for (Recompute rc : recomputes) {

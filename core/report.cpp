@@ -58,6 +58,11 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
     return r;
 }
 
+bool hasRecipePeaks(const GpuSpec &gpu, const Recipe &recipe)
+{
+    return gpu.peakFor(recipe.computeDtype) && gpu.peakFor(recipe.matmulDtype());
+}
+
 std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, ValidationError *error)
 {
     auto refuse = [error](ValidationError e) -> std::optional<Report> {
@@ -83,7 +88,7 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
             continue;
         QStringList recipesWithPeak;
         for (const Recipe &other : recipes())
-            if (gpu->peakFor(other.computeDtype) && gpu->peakFor(other.matmulDtype()))
+            if (hasRecipePeaks(*gpu, other))
                 recipesWithPeak << other.id;
         return refuse({QStringLiteral("recipe"),
                        QStringLiteral("\"%6\" %7 %1, and GPU \"%2\" lists no %3 peak: choose a recipe it "

@@ -58,4 +58,8 @@ StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const
 /// Validates the scenario and resolves its GPU and recipe ids against the catalog first.
 std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, ValidationError *error);
 
+/// Whether `gpu` lists a peak for each of the recipe's dtypes (its compute dtype and, under FP8,
+/// its GEMMs'), by GpuSpec::peakFor()'s rule: what a time on that GPU needs.
+bool hasRecipePeaks(const GpuSpec &gpu, const Recipe &recipe);
+
 } // namespace napkin

@@ -126,7 +126,7 @@ private slots:
                     // A GPU without a peak for the recipe's dtypes (TPUs for the fp32 recipes: Google
                     // lists only bf16; an A100 for FP8) is refused on the recipe, never timed at
                     // another dtype's rate.
-                    if (!gpu.peakFor(recipe.computeDtype) || !gpu.peakFor(recipe.matmulDtype())) {
+                    if (!hasRecipePeaks(gpu, recipe)) {
                         QVERIFY2(!report, qPrintable(gpu.id + QLatin1Char('/') + recipe.id));
                         QCOMPARE(e.field, QStringLiteral("recipe"));
                         continue;

@@ -440,16 +440,7 @@ private slots:
             QVERIFY(plan.fitting > 0);
             for (const PlannedLayout &p : plan.layouts) {
                 QVERIFY(p.zeroStage >= (offload == Offload::Params ? 3 : 1));
-                Scenario applied = s;
-                applied.tp = p.tp;
-                applied.pp = p.pp;
-                applied.vpp = p.vpp;
-                applied.cp = p.cp;
-                applied.ep = p.ep;
-                applied.sequenceParallel = p.sp;
-                applied.zeroStage = p.zeroStage;
-                applied.microBatch = p.microBatch;
-                applied.recompute = p.recompute;
+                const Scenario applied = withPlannedLayout(s, p);
                 ValidationError e;
                 const auto report = computeReport(applied, test::catalog(), &e);
                 QVERIFY2(report, qPrintable(e.message()));

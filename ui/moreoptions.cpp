@@ -4,6 +4,7 @@
 
 #include "elidingcombobox.h"
 #include "fields.h"
+#include "layout.h"
 #include "modelshapeoptions.h"
 #include "numberspinbox.h"
 #include "optionform.h"
@@ -126,10 +127,7 @@ QWidget *MoreOptions::buildSetupGroup()
     connect(m_offload, &QComboBox::activated, this, [this](int index) {
         proposeChange(m_controller, tr("Change offload"), [&](Scenario &s) {
             s.offload = static_cast<Offload>(m_offload->itemData(index).toInt());
-            if (s.offload == Offload::Optimizer)
-                s.zeroStage = std::max(s.zeroStage, 1);
-            else if (s.offload == Offload::Params)
-                s.zeroStage = 3;
+            s.zeroStage = std::max(s.zeroStage, lowestZeroStage(s.offload));
         });
     });
     connect(m_flash, &QCheckBox::toggled, this, [this](bool on) {

@@ -248,7 +248,7 @@ void RooflinePanel::refreshRoofs()
     // A GPU without a peak for the recipe's dtype gets no roof (never one from another dtype).
     const Recipe &recipe = m_report->memory.recipe;
     const auto otherPeak = other ? other->peakFor(recipe.computeDtype, &dtype) : std::nullopt;
-    if (!otherPeak || !other->peakFor(recipe.matmulDtype()))
+    if (!otherPeak || !hasRecipePeaks(*other, recipe))
         other = nullptr;
     if (other) {
         // The same step on the compared GPU: its roof, its ridge and where its ops land.
