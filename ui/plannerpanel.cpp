@@ -1,5 +1,6 @@
 #include "plannerpanel.h"
 
+#include "statictextdelegate.h"
 #include "textstrip.h"
 
 #include <QApplication>
@@ -88,6 +89,7 @@ PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
         item->setToolTip(headerTips[col]);
         m_table->setHorizontalHeaderItem(col, item);
     }
+    m_table->setItemDelegate(new StaticTextDelegate(m_table));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
