@@ -208,6 +208,20 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     layout->addWidget(m_formula);
     arrange();
 
+    m_recipients = {
+        {{m_memory}, [this](const Report &r) { m_memory->setReport(r); }},
+        // The every-GPU chart is the time panel's, or a tab of its own when the views are tabs.
+        {{m_time, m_time->gpuChart()}, [this](const Report &r) { m_time->setReport(r); }},
+        {{m_roofline}, [this](const Report &r) { m_roofline->setReport(r); }},
+        {{m_stages}, [this](const Report &r) { m_stages->setReport(r); }},
+        {{m_step}, [this](const Report &r) { m_step->setReport(r); }},
+        {{m_layoutPicture}, [this](const Report &r) { m_layoutPicture->setReport(r); }},
+        {{m_planner}, [this](const Report &r) { m_planner->setReport(r); }},
+    };
+    for (const Recipient &recipient : std::as_const(m_recipients))
+        for (QWidget *w : recipient.shownAs)
+            w->installEventFilter(this);
+
     connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
     connect(m_planner, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
 }
@@ -232,13 +246,35 @@ void Dashboard::setReport(const Report &report)
         m_topic = topicOfChange(m_lastReport->scenario, report.scenario, m_topic);
     m_lastReport = report;
     m_formula->setText(formulaText(report, m_topic, m_unit));
-    m_memory->setReport(report);
-    m_time->setReport(report);
-    m_roofline->setReport(report);
-    m_stages->setReport(report);
-    m_step->setReport(report);
-    m_layoutPicture->setReport(report);
-    m_planner->setReport(report);
+    for (Recipient &recipient : m_recipients) {
+        recipient.stale = true;
+        // Before the window is shown (and offscreen, for a picture) every view is drawn.
+        if (!window()->isVisible() || recipient.seen())
+            deliver(recipient);
+    }
+}
+
+bool Dashboard::Recipient::seen() const
+{
+    return std::any_of(shownAs.begin(), shownAs.end(), [](const QWidget *w) { return w->isVisible(); });
+}
+
+void Dashboard::deliver(Recipient &recipient)
+{
+    if (recipient.stale && m_lastReport) {
+        recipient.stale = false;
+        recipient.take(*m_lastReport);
+    }
+}
+
+bool Dashboard::eventFilter(QObject *watched, QEvent *event)
+{
+    // A view coming into sight (its page or tab chosen) catches up before it is painted.
+    if (event->type() == QEvent::Show)
+        for (Recipient &recipient : m_recipients)
+            if (recipient.stale && recipient.shownAs.contains(watched))
+                deliver(recipient);
+    return QWidget::eventFilter(watched, event);
 }
 
 void Dashboard::setError(const QString &message)

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class QGridLayout;
@@ -86,8 +87,20 @@ signals:
 protected:
     void resizeEvent(QResizeEvent *event) override;
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    /// A view that takes each report: hidden (another page or tab is shown), it takes the
+    /// newest one when it is shown instead, so a drag redraws only what can be seen.
+    struct Recipient
+    {
+        QList<QWidget *> shownAs;  ///< the widgets whose showing means the view is seen
+        std::function<void(const Report &)> take;
+        bool stale = false;
+        bool seen() const;
+    };
+    void deliver(Recipient &recipient);
+
     void placeError();
     void arrange();
     bool gridFits(QSize size) const;
@@ -120,6 +133,7 @@ private:
     bool m_tabbed = false;
     bool m_exporting = false;
     ByteUnit m_unit = ByteUnit::GB;
+    QList<Recipient> m_recipients;
 };
 
 /// "GPT-2 small (124M) · 124M params · 300B tokens · ..." for titles and the summary line.

@@ -20,6 +20,7 @@
 #include <QAction>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QTabWidget>
 #include <QChart>
 #include <QComboBox>
 #include <QLineSeries>
@@ -124,6 +125,7 @@ private slots:
         QCOMPARE(memory->barSet(MemoryComponent::Optimizer)->at(1), 0.0);
         QVERIFY2(memory->legendText().contains(QStringLiteral("offloaded to CPU")), qPrintable(memory->legendText()));
         QVERIFY(r.step.hostExposed > 0);
+        w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
         StepTimePanel *step = w.dashboard()->stepTimePanel();
         QCOMPARE(step->barSet(StepComponent::Offload)->at(0) * step->axisUnit(), r.step.hostExposed);
         w.controller()->undoStack()->undo();

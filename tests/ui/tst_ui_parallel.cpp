@@ -22,6 +22,7 @@
 #include "textstrip.h"
 
 #include <QBarSet>
+#include <QTabWidget>
 #include <QCheckBox>
 #include <QLabel>
 #include <QComboBox>
@@ -90,6 +91,7 @@ private slots:
         QCOMPARE(r.layout.dp, std::int64_t{2});
 
         // Memory per pipeline stage: every stage, every component, as the core computed it.
+        w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
         StageMemoryPanel *stages = w.dashboard()->stageMemoryPanel();
         QCOMPARE(stages->stagesShown().size(), qsizetype(4));
         for (int c = 0; c < kMemoryComponents; ++c) {
@@ -123,6 +125,34 @@ private slots:
         QCOMPARE(w.dashboard()->stageMemoryPanel()->stagesShown().size(), qsizetype(8));
         const Report &eight = *w.controller()->report();
         QCOMPARE(stages->barSet(MemoryComponent::Activations)->at(0) * 1e9, eight.memory.perStage[0].bytes.activations);
+    }
+
+    void aHiddenPageCatchesUpWhenShown()
+    {
+        // The page not on screen is not redrawn on every change (a drag pays only for what it
+        // shows); chosen, it shows the newest scenario before it is painted.
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        w.resize(1600, 1000);
+        QVERIFY(uitest::showAndWait(w));
+        LayoutControls *controls = w.controls()->layoutControls();
+        StageMemoryPanel *stages = w.dashboard()->stageMemoryPanel();
+        QVERIFY(!stages->isVisible());
+        choose(controls->chooser(Choice::Pp), QStringLiteral("4"));
+        QCOMPARE(stages->stagesShown().size(), qsizetype(1));  // still the opening pp 1
+        w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
+        QCOMPARE(stages->stagesShown().size(), qsizetype(4));
+        const Report &four = *w.controller()->report();
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(stages->barSet(MemoryComponent::Activations)->at(i) * 1e9, four.memory.perStage[i].bytes.activations);
+        // And the other way: the overview's memory chart after a change made on this page.
+        MemoryPanel *memory = w.dashboard()->memoryPanel();
+        const double before = memory->barSet(MemoryComponent::Params)->at(0);
+        choose(controls->chooser(Choice::Tp), QStringLiteral("8"));
+        QCOMPARE(memory->barSet(MemoryComponent::Params)->at(0), before);
+        w.dashboard()->pageTabs()->setCurrentIndex(0);  // Overview
+        const Report &r = *w.controller()->report();
+        QCOMPARE(memory->barSet(MemoryComponent::Params)->at(0) * 1e9, r.memory.perGpu.params);
+        QVERIFY(memory->barSet(MemoryComponent::Params)->at(0) < before);
     }
 
     void invalidValuesAreGreyedWithTheirRule()
@@ -206,6 +236,7 @@ private slots:
         MemoryPanel *memory = w.dashboard()->memoryPanel();
         QCOMPARE(memory->barSet(MemoryComponent::Experts)->at(s.zeroStage) * 1e9, r.memory.perGpu.experts);
         QVERIFY(memory->legendText().contains(QStringLiteral("Experts")));
+        w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
         StageMemoryPanel *stages = w.dashboard()->stageMemoryPanel();
         QCOMPARE(stages->barSet(MemoryComponent::Experts)->at(0) * 1e9, r.memory.perStage[0].bytes.experts);
         // The step's EP segment is the core's exposed all-to-all.
