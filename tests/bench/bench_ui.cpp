@@ -7,7 +7,8 @@
 //   BENCH_PINNED=1 drags with a pinned baseline (two reports per change),
 //   BENCH_PARALLEL=1 drags Llama 3.1 405B on 16,384 H100s (TP 8 x PP 16, Dubey et al. 2024,
 //   Table 4) with the Parallel training page shown: stages, step, layout and the planner table,
-//   and reports how long the planner's table takes to follow (it runs on a worker thread)
+//   and reports how long the planner's table takes to follow (it runs on a worker thread),
+//   BENCH_PROFILE=1 prints where the drag's time went: each widget class's paint events
 // The cold start is compared with a bare window holding one Qt Charts line chart, started
 // the same way in the same run.
 
@@ -34,6 +35,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <vector>
 
 using namespace napkin;
@@ -58,6 +60,54 @@ void report(const char *what, const std::vector<double> &ms)
                 sum / static_cast<double>(ms.size()));
 }
 
+/// Times every event by type and receiver class (BENCH_PROFILE): paint events nest no child's
+/// paint, so their times add up to the frame's painting.
+class ProfilingApplication final : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (!profiling)
+            return QApplication::notify(receiver, event);
+        QElapsedTimer t;
+        t.start();
+        const QEvent::Type type = event->type();
+        const bool result = QApplication::notify(receiver, event);
+        if (type == QEvent::Paint || type == QEvent::UpdateRequest || type == QEvent::LayoutRequest
+            || type == QEvent::MetaCall) {
+            const char *name = receiver->metaObject()->className();
+            QString parent;
+            for (QObject *up = receiver->parent(); up; up = up->parent())
+                if (!QByteArray(up->metaObject()->className()).startsWith('Q') || !up->parent()) {
+                    parent = QString::fromLatin1(up->metaObject()->className());
+                    break;
+                }
+            auto &slot = frame[QStringLiteral("%1 %2 (in %3)").arg(int(type)).arg(QString::fromLatin1(name), parent)];
+            slot.first += static_cast<double>(t.nsecsElapsed()) / 1e6;
+            ++slot.second;
+        }
+        return result;
+    }
+    /// Adds this frame's events to the drag's: to those of frames that showed a new plan, or the rest.
+    void endFrame(bool planShown)
+    {
+        for (const auto &[key, v] : frame) {
+            auto &slot = (planShown ? spentWithPlan : spent)[key];
+            slot.first += v.first;
+            slot.second += v.second;
+        }
+        frame.clear();
+        (planShown ? framesWithPlan : frames) += 1;
+    }
+    bool profiling = false;
+    std::map<QString, std::pair<double, int>> frame;
+    std::map<QString, std::pair<double, int>> spent;
+    std::map<QString, std::pair<double, int>> spentWithPlan;
+    int frames = 0;
+    int framesWithPlan = 0;
+};
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -66,7 +116,7 @@ int main(int argc, char **argv)
     cold.start();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    ProfilingApplication app(argc, argv);
     const bool coldChild = QCoreApplication::arguments().contains(QStringLiteral("--cold-child"));
     if (QCoreApplication::arguments().contains(QStringLiteral("--bare-child"))) {
         // The floor: one chart, one series, two axes, painted once.
@@ -159,16 +209,22 @@ int main(int argc, char **argv)
     // batch no longer dividing the global batch): the window says so, but that is not a drag.
     const Main order[] = {Main::Layers, parallel ? Main::Tokens : Main::DModel, Main::Tokens,
                           parallel ? Main::SeqLen : Main::MicroBatch, Main::SeqLen};
+    int plansShown = 0;
+    QObject::connect(window.dashboard()->plannerPanel(), &PlannerPanel::planShown, [&plansShown] { ++plansShown; });
     QElapsedTimer t;
+    app.profiling = qEnvironmentVariableIsSet("BENCH_PROFILE");
     constexpr int kDrag = 12;  // changes per drag: six steps out and six back
     for (int i = 0; i < changes; ++i) {
-        const Main which = order[(i / kDrag) % 5];
+        const Main which = qEnvironmentVariableIsSet("BENCH_SLIDER")
+                               ? static_cast<Main>(qEnvironmentVariableIntValue("BENCH_SLIDER"))
+                               : order[(i / kDrag) % 5];
         QSlider *slider = window.controls()->slider(which)->slider();
         if (i % kDrag == 0)
             slider->setSliderDown(true);
         // Sequence length starts at GPT-2's 1024-position limit, so it goes down first.
         const int out = which == Main::SeqLen ? -1 : 1;
         const int step = (i % kDrag) < kDrag / 2 ? out : -out;
+        const int plansBefore = plansShown;
         t.start();
         slider->setValue(slider->value() + step);
         computed.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
@@ -176,6 +232,10 @@ int main(int argc, char **argv)
         // dirty region, as the event loop does before the next frame.
         QApplication::sendPostedEvents();
         natural.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        const bool profilingNatural = app.profiling;
+        app.endFrame(plansShown != plansBefore);
+        if (qEnvironmentVariableIsSet("BENCH_PROFILE_NATURAL"))
+            app.profiling = false;
         // Then every chart forced to paint again, synchronously, plus the control that moved:
         // a conservative figure that does not rely on what Qt considered dirty.
         window.dashboard()->repaint();
@@ -183,9 +243,14 @@ int main(int argc, char **argv)
         painted.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
         bySlider[static_cast<int>(which)].push_back(painted.back());
         if (qEnvironmentVariableIsSet("BENCH_TRACE"))
-            std::printf("%d %d %.2f %.2f seq %lld\n", i, static_cast<int>(which), computed.back(), painted.back(),
-                        static_cast<long long>(window.controller()->scenario().seqLen));
+            std::printf("%d %d computed %.2f natural %.2f painted %.2f seq %lld%s\n", i, static_cast<int>(which),
+                        computed.back(), natural.back(), painted.back(),
+                        static_cast<long long>(window.controller()->scenario().seqLen),
+                        plansShown != plansBefore ? " plan shown" : "");
+        const bool profiling = profilingNatural;
+        app.profiling = false;  // the profile covers what the figures above cover
         window.repaint();  // and the rest of the window too, for an upper bound
+        app.profiling = profiling;
         whole.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
         if (i % kDrag == kDrag - 1) {
             // The release is a frame of its own: the axes refit to the data.
@@ -201,6 +266,21 @@ int main(int argc, char **argv)
         }
     }
 
+    app.profiling = false;
+    for (const auto *spent : {&app.spent, &app.spentWithPlan}) {
+        const int frames = spent == &app.spent ? app.frames : app.framesWithPlan;
+        if (spent->empty() || frames == 0)
+            continue;
+        std::vector<std::pair<double, QString>> rows;
+        for (const auto &[key, v] : *spent)
+            rows.emplace_back(v.first, QStringLiteral("%1 x%2").arg(key).arg(v.second));
+        std::sort(rows.rbegin(), rows.rend());
+        std::printf("events in the %d changes %s (type receiver (in its first own ancestor)), ms per change:\n", frames,
+                    spent == &app.spent ? "that showed no new plan" : "that showed a new plan");
+        for (const auto &row : rows)
+            if (row.first / frames > 0.01)
+                std::printf("  %7.3f  %s\n", row.first / frames, qPrintable(row.second));
+    }
     std::printf("bench_ui: %dx%d offscreen, Qt %s\n", size.width(), size.height(), qVersion());
     std::printf("%-44s %.1f ms (QApplication + catalog %.1f ms)\n", "cold start (from main) -> first painted window",
                 coldMs, appMs);
