@@ -7,10 +7,10 @@
 #include "moreoptions.h"
 #include "recipe.h"
 #include "scenariocontroller.h"
+#include "sectionbox.h"
 #include "shapefix.h"
 #include "validation.h"
 
-#include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QToolButton>
@@ -38,7 +38,7 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
       m_clearParams(new QPushButton(tr("Count parameters from the shape"), this))
 {
     using D = NumberSpinBox::Display;
-    auto *main = new QGroupBox(tr("Model and run"), this);
+    auto *main = new SectionBox(tr("Model and run"), this);
     auto *mainLayout = new QVBoxLayout(main);
     const int integer = static_cast<int>(D::Integer);
     mainLayout->addWidget(addSlider(Main::Layers, tr("Layers"),
@@ -60,7 +60,7 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
            "grow with its square. GPT-2 models allow at most their position table."),
         fieldLo("seq_len"), fieldHi("seq_len"), 16, static_cast<double>(kSeqSliderMax), 1, 2, 1, integer));
 
-    auto *gpuBox = new QGroupBox(tr("GPU"), this);
+    auto *gpuBox = new SectionBox(tr("GPU"), this);
     auto *gpuLayout = new QVBoxLayout(gpuBox);
     gpuLayout->addWidget(m_gpu);
 
@@ -90,7 +90,7 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
                                   "the global batch and the time basis"));
     m_layoutToggle->setAccessibleName(tr("Show cluster and layout"));
     m_layout->setVisible(parallel);
-    auto *layoutBox = new QGroupBox(this);
+    auto *layoutBox = new SectionBox(this);
     auto *layoutBoxLayout = new QVBoxLayout(layoutBox);
     layoutBoxLayout->addWidget(m_layoutToggle);
     layoutBoxLayout->addWidget(m_layout);

@@ -20,7 +20,7 @@
 namespace napkin::ui {
 
 ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *parent)
-    : QGroupBox(tr("Model shape"), parent), m_controller(controller)
+    : SectionBox(tr("Model shape"), parent), m_controller(controller)
 {
     auto *form = new QFormLayout(this);
     m_preset = described(new ElidingComboBox(this), tr("Model preset"),

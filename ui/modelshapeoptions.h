@@ -3,7 +3,7 @@
 #include "scenario.h"
 #include "shapefix.h"
 
-#include <QGroupBox>
+#include "sectionbox.h"
 
 class QCheckBox;
 class QComboBox;
@@ -18,7 +18,7 @@ class ScenarioController;
 /// The "Model shape" group of the options: preset, family, heads, kv heads, d_ff, vocabulary,
 /// tied embeddings, and the Mixture-of-Experts fields (routed experts, top-k, shared experts,
 /// expert width). Heads keep dividing the width and kv heads the heads (core/shapefix).
-class ModelShapeOptions final : public QGroupBox
+class ModelShapeOptions final : public SectionBox
 {
     Q_OBJECT
 

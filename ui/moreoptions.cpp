@@ -10,6 +10,7 @@
 #include "optionform.h"
 #include "recipe.h"
 #include "scenariocontroller.h"
+#include "sectionbox.h"
 #include "trainingtime.h"
 #include "units.h"
 #include "validation.h"
@@ -18,7 +19,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QGroupBox>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
@@ -66,7 +66,7 @@ DivisorSpinBox *MoreOptions::headsBox() const
 
 QWidget *MoreOptions::buildSetupGroup()
 {
-    auto *box = new QGroupBox(tr("Parallelism and precision"), this);
+    auto *box = new SectionBox(tr("Parallelism and precision"), this);
     auto *form = new QFormLayout(box);
     m_gpus = described(integerBox(static_cast<std::int64_t>(fieldHi("gpus")), 2, box), tr("Number of GPUs"),
                        tr("Data-parallel GPUs. Divides wall-clock time; ZeRO shards model state over them."));
@@ -138,7 +138,7 @@ QWidget *MoreOptions::buildSetupGroup()
 
 QWidget *MoreOptions::buildActivationGroup()
 {
-    auto *box = new QGroupBox(tr("Activations and reserved memory"), this);
+    auto *box = new SectionBox(tr("Activations and reserved memory"), this);
     auto *form = new QFormLayout(box);
     m_activations = described(new QCheckBox(tr("Count activations"), box), tr("Count activation memory"),
                               tr("Include activation memory in the per-GPU total"));
@@ -183,7 +183,7 @@ QWidget *MoreOptions::buildActivationGroup()
 
 QWidget *MoreOptions::buildComputeGroup()
 {
-    auto *box = new QGroupBox(tr("Compute and cost"), this);
+    auto *box = new SectionBox(tr("Compute and cost"), this);
     auto *form = new QFormLayout(box);
     m_basis = described(new ElidingComboBox(box), tr("FLOPs basis"),
                         tr("Which training-FLOPs figure drives the time: every matmul x 3 (detailed) or "
