@@ -180,8 +180,11 @@ QString stepSummaryText(const Report &r)
     const TimeReport &t = r.time;
     const QString yours = t.utilizationBasis == UtilizationBasis::Hfu ? tr("your HFU %1").arg(fmt::percent(t.utilizationFraction, 1))
                                                                       : tr("your MFU %1").arg(fmt::percent(t.utilizationFraction, 1));
+    // With a pipeline the step is its slowest stage's: which one, beside the time.
+    const QString step = r.layout.pp > 1 ? tr("%1 (stage %2 of %3)").arg(fmt::duration(s.stepSeconds)).arg(s.stage).arg(r.layout.pp)
+                                         : fmt::duration(s.stepSeconds);
     return tr("Step %1 · estimated MFU %2, HFU %3 · %4 · %5 tokens/s per GPU")
-        .arg(fmt::duration(s.stepSeconds), fmt::percent(s.estimatedMfu, 1), fmt::percent(s.estimatedHfu, 1), yours,
+        .arg(step, fmt::percent(s.estimatedMfu, 1), fmt::percent(s.estimatedHfu, 1), yours,
              fmt::number(s.tokensPerSecondPerGpu));
 }
 

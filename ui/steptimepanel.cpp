@@ -131,8 +131,9 @@ void StepTimePanel::setReport(const Report &report)
         m_axisX->setRange(0, max);
         m_axisUnit = m_unit;
     }
-    setFittingAxisTitle(m_chart, m_axisX, tr("%1 per optimizer step (stage %2 of %3)").arg(unitName).arg(s.stage).arg(report.layout.pp),
-                        unitName);
+    // The slowest stage's number is in the summary line above: a title that changes relayouts
+    // the whole chart, and the slowest stage can change on every tick of a drag.
+    setFittingAxisTitle(m_chart, m_axisX, tr("%1 per optimizer step").arg(unitName), unitName);
     m_legend->setEntries(legend);
     m_summary->setText(stepSummaryText(report));
     m_run->setText(stepRunText(report));
