@@ -1,5 +1,6 @@
 #include "plannerpanel.h"
 
+#include "cachedscrollbar.h"
 #include "statictextdelegate.h"
 #include "textstrip.h"
 
@@ -10,6 +11,8 @@
 #include <QPointer>
 #include <QTableWidget>
 #include <QThreadPool>
+#include <QToolTip>
+#include <QHelpEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -90,6 +93,8 @@ PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
         m_table->setHorizontalHeaderItem(col, item);
     }
     m_table->setItemDelegate(new StaticTextDelegate(m_table));
+    m_table->setHorizontalScrollBar(new CachedScrollBar(Qt::Horizontal, m_table));
+    m_table->setVerticalScrollBar(new CachedScrollBar(Qt::Vertical, m_table));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -100,6 +105,7 @@ PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
     m_table->setAccessibleName(tr("Best layouts"));
     m_table->setToolTip(tr("Click a row to apply its layout (one undo step). Ranked by the estimated step time; "
                            "each row's tooltip says why it ranks there."));
+    m_table->viewport()->installEventFilter(this);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_current);
@@ -117,6 +123,27 @@ PlannerPanel::~PlannerPanel()
     QMutexLocker lock(&m_queue->mutex);
     m_queue->closed = true;
     m_queue->next.reset();
+}
+
+QString PlannerPanel::rowToolTip(int row) const
+{
+    if (!m_plan || row < 0 || row >= m_plan->layouts.size())
+        return {};
+    const PlannedLayout &p = m_plan->layouts[row];
+    return tr("#%1 %2\n%3").arg(row + 1).arg(plannedLayoutText(p), p.reason);
+}
+
+bool PlannerPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QString tip = rowToolTip(m_table->rowAt(help->pos().y()));
+        if (!tip.isEmpty()) {
+            QToolTip::showText(help->globalPos(), tip, m_table->viewport());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 Scenario PlannerPanel::scenarioForRow(int row) const
@@ -250,17 +277,17 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
                                    fmt::bytesIn(p.worstStageBytes, m_unit, 1),
                                    p.fits ? fmt::duration(p.stepSeconds) : tr("does not fit"),
                                    p.fits ? fmt::percent(p.estimatedMfu, 1) : QStringLiteral("–")};
-        const QString tip = tr("#%1 %2\n%3").arg(row + 1).arg(plannedLayoutText(p), p.reason);
         for (int col = 0; col < cells.size(); ++col) {
             QTableWidgetItem *item = m_table->item(row, col);
             if (!item) {
                 item = new QTableWidgetItem;
+                item->setTextAlignment(col < 9 ? Qt::AlignCenter : Qt::AlignRight | Qt::AlignVCenter);
                 m_table->setItem(row, col, item);
             }
+            // Only what changed: each change is a signal and a repaint of its cell. (The row's
+            // tooltip is made when asked for, in eventFilter(), not set on its 12 cells per plan.)
             if (item->text() != cells[col])
                 item->setText(cells[col]);
-            item->setToolTip(tip);
-            item->setTextAlignment(col < 9 ? Qt::AlignCenter : Qt::AlignRight | Qt::AlignVCenter);
         }
     }
     // Every column fits its contents; then the last takes the rest of the width again (the

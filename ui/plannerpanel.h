@@ -44,6 +44,8 @@ public:
 
     /// The scenario with row `row`'s layout applied.
     Scenario scenarioForRow(int row) const;
+    /// What hovering row `row` shows: its rank, its layout and why it ranks there.
+    QString rowToolTip(int row) const;
 
 signals:
     /// A row was clicked: the scenario with that layout.
@@ -53,6 +55,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     struct Queue;

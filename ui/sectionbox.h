@@ -1,14 +1,15 @@
 #pragma once
 
+#include "stylecache.h"
+
 #include <QGroupBox>
-#include <QPixmap>
 
 namespace napkin::ui {
 
-/// A group box that draws its frame and title once into a pixmap and copies the part a paint
-/// asks for. The controls it holds (sliders, spin boxes) do not paint their own background,
-/// so every tick of a drag repaints the box beneath them; the style's frame is a stretched
-/// border image and a title, several times the slider's own cost.
+/// A group box whose frame and title are drawn once and copied after (StyleDrawingCache). The
+/// controls it holds (sliders, spin boxes) do not paint their own background, so every tick
+/// of a drag repaints the box beneath them; the style's frame is a stretched border image and
+/// a title, several times the slider's own cost.
 class SectionBox : public QGroupBox
 {
     Q_OBJECT
@@ -21,8 +22,7 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    QPixmap m_frame;
-    QString m_frameKey;  ///< what m_frame was drawn for: size, scale, state, title, palette, font, style
+    StyleDrawingCache m_cache;
 };
 
 } // namespace napkin::ui

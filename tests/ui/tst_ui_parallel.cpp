@@ -23,6 +23,8 @@
 
 #include <QBarSet>
 #include <QTabWidget>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QCheckBox>
 #include <QLabel>
 #include <QComboBox>
@@ -285,6 +287,16 @@ private slots:
         const Scenario before = w.controller()->scenario();
         const int steps = w.controller()->undoStack()->count();
         const PlannedLayout best = planner->plan()->layouts.first();
+        // Hovering a row says why it ranks there.
+        QWidget *viewport = planner->table()->viewport();
+        const QPoint inFirstRow = planner->table()->visualRect(planner->table()->model()->index(0, 2)).center();
+        QHelpEvent hover(QEvent::ToolTip, inFirstRow, viewport->mapToGlobal(inFirstRow));
+        QApplication::sendEvent(viewport, &hover);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), planner->rowToolTip(0));
+        QVERIFY2(QToolTip::text().startsWith(QStringLiteral("#1 tp ")) && QToolTip::text().contains(best.reason),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
         emit planner->table()->cellClicked(0, 0);
         const Scenario &after = w.controller()->scenario();
         QCOMPARE(w.controller()->undoStack()->count(), steps + 1);
