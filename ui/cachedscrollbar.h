@@ -1,12 +1,12 @@
 #pragma once
 
-#include "stylecache.h"
+#include "drawingcache.h"
 
 #include <QScrollBar>
 
 namespace napkin::ui {
 
-/// A scroll bar whose style drawing is copied from a pixmap (StyleDrawingCache) while the
+/// A scroll bar whose style drawing is copied from a pixmap (DrawingCache) while the
 /// pointer is elsewhere; under the pointer, hovered or pressed, the style draws it as always.
 /// The planner's table is repainted whole on every plan during a drag, and the style's two
 /// scroll bars beside it cost more than its cells.
@@ -21,7 +21,7 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    StyleDrawingCache m_cache;
+    DrawingCache m_cache;
 };
 
 } // namespace napkin::ui

@@ -61,6 +61,7 @@ void LegendStrip::reflow()
     const QFontMetrics fm = fontMetrics();
     const int gap = fm.horizontalAdvance(QStringLiteral("  "));
     const int available = std::max(1, width());
+    ++m_generation;
     m_placed.clear();
     int x = 0;
     int row = 0;
@@ -90,9 +91,14 @@ QSize LegendStrip::minimumSizeHint() const
     return sizeHint();
 }
 
-void LegendStrip::paintEvent(QPaintEvent *)
+void LegendStrip::paintEvent(QPaintEvent *event)
 {
-    QPainter p(this);
+    // Drawn once per set of entries; a frame that repaints the legend unchanged copies it.
+    m_drawing.paint(this, event, QString::number(m_generation), [this](QPainter &p) { draw(p); });
+}
+
+void LegendStrip::draw(QPainter &p) const
+{
     const QFontMetrics fm = fontMetrics();
     const QColor text = palette().color(foregroundRole());
     const int spaceWidth = fm.horizontalAdvance(QLatin1Char(' '));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "drawingcache.h"
+
 #include "chartstyle.h"
 
 #include <QList>
@@ -42,10 +44,13 @@ private:
     };
     /// Places the entries at the current width; asks for a new height if the rows changed.
     void reflow();
+    void draw(QPainter &p) const;
     int entryWidth(const LegendEntry &e) const;
 
     QList<LegendEntry> m_entries;
     QList<Placed> m_placed;
+    DrawingCache m_drawing;
+    quint64 m_generation = 0;  ///< bumped whenever the entries or their places change (m_drawing's key)
     int m_rows = 1;
 };
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "stylecache.h"
+#include "drawingcache.h"
 
 #include <QGroupBox>
 
 namespace napkin::ui {
 
-/// A group box whose frame and title are drawn once and copied after (StyleDrawingCache). The
+/// A group box whose frame and title are drawn once and copied after (DrawingCache). The
 /// controls it holds (sliders, spin boxes) do not paint their own background, so every tick
 /// of a drag repaints the box beneath them; the style's frame is a stretched border image and
 /// a title, several times the slider's own cost.
@@ -22,7 +22,7 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    StyleDrawingCache m_cache;
+    DrawingCache m_cache;
 };
 
 } // namespace napkin::ui

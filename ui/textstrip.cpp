@@ -67,6 +67,7 @@ void TextStrip::setColors(const QColor &foreground, const QColor &background, co
     m_foreground = foreground;
     m_background = background;
     m_border = border;
+    ++m_generation;
     update();
 }
 
@@ -115,20 +116,24 @@ void TextStrip::relayoutText()
     m_layoutValid = true;
 }
 
-void TextStrip::paintEvent(QPaintEvent *)
+void TextStrip::paintEvent(QPaintEvent *event)
 {
-    QPainter p(this);
-    if (m_background.isValid()) {
-        p.fillRect(rect(), m_background);
-        if (m_border.isValid()) {
-            p.setPen(m_border);
-            p.drawRect(rect().adjusted(0, 0, -1, -1));
-        }
-    }
-    if (!m_layoutValid)
+    if (!m_layoutValid) {
         relayoutText();
-    p.setPen(m_foreground.isValid() ? m_foreground : palette().color(foregroundRole()));
-    m_layout.draw(&p, QPointF(padding(), padding()));
+        ++m_generation;
+    }
+    // Drawn once per text; a frame that repaints the strip unchanged copies it.
+    m_drawing.paint(this, event, QString::number(m_generation), [this](QPainter &p) {
+        if (m_background.isValid()) {
+            p.fillRect(rect(), m_background);
+            if (m_border.isValid()) {
+                p.setPen(m_border);
+                p.drawRect(rect().adjusted(0, 0, -1, -1));
+            }
+        }
+        p.setPen(m_foreground.isValid() ? m_foreground : palette().color(foregroundRole()));
+        m_layout.draw(&p, QPointF(padding(), padding()));
+    });
 }
 
 void TextStrip::changeEvent(QEvent *event)

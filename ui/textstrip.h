@@ -1,5 +1,7 @@
 #pragma once
 
+#include "drawingcache.h"
+
 #include <QColor>
 #include <QString>
 #include <QTextLayout>
@@ -47,6 +49,8 @@ private:
 
     QString m_text;
     QString m_widthSample;
+    DrawingCache m_drawing;
+    quint64 m_generation = 0;  ///< bumped by every change to what is drawn (m_drawing's key)
     QTextLayout m_layout;
     bool m_layoutValid = false;
     int m_lines = 1;

@@ -1,4 +1,4 @@
-#include "stylecache.h"
+#include "drawingcache.h"
 
 #include <QPaintEvent>
 #include <QPainter>
@@ -6,7 +6,7 @@
 
 namespace napkin::ui {
 
-void StyleDrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString &state,
+void DrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString &state,
                               const std::function<void(QPainter &)> &draw)
 {
     const qreal scale = widget->devicePixelRatio();
@@ -24,7 +24,7 @@ void StyleDrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString
         // As a painter on the widget itself starts.
         p.setFont(widget->font());
         p.setPen(widget->palette().color(widget->foregroundRole()));
-        p.setBrush(widget->palette().brush(widget->backgroundRole()));
+        p.setBackground(widget->palette().brush(widget->backgroundRole()));
         draw(p);
         m_key = key;
     }

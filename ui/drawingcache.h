@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QPixmap>
+#include <QString>
+
+#include <functional>
+
+class QPaintEvent;
+class QPainter;
+class QWidget;
+
+namespace napkin::ui {
+
+/// A widget's drawing kept as a pixmap until something it depends on changes: the widget's
+/// size, scale, palette, font and style, and whatever the caller puts in `state` (a style
+/// option's fields, a generation counter bumped by every setter). A paint copies the part it
+/// needs. For widgets that repaint far more often than they change and whose drawing costs
+/// far more than a copy: a group box under its sliders, a scroll bar beside a table refreshed
+/// during a drag, lines of text (each glyph is blended, and a frame that paints the whole
+/// dashboard repaints every line whether or not it changed).
+class DrawingCache
+{
+public:
+    void paint(QWidget *widget, QPaintEvent *event, const QString &state, const std::function<void(QPainter &)> &draw);
+
+private:
+    QPixmap m_pixmap;
+    QString m_key;
+};
+
+} // namespace napkin::ui
