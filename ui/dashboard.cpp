@@ -341,7 +341,11 @@ void Dashboard::arrange()
     // The every-GPU chart gets a tab of its own: beside the figures it would be too narrow.
     if (tabbed)
         m_time->setChartDetached(true);
+    // The view in sight stays in sight: the tab of the page shown, or the page of the tab.
     QWidget *current = m_tabs->currentWidget();
+    if (!current)
+        current = m_top->currentWidget() == m_parallelPage ? static_cast<QWidget *>(m_stages) : m_memory;
+    const bool parallelInSight = current == m_stages || current == m_step || current == m_layoutPicture || current == m_planner;
     m_tabs->clear();
     m_pageBar->setVisible(!tabbed && !m_exporting);
     m_pageBar->setMaximumHeight(m_summary->sizeHint().height());  // never taller than the summary
@@ -371,6 +375,7 @@ void Dashboard::arrange()
                            static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
                            static_cast<QWidget *>(m_planner)})
             w->show();
+        m_top->setCurrentWidget(parallelInSight ? m_parallelPage : m_gridPage);
         m_pages->setCurrentWidget(m_top);
     }
     placeError();

@@ -229,6 +229,23 @@ void PlannerPanel::start(const Report &report)
     });
 }
 
+void PlannerPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // Columns are fitted to their texts when a plan arrives; new text size, new widths.
+    if ((event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) && m_plan)
+        fitColumns();
+}
+
+void PlannerPanel::fitColumns()
+{
+    // Every column fits its contents; then the last takes the rest of the width again (the
+    // resize alone would leave it narrower than the table until the next resize).
+    m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+}
+
 void PlannerPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
@@ -290,11 +307,7 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
                 item->setText(cells[col]);
         }
     }
-    // Every column fits its contents; then the last takes the rest of the width again (the
-    // resize alone would leave it narrower than the table until the next resize).
-    m_table->resizeColumnsToContents();
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    fitColumns();
     emit planShown();
 }
 

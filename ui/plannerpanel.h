@@ -55,12 +55,14 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     struct Queue;
     void showPlan(const PlanReport &plan, const Scenario &forScenario);
     void start(const Report &report);
+    void fitColumns();
 
     const Catalog &m_catalog;
     TextStrip *m_current;
