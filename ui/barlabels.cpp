@@ -91,6 +91,14 @@ void BarLabels::setText(int bar, const QString &text)
     restyle();  // measures the new text, then places every label again
 }
 
+void BarLabels::setTexts(const QStringList &texts)
+{
+    if (m_item->texts == texts)
+        return;
+    m_item->texts = texts;
+    restyle();  // measures the texts, then places them
+}
+
 void BarLabels::restyle()
 {
     m_item->font = m_axis->labelsFont();

@@ -34,6 +34,8 @@ public:
     QFont font() const;
     /// Changes one bar's label (the chosen GPU's gets its ▶).
     void setText(int bar, const QString &text);
+    /// Changes every label, and how many there are (one per bar).
+    void setTexts(const QStringList &texts);
     /// The outline of each label as drawn, in chart coordinates.
     QList<QPolygonF> labelShapes() const;
 

@@ -1,9 +1,12 @@
 #include "stagememorypanel.h"
 
+#include "barlabels.h"
+
 #include "chartstyle.h"
 #include "chartview.h"
 
 #include <QBarCategoryAxis>
+#include <QFontMetricsF>
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
@@ -83,6 +86,11 @@ StageMemoryPanel::StageMemoryPanel(QWidget *parent)
     m_chart->legend()->hide();
     m_legend->setAccessibleName(tr("Stage memory legend"));
     styleChart(m_chart, font());
+    // The stage numbers are drawn by hand: the axis' own labels elide anything wider than a
+    // bar (two-digit stages of a 16-stage pipeline at 1280 px read "…"). Its title would sit
+    // where they are drawn; the chart's title names the axis, the legend the worst stage.
+    m_labels = new BarLabels(m_chart, m_series, m_axisX, {});
+    m_axisX->setTitleVisible(false);
     styleLegend(m_legend, font());
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -135,6 +143,7 @@ void StageMemoryPanel::refresh()
         top = std::max(top, mem.perStage[i].bytes.total() / unit);
     if (labels != m_axisX->categories())
         m_axisX->setCategories(labels);
+    m_labels->setTexts(labels);
     m_shown = shown;
     const double cap = mem.capacity / unit;
     const double wanted = std::max(top, cap) * 1.08;
@@ -148,11 +157,6 @@ void StageMemoryPanel::refresh()
                          shown.size() < l.pp ? tr("Memory per GPU, %1 of %2 pipeline stages (ZeRO %3)").arg(shown.size()).arg(l.pp).arg(mem.zeroStage)
                                              : tr("Memory per GPU by pipeline stage (ZeRO %1)").arg(mem.zeroStage),
                          tr("Per pipeline stage"));
-    setFittingAxisTitle(m_chart, m_axisX,
-                        tr("pipeline stage (▶ the worst: %1 layers, %2 micro-batches in flight, %3)")
-                            .arg(worst.layers).arg(fmt::number(worst.inFlightMicroBatches))
-                            .arg(fmt::bytesIn(worst.bytes.total(), m_unit, 1)),
-                        tr("stage"));
     setFittingAxisTitle(m_chart, m_axisY, tr("%1 per GPU").arg(fmt::unitName(m_unit)), fmt::unitName(m_unit));
     QList<LegendEntry> legend;
     for (int c = 0; c < kMemoryComponents; ++c) {
@@ -163,8 +167,13 @@ void StageMemoryPanel::refresh()
             continue;  // Mixture-of-Experts only
         legend.append({palette::component(c), componentShortName(component)});
     }
-    // The worst stage's figures go on the axis title and the hover.
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)), QChar(0x2501)});
+    // The worst stage, marked ▶ under its bar; each stage's own figures are on hover.
+    legend.append({palette().color(QPalette::WindowText),
+                   tr("worst: stage %1, %2 layers, %3 micro-batches in flight, %4")
+                       .arg(mem.worstStage).arg(worst.layers).arg(fmt::number(worst.inFlightMicroBatches))
+                       .arg(fmt::bytesIn(worst.bytes.total(), m_unit, 1)),
+                   QChar(0x25B6)});
     m_legend->setEntries(legend);
 }
 
@@ -193,11 +202,17 @@ void StageMemoryPanel::showHover(const QPointF &chartPos, const QPoint &globalPo
         QToolTip::showText(globalPos, m_hoverText, m_view);
 }
 
+QStringList StageMemoryPanel::stageLabels() const
+{
+    return m_labels->texts();
+}
+
 void StageMemoryPanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::FontChange) {
         styleChart(m_chart, font());
         styleLegend(m_legend, font());
+        m_labels->restyle();
     }
     QWidget::changeEvent(event);
 }

@@ -19,6 +19,8 @@ class QValueAxis;
 
 namespace napkin::ui {
 
+class BarLabels;
+
 class ChartView;
 
 /// Memory per GPU of each pipeline stage at the chosen ZeRO stage, stacked by component as the
@@ -37,6 +39,9 @@ public:
     QBarSet *barSet(MemoryComponent c) const { return m_sets[static_cast<int>(c)]; }
     /// The pipeline stages drawn, left to right.
     const QList<std::int64_t> &stagesShown() const { return m_shown; }
+    /// The numbers under the bars, as drawn (never elided; ▶ marks the worst stage).
+    QStringList stageLabels() const;
+    QString legendText() const { return m_legend->plainText(); }
     QChart *chart() const { return m_chart; }
     ChartView *view() const { return m_view; }
     QLineSeries *capacityLine() const { return m_capacity; }
@@ -56,6 +61,7 @@ private:
     QBarSet *m_sets[kMemoryComponents] = {};
     QLineSeries *m_capacity;
     QBarCategoryAxis *m_axisX;
+    BarLabels *m_labels;  ///< the stage numbers: tilted or upright when bars are narrow, never elided
     QValueAxis *m_axisY;
     std::optional<Report> m_report;
     QList<std::int64_t> m_shown;

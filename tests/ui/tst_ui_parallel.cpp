@@ -101,8 +101,11 @@ private slots:
             for (int i = 0; i < 4; ++i)
                 QCOMPARE(stages->barSet(component)->at(i) * 1e9, componentBytes(r.memory.perStage[i].bytes, component));
         }
-        // The first stage holds the most micro-batches in flight: it is the worst here.
+        // The first stage holds the most micro-batches in flight: it is the worst here, and
+        // its number under the bar says so; the legend gives its figures.
         QCOMPARE(r.memory.worstStage, std::int64_t{0});
+        QCOMPARE(stages->stageLabels(), (QStringList{QStringLiteral("▶0"), QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")}));
+        QVERIFY2(stages->legendText().contains(QStringLiteral("worst: stage 0, 20 layers")), qPrintable(stages->legendText()));
         QVERIFY(r.memory.perStage[0].bytes.total() > r.memory.perStage[3].bytes.total());
 
         // The step breakdown: each segment is the core's seconds, in the axis unit.
