@@ -159,6 +159,8 @@ void PlannerPanel::setReport(const Report &report)
     Scenario previous = m_report ? m_report->scenario : Scenario{};
     for (Scenario *s : {&key, &previous}) {
         s->baseline = {};
+        // Layouts rank by the time of one step; the tokens only count the steps.
+        s->tokens = 0;
         if (!s->globalBatch)
             continue;
         s->tp = s->pp = s->vpp = s->cp = 1;
@@ -273,6 +275,7 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
         Scenario planned = forScenario;
         Scenario now = m_report->scenario;
         planned.baseline = now.baseline = {};
+        planned.tokens = now.tokens;  // not a plan's input (setReport())
         QString rank;
         if (faster < plan.layouts.size())
             rank = QString::number(faster + 1);

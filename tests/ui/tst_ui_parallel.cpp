@@ -312,6 +312,15 @@ private slots:
         QVERIFY(w.controller()->report()->memory.fits);
         QCOMPARE(w.controller()->report()->step.stepSeconds, best.stepSeconds);
         QTRY_VERIFY(planner->currentLine()->text().startsWith(QStringLiteral("Current layout: rank 1 ")));
+        // The tokens count the steps, not a step's time: more of them plans nothing again, and
+        // the applied layout keeps its rank.
+        QTRY_COMPARE(planner->pending(), 0);
+        Scenario longer = w.controller()->scenario();
+        longer.tokens *= 2;
+        w.controller()->propose(longer, QStringLiteral("More tokens"));
+        QCOMPARE(planner->pending(), 0);
+        QVERIFY(planner->currentLine()->text().startsWith(QStringLiteral("Current layout: rank 1 ")));
+        w.controller()->undoStack()->undo();
         w.controller()->undoStack()->undo();
         QCOMPARE(w.controller()->scenario(), before);
     }
