@@ -186,6 +186,10 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
         if (index >= 0 && index < 2)
             m_pageButtons[index]->setChecked(true);
     });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabbed && !m_arranging)
+            m_tabChosen = true;
+    });
     m_tabs->setDocumentMode(true);
     m_tabs->setAccessibleName(tr("Charts, one at a time"));
     m_pages->addWidget(m_top);
@@ -341,7 +345,9 @@ void Dashboard::arrange()
     // The every-GPU chart gets a tab of its own: beside the figures it would be too narrow.
     if (tabbed)
         m_time->setChartDetached(true);
-    // The view in sight stays in sight: the tab of the page shown, or the page of the tab.
+    // The view in sight stays in sight: the tab of the page shown, or the page of the tab the
+    // user chose (a page chosen before the window was first laid out stays chosen).
+    m_arranging = true;
     QWidget *current = m_tabs->currentWidget();
     if (!current)
         current = m_top->currentWidget() == m_parallelPage ? static_cast<QWidget *>(m_stages) : m_memory;
@@ -360,6 +366,7 @@ void Dashboard::arrange()
         m_tabs->addTab(m_planner, tr("Planner"));
         if (current)
             m_tabs->setCurrentWidget(current);
+        m_tabChosen = false;
         m_pages->setCurrentWidget(m_tabs);
     } else {
         m_grid->addWidget(m_memory, 0, 0);
@@ -375,9 +382,11 @@ void Dashboard::arrange()
                            static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
                            static_cast<QWidget *>(m_planner)})
             w->show();
-        m_top->setCurrentWidget(parallelInSight ? m_parallelPage : m_gridPage);
+        if (m_tabChosen)
+            m_top->setCurrentWidget(parallelInSight ? m_parallelPage : m_gridPage);
         m_pages->setCurrentWidget(m_top);
     }
+    m_arranging = false;
     placeError();
 }
 

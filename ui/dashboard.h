@@ -131,6 +131,8 @@ private:
     QTabWidget *m_tabs;
     Arrangement m_arrangement = Arrangement::Auto;
     bool m_tabbed = false;
+    bool m_arranging = false;   ///< arrange() is moving the views between grid and tabs
+    bool m_tabChosen = false;   ///< a tab was chosen since the views became tabs
     bool m_exporting = false;
     ByteUnit m_unit = ByteUnit::GB;
     QList<Recipient> m_recipients;

@@ -160,6 +160,31 @@ private slots:
         QVERIFY(memory->barSet(MemoryComponent::Params)->at(0) < before);
     }
 
+    void theViewInSightStaysInSight()
+    {
+        // Large text turns the two pages into one row of tabs and back: the page shown becomes
+        // its first tab, and the tab the user then chose decides the page.
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        w.resize(1600, 1000);
+        QVERIFY(uitest::showAndWait(w));
+        Dashboard *d = w.dashboard();
+        d->pageTabs()->setCurrentIndex(1);  // Parallel training
+        d->setArrangement(Dashboard::Arrangement::Tabs);
+        QCOMPARE(d->tabs()->currentWidget(), static_cast<QWidget *>(d->stageMemoryPanel()));
+        d->setArrangement(Dashboard::Arrangement::Grid);
+        QCOMPARE(d->pageTabs()->currentIndex(), 1);
+        d->setArrangement(Dashboard::Arrangement::Tabs);
+        d->tabs()->setCurrentWidget(d->memoryPanel());
+        d->setArrangement(Dashboard::Arrangement::Grid);
+        QCOMPARE(d->pageTabs()->currentIndex(), 0);
+        QVERIFY(d->memoryPanel()->isVisible());
+        d->setArrangement(Dashboard::Arrangement::Tabs);
+        d->tabs()->setCurrentWidget(d->plannerPanel());
+        d->setArrangement(Dashboard::Arrangement::Grid);
+        QCOMPARE(d->pageTabs()->currentIndex(), 1);
+        QVERIFY(d->plannerPanel()->isVisible());
+    }
+
     void invalidValuesAreGreyedWithTheirRule()
     {
         MainWindow w(env().catalog(), llama70b(env().catalog()));
