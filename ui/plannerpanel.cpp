@@ -28,6 +28,14 @@ namespace {
 
 constexpr int kRows = 12;
 
+/// The table, with what its columns' contents need (QTableView keeps that to itself).
+class PlanTable final : public QTableWidget
+{
+public:
+    using QTableWidget::QTableWidget;
+    int contentsWidth(int column) const { return sizeHintForColumn(column); }
+};
+
 PlanReport runPlanner(const Scenario &s, const Report &r)
 {
     PlanOptions options;
@@ -68,7 +76,7 @@ PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent),
       m_catalog(catalog),
       m_current(new TextStrip(this)),
-      m_table(new QTableWidget(this)),
+      m_table(new PlanTable(this)),
       m_queue(std::make_shared<Queue>())
 {
     m_pool.setMaxThreadCount(1);
@@ -175,8 +183,8 @@ void PlannerPanel::setReport(const Report &report)
         ++m_pending;
     } else if (replan) {
         start(report);
-    } else if (m_plan) {
-        showPlan(*m_plan, m_planScenario);  // the current layout's rank moves
+    } else {
+        showCurrentRank();  // the table stands; the current layout's rank may move
     }
 }
 
@@ -236,11 +244,21 @@ void PlannerPanel::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     // Columns are fitted to their texts when a plan arrives; new text size, new widths.
     if ((event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) && m_plan)
-        fitColumns();
+        fitColumns(true);
 }
 
-void PlannerPanel::fitColumns()
+void PlannerPanel::fitColumns(bool always)
 {
+    // A plan whose texts fit the columns as they are leaves them be: during a drag the columns
+    // hold still, and the frame is not laid out again. (The last column stretches: it is
+    // measured against its contents only.)
+    QHeaderView *header = m_table->horizontalHeader();
+    bool fits = !always;
+    for (int col = 0; fits && col < m_table->columnCount(); ++col)
+        fits = std::max(static_cast<const PlanTable *>(m_table)->contentsWidth(col), header->sectionSizeHint(col))
+               <= header->sectionSize(col);
+    if (fits)
+        return;
     // Every column fits its contents; then the last takes the rest of the width again (the
     // resize alone would leave it narrower than the table until the next resize).
     m_table->resizeColumnsToContents();
@@ -260,6 +278,18 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
     m_plan = plan;
     m_planScenario = forScenario;
     m_pending = 0;
+    showCurrentRank();
+    fillTable();
+    fitColumns(false);
+    emit planShown();
+}
+
+void PlannerPanel::showCurrentRank()
+{
+    if (!m_plan)
+        return;
+    const PlanReport &plan = *m_plan;
+    const Scenario &forScenario = m_planScenario;
     // The rank of the layout now in the window (it may have changed since the plan was made).
     QString current;
     if (m_report && !m_report->memory.fits) {
@@ -287,6 +317,11 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
                       .arg(rank).arg(plan.fitting).arg(plan.evaluated).arg(fmt::duration(step));
     }
     m_current->setText(current);
+}
+
+void PlannerPanel::fillTable()
+{
+    const PlanReport &plan = *m_plan;
     m_table->setRowCount(static_cast<int>(plan.layouts.size()));
     for (int row = 0; row < plan.layouts.size(); ++row) {
         const PlannedLayout &p = plan.layouts[row];
@@ -310,8 +345,6 @@ void PlannerPanel::showPlan(const PlanReport &plan, const Scenario &forScenario)
                 item->setText(cells[col]);
         }
     }
-    fitColumns();
-    emit planShown();
 }
 
 } // namespace napkin::ui

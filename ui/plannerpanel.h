@@ -61,8 +61,11 @@ protected:
 private:
     struct Queue;
     void showPlan(const PlanReport &plan, const Scenario &forScenario);
+    void showCurrentRank();
+    void fillTable();
     void start(const Report &report);
-    void fitColumns();
+    /// Fits the columns to their texts: always, or only when a text no longer fits.
+    void fitColumns(bool always);
 
     const Catalog &m_catalog;
     TextStrip *m_current;
