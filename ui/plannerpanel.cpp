@@ -253,7 +253,7 @@ void PlannerPanel::fitColumns(bool always)
     // hold still, and the frame is not laid out again. (The last column stretches: it is
     // measured against its contents only.)
     QHeaderView *header = m_table->horizontalHeader();
-    bool fits = !always;
+    bool fits = !always && m_columnsFitted;  // the first plan fits them: 100 px each holds any text
     for (int col = 0; fits && col < m_table->columnCount(); ++col)
         fits = std::max(static_cast<const PlanTable *>(m_table)->contentsWidth(col), header->sectionSizeHint(col))
                <= header->sectionSize(col);
@@ -262,6 +262,7 @@ void PlannerPanel::fitColumns(bool always)
     // Every column fits its contents; then the last takes the rest of the width again (the
     // resize alone would leave it narrower than the table until the next resize).
     m_table->resizeColumnsToContents();
+    m_columnsFitted = true;
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
 }

@@ -76,7 +76,8 @@ private:
     ByteUnit m_unit = ByteUnit::GB;
     bool m_synchronous = false;
     int m_pending = 0;
-    bool m_stale = false;             ///< hidden when the scenario changed: plan when shown
+    bool m_stale = false;
+    bool m_columnsFitted = false;     ///< the columns were fitted to a plan's texts once             ///< hidden when the scenario changed: plan when shown
     std::uint64_t m_generation = 0;   ///< the newest request
     std::shared_ptr<Queue> m_queue;   ///< shared with the worker, which may outlive a closed window's panel
     QThreadPool m_pool;               ///< declared last: destroyed first, waiting for a running plan

@@ -23,6 +23,7 @@
 
 #include <QBarSet>
 #include <QTabWidget>
+#include <QHeaderView>
 #include <QHelpEvent>
 #include <QToolTip>
 #include <QCheckBox>
@@ -311,6 +312,9 @@ private slots:
         w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
         QTRY_VERIFY_WITH_TIMEOUT(planner->plan().has_value() && planner->pending() == 0, 20000);
         QVERIFY(planner->table()->rowCount() > 0);
+        // The columns fit their texts (a one-digit TP column is far narrower than Qt's default),
+        // so that every column, MFU last, is in sight.
+        QVERIFY(planner->table()->horizontalHeader()->sectionSize(0) < planner->table()->horizontalHeader()->defaultSectionSize());
         QVERIFY(planner->currentLine()->text().contains(QStringLiteral("does not fit")));  // TP 1 x DP 64
         const Scenario before = w.controller()->scenario();
         const int steps = w.controller()->undoStack()->count();
