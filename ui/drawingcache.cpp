@@ -7,7 +7,7 @@
 namespace napkin::ui {
 
 void DrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString &state,
-                              const std::function<void(QPainter &)> &draw)
+                           const std::function<void(QPainter &)> &draw)
 {
     const qreal scale = widget->devicePixelRatio();
     const QString key = QStringLiteral("%1x%2@%3 %4 %5 %6 ")

@@ -6,7 +6,6 @@
 #include "chartview.h"
 
 #include <QBarCategoryAxis>
-#include <QFontMetricsF>
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
