@@ -1,13 +1,13 @@
-#include "commandline.h"
+#include "app/commandline.h"
 
-#include "lectureexample.h"
+#include "core/model/lectureexample.h"
 
-#include "numberparse.h"
-#include "fields.h"
-#include "recipe.h"
-#include "scenariojson.h"
-#include "shapefix.h"
-#include "validation.h"
+#include "core/io/numberparse.h"
+#include "core/model/fields.h"
+#include "core/model/recipe.h"
+#include "core/io/scenariojson.h"
+#include "core/model/shapefix.h"
+#include "core/model/validation.h"
 
 #include <QJsonValue>
 #include <QList>

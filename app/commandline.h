@@ -1,8 +1,8 @@
 #pragma once
 
-#include "catalog.h"
-#include "scenario.h"
-#include "units.h"
+#include "core/model/catalog.h"
+#include "core/model/scenario.h"
+#include "core/text/units.h"
 
 #include <QSize>
 #include <QString>

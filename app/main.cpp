@@ -1,11 +1,11 @@
 // napkin: the command line and the desktop window's entry point.
-#include "commandline.h"
-#include "chartrender.h"
-#include "gui.h"
-#include "report.h"
-#include "reportjson.h"
-#include "reporttext.h"
-#include "validation.h"
+#include "app/commandline.h"
+#include "ui/views/chartrender.h"
+#include "ui/shell/gui.h"
+#include "core/report/report.h"
+#include "core/io/reportjson.h"
+#include "app/reporttext.h"
+#include "core/model/validation.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
-#include "reporttext.h"
+#include "app/reporttext.h"
 
-#include "baseline.h"
-#include "modelshape.h"
+#include "core/report/baseline.h"
+#include "core/model/modelshape.h"
 
 #include <QStringList>
 #include <QTextStream>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "catalog.h"
-#include "planner.h"
-#include "report.h"
-#include "units.h"
+#include "core/model/catalog.h"
+#include "core/report/planner.h"
+#include "core/report/report.h"
+#include "core/text/units.h"
 
 #include <QString>
 

@@ -5,8 +5,8 @@
 // and the reference PyTorch decoders' count (tests/validation/ACTIVATION_MODEL.md). Split the
 // way tensor parallelism splits them: `replicated` terms every TP rank keeps whole unless SP
 // splits them too, `split` terms TP divides. Napkin itself counts from the ops (workload.cpp).
-#include "activations.h"
-#include "layout.h"
+#include "core/workload/activations.h"
+#include "core/model/layout.h"
 
 namespace napkin::closedform {
 

@@ -1,8 +1,8 @@
 #pragma once
 
 // Helpers shared by the core tests: the built-in catalog and a report for a scenario.
-#include "catalog.h"
-#include "report.h"
+#include "core/model/catalog.h"
+#include "core/report/report.h"
 
 #include <QTest>
 

@@ -5,9 +5,9 @@
 #include "testsupport.h"
 
 #include "activationclosedform.h"
-#include "activations.h"
-#include "layout.h"
-#include "recipe.h"
+#include "core/workload/activations.h"
+#include "core/model/layout.h"
+#include "core/model/recipe.h"
 
 using namespace napkin;
 

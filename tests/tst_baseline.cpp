@@ -1,8 +1,8 @@
 // A pinned baseline: the report carries the pinned run's own report, the differences are the
 // ratios of its figures, and the pin travels through scenario files, refusing what is not a
 // scenario with the field's full name.
-#include "baseline.h"
-#include "scenariojson.h"
+#include "core/report/baseline.h"
+#include "core/io/scenariojson.h"
 #include "testsupport.h"
 
 #include <QJsonObject>

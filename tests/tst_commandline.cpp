@@ -1,5 +1,5 @@
 // The `napkin` command line: options resolve into a Scenario; bad input exits 2 with one line.
-#include "commandline.h"
+#include "app/commandline.h"
 #include "testsupport.h"
 
 #include <QJsonArray>
@@ -117,7 +117,7 @@ private slots:
         QCOMPARE(none[QStringLiteral("hfu")].toDouble(), none[QStringLiteral("mfu")].toDouble());
     }
 
-    // The one rule for dependent shape fields (core/shapefix.h deriveDependentFields), read back
+    // The one rule for dependent shape fields (core/model/shapefix.h deriveDependentFields), read back
     // from what the binary prints with --json.
     void shapeDefaults_data()
     {
@@ -215,7 +215,7 @@ private slots:
     }
 
     // --preset shortens a longer gpt2 sequence to the position table, as the window's preset
-    // chooser does (core/shapefix.h applyPreset); a --seq-len given too is checked, as a typed
+    // chooser does (core/model/shapefix.h applyPreset); a --seq-len given too is checked, as a typed
     // value is in the window.
     void presetSequence_data()
     {

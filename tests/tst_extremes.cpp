@@ -1,9 +1,9 @@
-// Every figure stays finite at both ends of every field's accepted range (core/validation.h),
+// Every figure stays finite at both ends of every field's accepted range (core/model/validation.h),
 // alone and all together, on every GPU and recipe: no inf, nan or null reaches a user.
 #include "fuzz/reportchecks.h"
-#include "recipe.h"
+#include "core/model/recipe.h"
 #include "testsupport.h"
-#include "validation.h"
+#include "core/model/validation.h"
 
 #include <array>
 #include <functional>

@@ -2,9 +2,9 @@
 // all come from it, so each must know every field the same way.
 #include "testsupport.h"
 
-#include "commandline.h"
-#include "fields.h"
-#include "scenariojson.h"
+#include "app/commandline.h"
+#include "core/model/fields.h"
+#include "core/io/scenariojson.h"
 
 #include <QJsonObject>
 

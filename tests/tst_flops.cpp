@@ -1,6 +1,6 @@
 // Training FLOPs: Kaplan's 6ND and the detailed matmul count, with their published closed forms.
-#include "flops.h"
-#include "modelshape.h"
+#include "core/workload/flops.h"
+#include "core/model/modelshape.h"
 #include "testsupport.h"
 
 using namespace napkin;

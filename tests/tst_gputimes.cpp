@@ -1,8 +1,8 @@
 // The same run on every catalog GPU: with count, MFU and FLOPs fixed, times are in the inverse
 // ratio of the GPUs' datasheet peaks for the recipe's dtype.
-#include "gputimes.h"
+#include "core/report/gputimes.h"
 #include "testsupport.h"
-#include "units.h"
+#include "core/text/units.h"
 
 using namespace napkin;
 

@@ -1,5 +1,5 @@
 // Memory per GPU: recipes' bytes per parameter, ZeRO sharding, activations, fit and max batch.
-#include "memory.h"
+#include "core/run/memory.h"
 #include "testsupport.h"
 
 using namespace napkin;

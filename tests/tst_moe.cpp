@@ -4,14 +4,14 @@
 // layout rules. Every row names its source.
 #include "testsupport.h"
 
-#include "comm.h"
-#include "flops.h"
-#include "layout.h"
-#include "memory.h"
-#include "modelshape.h"
-#include "planner.h"
-#include "recipe.h"
-#include "workload.h"
+#include "core/workload/comm.h"
+#include "core/workload/flops.h"
+#include "core/model/layout.h"
+#include "core/run/memory.h"
+#include "core/model/modelshape.h"
+#include "core/report/planner.h"
+#include "core/model/recipe.h"
+#include "core/workload/workload.h"
 
 using namespace napkin;
 

@@ -1,6 +1,6 @@
 // Counts as people type them on the command line.
-#include "numberparse.h"
-#include "units.h"
+#include "core/io/numberparse.h"
+#include "core/text/units.h"
 
 #include <QTest>
 

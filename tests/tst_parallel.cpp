@@ -3,11 +3,11 @@
 // invariants. Every row names its source.
 #include "testsupport.h"
 
-#include "comm.h"
-#include "layout.h"
-#include "memory.h"
-#include "planner.h"
-#include "workload.h"
+#include "core/workload/comm.h"
+#include "core/model/layout.h"
+#include "core/run/memory.h"
+#include "core/report/planner.h"
+#include "core/workload/workload.h"
 
 #include <QProcess>
 

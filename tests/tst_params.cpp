@@ -1,5 +1,5 @@
 // Parameter counts against published totals: each row names the model card or paper.
-#include "modelshape.h"
+#include "core/model/modelshape.h"
 #include "testsupport.h"
 
 using namespace napkin;

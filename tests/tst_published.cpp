@@ -1,7 +1,7 @@
 // Published tables and worked examples, reproduced by Napkin's formulas.
-#include "memory.h"
+#include "core/run/memory.h"
 #include "testsupport.h"
-#include "trainingtime.h"
+#include "core/run/trainingtime.h"
 
 using namespace napkin;
 

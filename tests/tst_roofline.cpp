@@ -1,6 +1,6 @@
 // The roofline (Williams, Waterman & Patterson 2009): consistency of every op and the
 // behaviour the source document teaches (bigger batches move matmuls right; softmax stays left).
-#include "roofline.h"
+#include "core/run/roofline.h"
 #include "testsupport.h"
 
 using namespace napkin;

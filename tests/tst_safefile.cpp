@@ -1,9 +1,9 @@
-// The one path Napkin reads and writes files through (core/safefile.h): complete files or
+// The one path Napkin reads and writes files through (core/io/safefile.h): complete files or
 // none, the previous file intact on failure, devices and FIFOs refused without blocking.
 // Full-disk cases that need `ulimit -f` run as processes in tests/faults.sh.
-#include "safefile.h"
-#include "scenariojson.h"
-#include "validation.h"
+#include "core/io/safefile.h"
+#include "core/io/scenariojson.h"
+#include "core/model/validation.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
 // Scenario files: the JSON that File > Save writes and --scenario reads.
-#include "scenariojson.h"
+#include "core/io/scenariojson.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 // Edits that keep a model shape valid: a new width picks the nearest heads that divide it,
 // new heads keep grouped-query kv heads dividing them, and presets fill every shape field.
-#include "shapefix.h"
+#include "core/model/shapefix.h"
 #include "testsupport.h"
-#include "validation.h"
+#include "core/model/validation.h"
 
 using namespace napkin;
 

@@ -2,8 +2,8 @@
 // executed for N = 124e6 non-embedding parameters and D = 300e9 tokens. Napkin must print the
 // same figures at the same precision.
 #include "testsupport.h"
-#include "lectureexample.h"
-#include "units.h"
+#include "core/model/lectureexample.h"
+#include "core/text/units.h"
 
 using namespace napkin;
 

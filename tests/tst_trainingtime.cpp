@@ -1,7 +1,7 @@
 // Training time under the two utilisation bases: MFU divides model FLOPs, HFU divides hardware
 // FLOPs, which include the forward work recomputation runs again (Chowdhery et al. 2022, App. B).
 #include "testsupport.h"
-#include "trainingtime.h"
+#include "core/run/trainingtime.h"
 
 using namespace napkin;
 

@@ -1,8 +1,8 @@
 // Benchmark: one full evaluation of the core (all four ZeRO stages, every roofline op) for a
 // range of scenarios, as the window does on every slider tick. Prints p50/p99/mean.
-#include "catalog.h"
-#include "planner.h"
-#include "report.h"
+#include "core/model/catalog.h"
+#include "core/report/planner.h"
+#include "core/report/report.h"
 
 #include <QElapsedTimer>
 

@@ -14,15 +14,15 @@
 // The cold start is compared with a bare window holding one Qt Charts line chart, started
 // the same way in the same run.
 
-#include "catalog.h"
-#include "controlspanel.h"
-#include "dashboard.h"
-#include "linkedslider.h"
-#include "mainwindow.h"
-#include "plannerpanel.h"
-#include "scenariocontroller.h"
+#include "core/model/catalog.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/views/dashboard.h"
+#include "ui/widgets/linkedslider.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/views/plannerpanel.h"
+#include "ui/state/scenariocontroller.h"
 
-#include "baseline.h"
+#include "core/report/baseline.h"
 
 #include <QApplication>
 #include <QChart>

@@ -6,9 +6,9 @@
 // The first input byte picks the mode; the rest is the payload:
 //   0: a scenario file's bytes      1: a command line, arguments separated by NUL bytes
 //   2: the window's remembered scenario JSON (read leniently, must always give a valid scenario)
-#include "commandline.h"
+#include "app/commandline.h"
 #include "reportchecks.h"
-#include "safefile.h"
+#include "core/io/safefile.h"
 
 #include <QByteArray>
 #include <QDir>

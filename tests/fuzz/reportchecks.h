@@ -2,10 +2,10 @@
 
 // Checks on a computed report shared by the extreme-range test and the fuzz harness: every
 // figure finite, the text report free of inf/nan, and the scenario surviving a save and load.
-#include "report.h"
-#include "reportjson.h"
-#include "reporttext.h"
-#include "scenariojson.h"
+#include "core/report/report.h"
+#include "core/io/reportjson.h"
+#include "app/reporttext.h"
+#include "core/io/scenariojson.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "catalog.h"
-#include "report.h"
+#include "core/model/catalog.h"
+#include "core/report/report.h"
 
 #include <QObject>
 #include <QStringList>

@@ -2,18 +2,18 @@
 // roofline points, the pinned time beside the new one) and the dashboard states the
 // differences. Pinning is undoable, saved in scenario files and drawn into exports.
 
-#include "baseline.h"
-#include "chartrender.h"
-#include "dashboard.h"
-#include "fileactions.h"
+#include "core/report/baseline.h"
+#include "ui/views/chartrender.h"
+#include "ui/views/dashboard.h"
+#include "ui/shell/fileactions.h"
 #include "guitestfixture.h"
-#include "mainwindow.h"
-#include "memorypanel.h"
-#include "rooflinepanel.h"
-#include "scenariocontroller.h"
-#include "textstrip.h"
-#include "timepanel.h"
-#include "units.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/views/memorypanel.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/widgets/textstrip.h"
+#include "ui/views/timepanel.h"
+#include "core/text/units.h"
 
 #include <QAction>
 #include <QLineSeries>

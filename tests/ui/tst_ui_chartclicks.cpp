@@ -3,12 +3,12 @@
 // mouse event away from them. This presses, releases, double-clicks and drags with each button
 // over a grid covering every chart, legend and axis, in every state the charts can be in.
 
-#include "chartview.h"
-#include "dashboard.h"
+#include "ui/widgets/chartview.h"
+#include "ui/views/dashboard.h"
 #include "guitestfixture.h"
-#include "mainwindow.h"
-#include "rooflinepanel.h"
-#include "scenariocontroller.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/state/scenariocontroller.h"
 
 #include <QChart>
 #include <QTest>

@@ -2,21 +2,21 @@
 // a banner (never NaN), presets fill every shape field, every control is described for tooltips
 // and screen readers, and the window fits 1280x720.
 
-#include "banner.h"
-#include "barlabels.h"
-#include "chartview.h"
-#include "controlspanel.h"
-#include "dashboard.h"
-#include "divisorspinbox.h"
-#include "gputimechart.h"
+#include "ui/widgets/banner.h"
+#include "ui/widgets/barlabels.h"
+#include "ui/widgets/chartview.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/views/dashboard.h"
+#include "ui/widgets/divisorspinbox.h"
+#include "ui/views/gputimechart.h"
 #include "guitestfixture.h"
-#include "helpdialog.h"
-#include "linkedslider.h"
-#include "mainwindow.h"
-#include "moreoptions.h"
-#include "scenariocontroller.h"
-#include "textstrip.h"
-#include "timepanel.h"
+#include "ui/shell/helpdialog.h"
+#include "ui/widgets/linkedslider.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/controls/moreoptions.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/widgets/textstrip.h"
+#include "ui/views/timepanel.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -2,15 +2,15 @@
 // blank; the GUI's Export writes 2x images through the same renderer; an unwritable target
 // fails with a message naming the path and leaves no partial files.
 
-#include "chartrender.h"
-#include "chartview.h"
-#include "fileactions.h"
-#include "gui.h"
-#include "gputimechart.h"
+#include "ui/views/chartrender.h"
+#include "ui/widgets/chartview.h"
+#include "ui/shell/fileactions.h"
+#include "ui/shell/gui.h"
+#include "ui/views/gputimechart.h"
 #include "guitestfixture.h"
-#include "mainwindow.h"
-#include "textstrip.h"
-#include "timepanel.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/widgets/textstrip.h"
+#include "ui/views/timepanel.h"
 
 #include <QClipboard>
 #include <QDir>

@@ -2,20 +2,20 @@
 // the chosen stage is the marked bar, GB/GiB switch the scale, and hovering a segment shows
 // its bytes and formula.
 
-#include "banner.h"
-#include "controlspanel.h"
-#include "dashboard.h"
-#include "gpuchooser.h"
+#include "ui/widgets/banner.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/views/dashboard.h"
+#include "ui/controls/gpuchooser.h"
 #include "guitestfixture.h"
-#include "lectureexample.h"
-#include "timepanel.h"
-#include "textstrip.h"
-#include "mainwindow.h"
-#include "memorypanel.h"
-#include "moreoptions.h"
-#include "scenariocontroller.h"
-#include "stepexplain.h"
-#include "steptimepanel.h"
+#include "core/model/lectureexample.h"
+#include "ui/views/timepanel.h"
+#include "ui/widgets/textstrip.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/views/memorypanel.h"
+#include "ui/controls/moreoptions.h"
+#include "ui/state/scenariocontroller.h"
+#include "core/text/stepexplain.h"
+#include "ui/views/steptimepanel.h"
 
 #include <QAction>
 #include <QBarCategoryAxis>

@@ -3,23 +3,23 @@
 // scenario cannot take are greyed with the rule that forbids them; a planner row applies its
 // layout as one undo step.
 
-#include "controlspanel.h"
+#include "ui/controls/controlspanel.h"
 #include <QCheckBox>
 #include <QLabel>
-#include "dashboard.h"
+#include "ui/views/dashboard.h"
 #include "guitestfixture.h"
-#include "layoutcontrols.h"
-#include "layoutpicture.h"
-#include "mainwindow.h"
-#include "memorypanel.h"
-#include "modelshapeoptions.h"
-#include "moreoptions.h"
-#include "numberspinbox.h"
-#include "plannerpanel.h"
-#include "scenariocontroller.h"
-#include "stagememorypanel.h"
-#include "steptimepanel.h"
-#include "textstrip.h"
+#include "ui/controls/layoutcontrols.h"
+#include "ui/views/layoutpicture.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/views/memorypanel.h"
+#include "ui/controls/modelshapeoptions.h"
+#include "ui/controls/moreoptions.h"
+#include "ui/widgets/numberspinbox.h"
+#include "ui/views/plannerpanel.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/views/stagememorypanel.h"
+#include "ui/views/steptimepanel.h"
+#include "ui/widgets/textstrip.h"
 
 #include <QBarSet>
 #include <QTabWidget>

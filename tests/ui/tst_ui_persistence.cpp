@@ -2,14 +2,14 @@
 // QSettings between runs: last scenario, geometry, unit and text size. Settings live in the
 // fixture's temporary folder. Also checks that the modal-dialog guard itself works.
 
-#include "controlspanel.h"
-#include "fileactions.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/shell/fileactions.h"
 #include "guitestfixture.h"
-#include "linkedslider.h"
-#include "mainwindow.h"
-#include "scenariocontroller.h"
-#include "scenariojson.h"
-#include "settingsstore.h"
+#include "ui/widgets/linkedslider.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/state/scenariocontroller.h"
+#include "core/io/scenariojson.h"
+#include "ui/shell/settingsstore.h"
 
 #include <QFile>
 #include <QMessageBox>

@@ -2,14 +2,14 @@
 // op table drawn where the core puts it, hover text matching that table, wheel zoom, drag pan,
 // reset, and the overlay of a second GPU.
 
-#include "chartstyle.h"
-#include "chartview.h"
-#include "dashboard.h"
-#include "explain.h"
+#include "ui/widgets/chartstyle.h"
+#include "ui/widgets/chartview.h"
+#include "ui/views/dashboard.h"
+#include "core/text/explain.h"
 #include "guitestfixture.h"
-#include "mainwindow.h"
-#include "rooflinepanel.h"
-#include "scenariocontroller.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/state/scenariocontroller.h"
 
 #include <QChart>
 #include <QGraphicsTextItem>

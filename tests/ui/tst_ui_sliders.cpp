@@ -1,16 +1,16 @@
 // Moving each of the five main sliders changes the chart series it should, by the amount
 // the core computes, and leaves the others alone.
 
-#include "controlspanel.h"
-#include "dashboard.h"
-#include "gputimechart.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/views/dashboard.h"
+#include "ui/views/gputimechart.h"
 #include "guitestfixture.h"
-#include "linkedslider.h"
-#include "mainwindow.h"
-#include "memorypanel.h"
-#include "rooflinepanel.h"
-#include "scenariocontroller.h"
-#include "timepanel.h"
+#include "ui/widgets/linkedslider.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/views/memorypanel.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/views/timepanel.h"
 
 #include <QBarSet>
 #include <QScatterSeries>

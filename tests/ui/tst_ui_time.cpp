@@ -2,17 +2,17 @@
 // in the window makes the wall clock slower by the hardware/model FLOPs ratio, read back from
 // the panel's own text; with MFU it does not move. Both utilisations are shown, the set one first.
 
-#include "barlabels.h"
-#include "controlspanel.h"
-#include "gputimechart.h"
-#include "dashboard.h"
+#include "ui/widgets/barlabels.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/views/gputimechart.h"
+#include "ui/views/dashboard.h"
 #include "guitestfixture.h"
-#include "mainwindow.h"
-#include "moreoptions.h"
-#include "scenariocontroller.h"
-#include "textstrip.h"
-#include "timepanel.h"
-#include "units.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/controls/moreoptions.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/widgets/textstrip.h"
+#include "ui/views/timepanel.h"
+#include "core/text/units.h"
 
 #include <QBarSet>
 #include <QChart>

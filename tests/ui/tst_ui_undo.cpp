@@ -1,11 +1,11 @@
 // Undo and redo of control changes: undo restores the previous scenario exactly, one slider
 // drag is one step however many values it passed through, and the standard shortcuts work.
 
-#include "controlspanel.h"
+#include "ui/controls/controlspanel.h"
 #include "guitestfixture.h"
-#include "linkedslider.h"
-#include "mainwindow.h"
-#include "scenariocontroller.h"
+#include "ui/widgets/linkedslider.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/state/scenariocontroller.h"
 
 #include <QAction>
 #include <QSlider>

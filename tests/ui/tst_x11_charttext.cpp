@@ -5,20 +5,20 @@
 // platform under Xvfb (see CMakeLists.txt) and reads the X server's pixels back
 // (QScreen::grabWindow); the functions run in order on one window, as one session.
 
-#include "chartview.h"
-#include "controlspanel.h"
-#include "dashboard.h"
-#include "gpuchooser.h"
-#include "gputimechart.h"
+#include "ui/widgets/chartview.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/views/dashboard.h"
+#include "ui/controls/gpuchooser.h"
+#include "ui/views/gputimechart.h"
 #include "guitestfixture.h"
-#include "linkedslider.h"
-#include "mainwindow.h"
-#include "memorypanel.h"
-#include "moreoptions.h"
-#include "numberspinbox.h"
-#include "rooflinepanel.h"
-#include "scenariocontroller.h"
-#include "timepanel.h"
+#include "ui/widgets/linkedslider.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/views/memorypanel.h"
+#include "ui/controls/moreoptions.h"
+#include "ui/widgets/numberspinbox.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/views/timepanel.h"
 
 #include <QAction>
 #include <QApplication>

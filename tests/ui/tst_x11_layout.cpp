@@ -5,15 +5,15 @@
 // the GPU, ZeRO, recipe and recompute controls are in view without scrolling.
 // Runs on the xcb platform under Xvfb (see CMakeLists.txt).
 
-#include "chartview.h"
-#include "controlspanel.h"
-#include "dashboard.h"
+#include "ui/widgets/chartview.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/views/dashboard.h"
 #include "guitestfixture.h"
-#include "helpdialog.h"
-#include "mainwindow.h"
-#include "gpuchooser.h"
-#include "moreoptions.h"
-#include "numberspinbox.h"
+#include "ui/shell/helpdialog.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/controls/gpuchooser.h"
+#include "ui/controls/moreoptions.h"
+#include "ui/widgets/numberspinbox.h"
 
 #include <QAbstractAxis>
 #include <QAction>

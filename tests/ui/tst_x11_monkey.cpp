@@ -3,8 +3,8 @@
 // must stay alive and answer every event promptly, and its memory must not keep growing.
 // CTest runs a short campaign; NAPKIN_MONKEY_EVENTS=100000 (and NAPKIN_MONKEY_SEED) a long one.
 #include "guitestfixture.h"
-#include "mainwindow.h"
-#include "scenariocontroller.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/state/scenariocontroller.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,0 +1,323 @@
+#include "core/io/reportjson.h"
+
+#include "core/report/baseline.h"
+
+#include "core/io/scenariojson.h"
+
+#include <QJsonArray>
+
+namespace napkin {
+
+namespace {
+
+QJsonObject breakdownJson(const MemoryBreakdown &m)
+{
+    return {
+        {QStringLiteral("params"), m.params},
+        {QStringLiteral("grads"), m.grads},
+        {QStringLiteral("optimizer_and_master_weights"), m.optimizerAndMasterWeights},
+        {QStringLiteral("experts"), m.experts},
+        {QStringLiteral("activations"), m.activations},
+        {QStringLiteral("overheads"), m.overheads},
+        {QStringLiteral("reserved"), m.reserved},
+        {QStringLiteral("cpu"), m.cpu},
+        {QStringLiteral("model_state"), m.modelState()},
+        {QStringLiteral("total"), m.total()},
+    };
+}
+
+QJsonValue integer(std::int64_t v)
+{
+    return static_cast<double>(v);
+}
+
+} // namespace
+
+QJsonObject reportToJson(const Report &r)
+{
+    const ParamBreakdown &p = r.params;
+    QJsonObject params{
+        {QStringLiteral("total"), integer(p.total)},
+        {QStringLiteral("embedding"), integer(p.embedding)},
+        {QStringLiteral("lm_head"), integer(p.lmHead)},
+        {QStringLiteral("non_embedding"), integer(p.nonEmbedding)},
+        {QStringLiteral("active"), integer(p.active)},
+        {QStringLiteral("active_non_embedding"), integer(p.activeNonEmbedding)},
+        {QStringLiteral("mtp"), integer(p.mtp)},
+        {QStringLiteral("mtp_active"), integer(p.mtpActive)},
+        {QStringLiteral("final_norm"), integer(p.finalNorm)},
+        {QStringLiteral("per_layer"), QJsonObject{{QStringLiteral("attention"), integer(p.perLayer.attention)},
+                                                  {QStringLiteral("mlp"), integer(p.perLayer.mlp)},
+                                                  {QStringLiteral("mlp_active"), integer(p.perLayer.mlpActive)},
+                                                  {QStringLiteral("router"), integer(p.perLayer.router)},
+                                                  {QStringLiteral("routed_experts"), integer(p.perLayer.routedExperts)},
+                                                  {QStringLiteral("norms"), integer(p.perLayer.norms)},
+                                                  {QStringLiteral("total"), integer(p.perLayer.total())}}},
+    };
+
+    const FlopsReport &f = r.flops;
+    const ForwardMatmulFlops &fw = f.forwardPerSequence;
+    QJsonObject flops{
+        {QStringLiteral("training_6nd"), f.training6nd},
+        {QStringLiteral("training_detailed"), f.trainingDetailed},
+        {QStringLiteral("training_detailed_causal"), f.trainingDetailedCausal},
+        {QStringLiteral("causal_halving"), f.causal},
+        {QStringLiteral("training_hardware"), f.trainingHardware},
+        {QStringLiteral("per_token_detailed"), f.perTokenDetailed},
+        {QStringLiteral("per_token_6nd"), f.perToken6nd},
+        {QStringLiteral("tokens_per_step"), f.tokensPerStep},
+        {QStringLiteral("per_step_detailed"), f.perStepDetailed},
+        {QStringLiteral("attention_share"), f.attentionShare},
+        {QStringLiteral("per_token_mtp"), f.perTokenMtp},
+        {QStringLiteral("training_mtp"), f.trainingMtp},
+        {QStringLiteral("forward_per_sequence"),
+         QJsonObject{{QStringLiteral("qkv"), fw.qkv},
+                     {QStringLiteral("attention_scores"), fw.attentionScores},
+                     {QStringLiteral("attention_values"), fw.attentionValues},
+                     {QStringLiteral("output_projection"), fw.outputProjection},
+                     {QStringLiteral("mlp"), fw.mlp},
+                     {QStringLiteral("lm_head"), fw.lmHead},
+                     {QStringLiteral("total"), fw.total()}}},
+    };
+
+    const MemoryReport &m = r.memory;
+    QJsonArray perStage;
+    for (const StageMemory &st : m.perStage) {
+        QJsonObject o = breakdownJson(st.bytes);
+        o.insert(QStringLiteral("stage"), integer(st.stage));
+        o.insert(QStringLiteral("layers"), integer(st.layers));
+        o.insert(QStringLiteral("params_on_gpu"), st.params);
+        o.insert(QStringLiteral("in_flight_micro_batches"), st.inFlightMicroBatches);
+        o.insert(QStringLiteral("fits"), st.bytes.total() <= m.capacity);
+        perStage.append(o);
+    }
+    const FrameworkOverheads &worst = m.perStage[m.worstStage].overheads;
+    QJsonArray byStage;
+    for (int stage = 0; stage < kZeroStages; ++stage)
+        byStage.append(QJsonObject{{QStringLiteral("stage"), stage},
+                                   {QStringLiteral("per_gpu"), breakdownJson(m.byZeroStage[stage])},
+                                   {QStringLiteral("fits"), m.byZeroStage[stage].total() <= m.capacity}});
+    QJsonObject memory{
+        {QStringLiteral("recipe"), m.recipe.id},
+        {QStringLiteral("compute_dtype"), m.recipe.computeDtype},
+        {QStringLiteral("matmul_dtype"), m.recipe.matmulDtype()},
+        {QStringLiteral("bytes_per_param"), QJsonObject{{QStringLiteral("weights"), m.recipe.weightBytes},
+                                                        {QStringLiteral("grads"), m.recipe.gradBytes},
+                                                        {QStringLiteral("optimizer_and_master_weights"), m.recipe.optimizerBytes},
+                                                        {QStringLiteral("activation_element"), m.recipe.activationBytes}}},
+        {QStringLiteral("zero_stage"), m.zeroStage},
+        {QStringLiteral("gpus"), integer(m.gpus)},
+        {QStringLiteral("capacity"), m.capacity},
+        {QStringLiteral("fits"), m.fits},
+        {QStringLiteral("offload"), offloadName(r.scenario.offload)},
+        {QStringLiteral("cpu_per_node"), m.cpuPerNode},
+        {QStringLiteral("max_micro_batch"), m.maxMicroBatch ? integer(*m.maxMicroBatch) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("per_gpu"), breakdownJson(m.perGpu)},
+        {QStringLiteral("by_zero_stage"), byStage},
+        {QStringLiteral("worst_stage"), integer(m.worstStage)},
+        {QStringLiteral("per_stage"), perStage},
+        {QStringLiteral("overheads"), QJsonObject{{QStringLiteral("zero3_gathered_layer"), worst.zero3Gathered},
+                                                  {QStringLiteral("zero3_prefetch"), worst.zero3Prefetch},
+                                                  {QStringLiteral("allocator_margin"), worst.allocatorMargin},
+                                                  {QStringLiteral("cuda_context"), m.perGpu.reserved},
+                                                  {QStringLiteral("total"), worst.total() + m.perGpu.reserved}}},
+        {QStringLiteral("activations_detail"), QJsonObject{{QStringLiteral("per_layer"), m.activations.perLayer},
+                                                           {QStringLiteral("layers"), m.activations.layers},
+                                                           {QStringLiteral("output_layer"), m.activations.outputLayer},
+                                                           {QStringLiteral("embedding"), m.activations.embedding},
+                                                           {QStringLiteral("head"), m.activations.head}}},
+    };
+
+    const TimeReport &t = r.time;
+    QJsonObject time{
+        {QStringLiteral("flops_basis"), flopsBasisName(t.basis)},
+        {QStringLiteral("training_flops"), t.trainingFlops},
+        {QStringLiteral("recompute_flops"), t.recomputeFlops},
+        {QStringLiteral("hardware_flops"), t.hardwareFlops},
+        {QStringLiteral("seconds"), t.seconds},
+        {QStringLiteral("time_basis"), timeBasisName(t.timeBasis)},
+        {QStringLiteral("seconds_mfu_basis"), t.secondsUtilization},
+        {QStringLiteral("seconds_estimated_basis"), t.secondsEstimated},
+        {QStringLiteral("steps"), t.steps},
+        {QStringLiteral("step_seconds"), r.step.stepSeconds},
+        {QStringLiteral("estimated_mfu"), r.step.estimatedMfu},
+        {QStringLiteral("estimated_hfu"), r.step.estimatedHfu},
+        {QStringLiteral("bubble_fraction"), r.step.bubbleFraction},
+        {QStringLiteral("comm_exposed_seconds"), r.step.commExposedSeconds()},
+        {QStringLiteral("tokens_per_s_per_gpu"), r.step.tokensPerSecondPerGpu},
+        {QStringLiteral("step_breakdown"), QJsonObject{{QStringLiteral("slowest_stage"), integer(r.step.stage)},
+                                                       {QStringLiteral("compute_matmul"), r.step.computeMatmul},
+                                                       {QStringLiteral("compute_attention"), r.step.computeAttention},
+                                                       {QStringLiteral("compute_other"), r.step.computeOther},
+                                                       {QStringLiteral("tp_exposed"), r.step.tpExposed},
+                                                       {QStringLiteral("cp_exposed"), r.step.cpExposed},
+                                                       {QStringLiteral("pp_exposed"), r.step.ppExposed},
+                                                       {QStringLiteral("ep_exposed"), r.step.epExposed},
+                                                       {QStringLiteral("dp_exposed"), r.step.dpExposed},
+                                                       {QStringLiteral("host_exposed"), r.step.hostExposed},
+                                                       {QStringLiteral("bubble"), r.step.bubble},
+                                                       {QStringLiteral("optimizer"), r.step.optimizer}}},
+        {QStringLiteral("gpu_hours"), t.gpuHours},
+        {QStringLiteral("gpu_years"), t.gpuYears},
+        {QStringLiteral("gpus"), integer(t.gpus)},
+        {QStringLiteral("utilization_basis"), utilizationBasisName(t.utilizationBasis)},
+        {QStringLiteral("utilization"), t.utilizationFraction},
+        {QStringLiteral("mfu"), t.mfuFraction},
+        {QStringLiteral("hfu"), t.hfuFraction},
+        {QStringLiteral("peak_flops_per_s"), t.peakFlopsPerS},
+        {QStringLiteral("peak_dtype"), t.peakDtype},
+        {QStringLiteral("cost_usd"), t.costUsd ? QJsonValue(*t.costUsd) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("price_per_gpu_hour_usd"),
+         t.price.usdPerGpuHour ? QJsonValue(*t.price.usdPerGpuHour) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("price_origin"), t.price.origin == PriceOrigin::Scenario  ? QStringLiteral("scenario")
+                                         : t.price.origin == PriceOrigin::Catalog ? QStringLiteral("catalog")
+                                                                                  : QStringLiteral("none")},
+        {QStringLiteral("price_source"), t.price.source},
+        {QStringLiteral("price_date"), t.price.date},
+        {QStringLiteral("energy_kwh"), t.energyKwh},
+    };
+
+    QJsonArray commOps;
+    for (const CommOp &op : r.step.comm)
+        commOps.append(QJsonObject{{QStringLiteral("name"), op.name},
+                                   {QStringLiteral("group"), commGroupName(op.group)},
+                                   {QStringLiteral("collective"), collectiveName(op.collective)},
+                                   {QStringLiteral("group_size"), integer(op.groupSize)},
+                                   {QStringLiteral("tensor_bytes"), op.tensorBytes},
+                                   {QStringLiteral("count"), op.count},
+                                   {QStringLiteral("bytes"), op.bytes},
+                                   {QStringLiteral("link"), op.linkId},
+                                   {QStringLiteral("seconds"), op.seconds},
+                                   {QStringLiteral("exposed_seconds"), op.exposedSeconds}});
+    const Layout &l = r.layout;
+    QJsonObject layout{
+        {QStringLiteral("tp"), integer(l.tp)},
+        {QStringLiteral("pp"), integer(l.pp)},
+        {QStringLiteral("vpp"), integer(l.vpp)},
+        {QStringLiteral("cp"), integer(l.cp)},
+        {QStringLiteral("dp"), integer(l.dp)},
+        {QStringLiteral("ep"), integer(l.ep)},
+        {QStringLiteral("sp"), l.sp},
+        {QStringLiteral("micro_batch"), integer(l.microBatch)},
+        {QStringLiteral("global_batch"), integer(l.globalBatch)},
+        {QStringLiteral("micro_batches"), integer(l.microBatches)},
+        {QStringLiteral("grad_accum"), integer(l.microBatches)},
+        {QStringLiteral("gpus_per_node"), integer(l.gpusPerNode)},
+        {QStringLiteral("scale_up"), r.scaleUp.id},
+        {QStringLiteral("scale_out"), r.scaleOut.id},
+    };
+
+    const RooflineReport &rl = r.roofline;
+    QJsonArray ops;
+    for (const RooflineOp &op : rl.ops)
+        ops.append(QJsonObject{
+            {QStringLiteral("name"), op.name},
+            {QStringLiteral("phase"), phaseName(op.phase)},
+            {QStringLiteral("kind"), opKindName(op.kind)},
+            {QStringLiteral("count"), op.count},
+            {QStringLiteral("flops"), op.flops},
+            {QStringLiteral("bytes"), op.bytes},
+            {QStringLiteral("intensity"), op.intensity},
+            {QStringLiteral("attainable_flops_per_s"), op.attainableFlopsPerS},
+            {QStringLiteral("bound"), op.computeBound ? QStringLiteral("compute") : QStringLiteral("memory")},
+            {QStringLiteral("seconds"), op.seconds},
+        });
+    QJsonObject roofline{
+        {QStringLiteral("gpu"), rl.gpuId},
+        {QStringLiteral("peak_flops_per_s"), rl.peakFlopsPerS},
+        {QStringLiteral("peak_dtype"), rl.peakDtype},
+        {QStringLiteral("bandwidth_bytes_per_s"), rl.bandwidthBytesPerS},
+        {QStringLiteral("ridge_intensity"), rl.ridgeIntensity},
+        {QStringLiteral("gemm_peak_flops_per_s"), rl.gemmPeakFlopsPerS},
+        {QStringLiteral("gemm_peak_dtype"), rl.gemmPeakDtype},
+        {QStringLiteral("gemm_ridge_intensity"), rl.gemmRidgeIntensity},
+        {QStringLiteral("stage"), integer(rl.stage)},
+        {QStringLiteral("step_seconds"), rl.stepSeconds},
+        {QStringLiteral("model_flops_per_step"), rl.modelFlopsPerStep},
+        {QStringLiteral("implied_mfu"), rl.impliedMfu},
+        {QStringLiteral("illustrative_intensity"), r.illustrativeIntensity},
+        {QStringLiteral("ops"), ops},
+    };
+
+    const ConventionsReport &c = r.conventions;
+    QJsonObject conventions{
+        {QStringLiteral("model_state_16_bytes_per_param"), c.modelState16},
+        {QStringLiteral("model_state_18_bytes_per_param"), c.modelState18},
+        {QStringLiteral("activations_no_recompute"), c.activationsNone},
+        {QStringLiteral("activations_selective_recompute"), c.activationsSelective},
+        {QStringLiteral("activations_full_recompute"), c.activationsFull},
+        {QStringLiteral("activations_flash_attention"), c.activationsFlash},
+        {QStringLiteral("activations_korthikanti"), c.activationsKorthikanti},
+        {QStringLiteral("activations_pytorch"), c.activationsPyTorch},
+    };
+
+    QJsonObject out{
+        {QStringLiteral("scenario"), scenarioToJson(r.scenario)},
+        {QStringLiteral("conventions"), conventions},
+        {QStringLiteral("params"), params},
+        {QStringLiteral("flops"), flops},
+        {QStringLiteral("layout"), layout},
+        {QStringLiteral("memory"), memory},
+        {QStringLiteral("comm"), QJsonObject{{QStringLiteral("ops"), commOps}}},
+        {QStringLiteral("time"), time},
+        {QStringLiteral("roofline"), roofline},
+    };
+    if (const auto change = baselineChange(r)) {
+        // The pinned run's headline figures and the fractional changes from them.
+        const Report &b = *r.baseline;
+        out.insert(QStringLiteral("baseline"),
+                   QJsonObject{{QStringLiteral("memory_per_gpu_total"), b.memory.perGpu.total()},
+                               {QStringLiteral("seconds"), b.time.seconds},
+                               {QStringLiteral("cost_usd"), b.time.costUsd ? QJsonValue(*b.time.costUsd) : QJsonValue()},
+                               {QStringLiteral("change"), QJsonObject{{QStringLiteral("memory"), change->memory},
+                                                                      {QStringLiteral("time"), change->time},
+                                                                      {QStringLiteral("cost"), change->cost ? QJsonValue(*change->cost) : QJsonValue()}}}});
+    }
+    return out;
+}
+
+namespace {
+
+QJsonObject plannedJson(const PlannedLayout &p, std::int64_t globalBatch)
+{
+    const std::int64_t micro = globalBatch / (p.microBatch * p.dp);
+    return {
+        {QStringLiteral("tp"), integer(p.tp)},
+        {QStringLiteral("pp"), integer(p.pp)},
+        {QStringLiteral("vpp"), integer(p.vpp)},
+        {QStringLiteral("cp"), integer(p.cp)},
+        {QStringLiteral("dp"), integer(p.dp)},
+        {QStringLiteral("ep"), integer(p.ep)},
+        {QStringLiteral("sp"), p.sp},
+        {QStringLiteral("micro_batches"), integer(micro)},
+        {QStringLiteral("grad_accum"), integer(micro)},
+        {QStringLiteral("zero_stage"), p.zeroStage},
+        {QStringLiteral("micro_batch"), integer(p.microBatch)},
+        {QStringLiteral("recompute"), recomputeName(p.recompute)},
+        {QStringLiteral("fits"), p.fits},
+        {QStringLiteral("worst_stage_bytes"), p.worstStageBytes},
+        {QStringLiteral("step_seconds"), p.fits ? QJsonValue(p.stepSeconds) : QJsonValue()},
+        {QStringLiteral("estimated_mfu"), p.fits ? QJsonValue(p.estimatedMfu) : QJsonValue()},
+        {QStringLiteral("reason"), p.reason},
+    };
+}
+
+} // namespace
+
+QJsonObject planToJson(const PlanReport &plan)
+{
+    QJsonArray layouts;
+    for (const PlannedLayout &p : plan.layouts)
+        layouts.append(plannedJson(p, plan.globalBatch));
+    QJsonObject current = plannedJson(plan.current, plan.globalBatch);
+    current.insert(QStringLiteral("rank"), plan.currentRank ? integer(*plan.currentRank) : QJsonValue());
+    return {
+        {QStringLiteral("layouts"), layouts},
+        {QStringLiteral("global_batch"), integer(plan.globalBatch)},
+        {QStringLiteral("evaluated"), integer(plan.evaluated)},
+        {QStringLiteral("fitting"), integer(plan.fitting)},
+        {QStringLiteral("current"), current},
+    };
+}
+
+} // namespace napkin

@@ -1,0 +1,226 @@
+#include "core/io/safefile.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace napkin {
+
+namespace {
+
+const QString kPartialSuffix = QStringLiteral(".napkin-partial");
+
+QString systemReason(int err)
+{
+    return QString::fromLocal8Bit(std::strerror(err));
+}
+
+QByteArray encoded(const QString &path)
+{
+    return QFile::encodeName(path);
+}
+
+bool processIsGone(qint64 pid)
+{
+    return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+/// Removes ".NAME.PID.napkin-partial" files whose process no longer exists.
+void removeStalePartials(const QString &path)
+{
+    const QFileInfo target(path);
+    const QString prefix = QLatin1Char('.') + target.fileName() + QLatin1Char('.');
+    const QDir dir = target.absoluteDir();
+    const QStringList names = dir.entryList({prefix + QStringLiteral("*") + kPartialSuffix},
+                                            QDir::Files | QDir::Hidden | QDir::System);
+    for (const QString &name : names) {
+        bool ok = false;
+        const qint64 pid = name.mid(prefix.size(), name.size() - prefix.size() - kPartialSuffix.size()).toLongLong(&ok);
+        if (ok && processIsGone(pid))
+            ::unlink(encoded(dir.filePath(name)).constData());
+    }
+}
+
+/// Writes one temporary completely; on failure it is removed and `error` says why.
+bool writePartial(const QString &finalPath, const QString &partial, const QByteArray &bytes, QString *error)
+{
+    const auto fail = [&](int err) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(finalPath), systemReason(err));
+        return false;
+    };
+    const QByteArray name = encoded(partial);
+    const int fd = ::open(name.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (fd < 0)
+        return fail(errno);
+    // Keep the permissions of the file being replaced.
+    struct stat old {};
+    if (::stat(encoded(finalPath).constData(), &old) == 0 && S_ISREG(old.st_mode))
+        ::fchmod(fd, old.st_mode & 07777);
+    const char *data = bytes.constData();
+    qint64 left = bytes.size();
+    int err = 0;
+    while (left > 0) {
+        const ssize_t n = ::write(fd, data, static_cast<size_t>(left));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            err = n < 0 ? errno : ENOSPC;
+            break;
+        }
+        data += n;
+        left -= n;
+    }
+    if (err == 0 && ::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        err = errno;
+    if (::close(fd) != 0 && err == 0)
+        err = errno;
+    if (err != 0) {
+        ::unlink(name.constData());
+        return fail(err);
+    }
+    return true;
+}
+
+} // namespace
+
+QString partialFileName(const QString &path, qint64 pid)
+{
+    const QFileInfo target(path);
+    return target.absoluteDir().filePath(QLatin1Char('.') + target.fileName() + QLatin1Char('.')
+                                         + QString::number(pid) + kPartialSuffix);
+}
+
+bool writeFilesAtomically(const QList<FileContents> &files, QString *error)
+{
+    // A full disk under `ulimit -f` would otherwise end the process with SIGXFSZ; ignored, the
+    // write fails with EFBIG and is reported like any other.
+    std::signal(SIGXFSZ, SIG_IGN);
+    QStringList partials;
+    const auto removePartials = [&] {
+        for (const QString &p : partials)
+            ::unlink(encoded(p).constData());
+    };
+    for (const FileContents &f : files) {
+        if (f.path.isEmpty()) {
+            removePartials();
+            if (error)
+                *error = QStringLiteral("cannot write a file with an empty name");
+            return false;
+        }
+        removeStalePartials(f.path);
+        const QString partial = partialFileName(f.path, ::getpid());
+        if (!writePartial(f.path, partial, f.bytes, error)) {
+            removePartials();
+            return false;
+        }
+        partials << partial;
+    }
+    // Every previous file is kept under a second name (a hard link) until all the new ones are
+    // in place, so a rename that fails puts back the ones already replaced: all or none.
+    QStringList previous;
+    for (const FileContents &f : files) {
+        const QString backup = partialFileName(f.path + QStringLiteral(".previous"), ::getpid());
+        removeStalePartials(f.path + QStringLiteral(".previous"));
+        ::unlink(encoded(backup).constData());
+        const bool kept = ::link(encoded(f.path).constData(), encoded(backup).constData()) == 0;
+        previous << (kept ? backup : QString());
+    }
+    const auto dropPrevious = [&] {
+        for (const QString &b : previous)
+            if (!b.isEmpty())
+                ::unlink(encoded(b).constData());
+    };
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        if (::rename(encoded(partials[i]).constData(), encoded(files[i].path).constData()) != 0) {
+            const int err = errno;
+            for (qsizetype j = 0; j < i; ++j) {
+                const QByteArray target = encoded(files[j].path);
+                if (previous[j].isEmpty())
+                    ::unlink(target.constData());  // there was none before
+                else
+                    ::rename(encoded(previous[j]).constData(), target.constData());
+            }
+            removePartials();
+            dropPrevious();
+            if (error)
+                *error = QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(files[i].path), systemReason(err));
+            return false;
+        }
+    }
+    dropPrevious();
+    return true;
+}
+
+bool writeFileAtomically(const QString &path, const QByteArray &bytes, QString *error)
+{
+    return writeFilesAtomically({FileContents{path, bytes}}, error);
+}
+
+std::optional<QByteArray> readSmallRegularFile(const QString &path, qint64 maxBytes, QString *error)
+{
+    const QString shown = QDir::toNativeSeparators(path);
+    const auto fail = [&](const QString &why) -> std::optional<QByteArray> {
+        if (error)
+            *error = QStringLiteral("cannot read %1: %2").arg(shown, why);
+        return std::nullopt;
+    };
+    if (path.isEmpty())
+        return fail(QStringLiteral("the file name is empty"));
+    const QByteArray name = encoded(path);
+    struct stat st {};
+    if (::stat(name.constData(), &st) != 0)
+        return fail(systemReason(errno));
+    const auto notRegular = [&](mode_t mode) {
+        const char *what = S_ISDIR(mode)    ? "a folder"
+                           : S_ISFIFO(mode) ? "a FIFO"
+                           : S_ISSOCK(mode) ? "a socket"
+                           : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+                                                            : "not a regular file";
+        return fail(QStringLiteral("it is %1, not a regular file").arg(QLatin1String(what)));
+    };
+    const QString tooLarge = QStringLiteral("it is larger than the %1-byte limit (%2 MiB)")
+                                 .arg(maxBytes).arg(static_cast<double>(maxBytes) / (1024.0 * 1024.0));
+    if (!S_ISREG(st.st_mode))
+        return notRegular(st.st_mode);
+    if (st.st_size > maxBytes)
+        return fail(tooLarge);
+    // O_NONBLOCK: if the path became a FIFO since stat(), open() must still not wait for a writer.
+    const int fd = ::open(name.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fail(systemReason(errno));
+    struct stat opened {};
+    if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+        ::close(fd);
+        return notRegular(opened.st_mode);
+    }
+    // Read at most one byte past the limit: files such as those under /proc report size 0.
+    QByteArray bytes(static_cast<qsizetype>(maxBytes + 1), Qt::Uninitialized);
+    qint64 got = 0;
+    while (got < maxBytes + 1) {
+        const ssize_t n = ::read(fd, bytes.data() + got, static_cast<size_t>(maxBytes + 1 - got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            return fail(systemReason(err));
+        }
+        if (n == 0)
+            break;
+        got += n;
+    }
+    ::close(fd);
+    if (got > maxBytes)
+        return fail(tooLarge);
+    bytes.truncate(static_cast<qsizetype>(got));
+    return bytes;
+}
+
+} // namespace napkin

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/model/validation.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace napkin {
+
+/// How one run is cut across its GPUs: the scenario's tp, pp, vpp and cp, the DP they leave,
+/// and how the global batch becomes micro-batches (Narayanan et al. 2021, Section 2).
+struct Layout {
+    std::int64_t tp = 1;
+    std::int64_t pp = 1;
+    std::int64_t vpp = 1;
+    std::int64_t cp = 1;
+    std::int64_t dp = 1;            ///< gpus / (tp x pp x cp)
+    std::int64_t ep = 1;            ///< expert-parallel ranks, out of dp x cp
+    bool sp = false;
+    std::int64_t microBatch = 1;    ///< sequences per micro-batch
+    std::int64_t globalBatch = 1;   ///< sequences per optimizer step, all replicas
+    /// Micro-batches each pipeline runs per step, global / (micro-batch x dp): Narayanan et
+    /// al.'s m, and the gradient-accumulation steps when pp = 1.
+    std::int64_t microBatches = 1;
+    std::int64_t gpusPerNode = 8;
+    /// Ranks ZeRO and the distributed optimizer shard over: DP x CP, as Megatron-LM's
+    /// distributed optimizer does (its data-parallel group with context parallelism).
+    std::int64_t shardGroup() const { return dp * cp; }
+    /// Ranks ZeRO shards the routed experts' state over: the DP x CP ranks that hold the same
+    /// experts, dp x cp / ep (Megatron-LM's expert data-parallel group).
+    std::int64_t expertShardGroup() const { return dp * cp / ep; }
+    std::int64_t gpus() const { return tp * pp * cp * dp; }
+    bool operator==(const Layout &) const = default;
+};
+
+/// The layout of a scenario already checked by validateLayout(); `defaultGpusPerNode` is
+/// the GPU's catalog node size, used when the scenario sets none.
+Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode);
+
+/// The rules a layout must follow (after each field's range), each refusal naming its field and the rule:
+/// tp divides heads and kv_heads; pp <= layers; vpp > 1 needs pp > 1, at least vpp layers
+/// on every stage (chunks as even as the count allows; Llama 3 405B's 126 layers on 16 stages
+/// are uneven) and micro-batches divisible by pp; 2 x cp divides seq_len; tp x pp x cp divides
+/// gpus; the global batch is a multiple of batch x dp; a direct parameter count allows no
+/// tp or pp (it has no layers to split).
+std::optional<ValidationError> validateLayout(const Scenario &s);
+
+/// The lowest ZeRO stage an offload runs at: ZeRO-Offload partitions the optimizer state it
+/// moves (stage 1), ZeRO-Infinity fetches the parameters per layer (stage 3; Rajbhandari et
+/// al. 2021, Section 5).
+int lowestZeroStage(Offload offload);
+
+/// Transformer layers on each pipeline stage. Uneven splits give the L mod pp extra layers to
+/// stages 1, 2, ...: never to stage 0, which already holds the embedding and the most
+/// micro-batches in flight.
+std::vector<std::int64_t> stageLayers(std::int64_t layers, std::int64_t pp);
+/// Of each stage's layers, how many are among the model's first `dense` blocks (the dense
+/// blocks of a Mixture-of-Experts model such as DeepSeek-V3 sit on the first stages).
+std::vector<std::int64_t> stageDenseLayers(std::int64_t layers, std::int64_t pp, std::int64_t dense);
+
+/// The stages that can be the slowest or hold the most memory, without repeats: 0, 1 and the
+/// last. In-flight micro-batches fall with the stage index, extra layers go to stages 1, 2,
+/// ..., the embedding sits on the first stage and the head on the last, so every other stage
+/// repeats stage 1 or has less.
+std::vector<std::int64_t> candidateStages(std::int64_t pp);
+
+/// Micro-batches whose activations stage `stage` holds at its peak, in units of the whole
+/// stage's layers. 1F1B: min(pp - stage, m) (Narayanan et al. 2021, Section 2.2.1).
+/// Interleaved: the stage's warm-up of (pp - stage - 1) x 2 + (vpp - 1) x pp model chunks
+/// plus one (Megatron-LM's interleaved schedule), at most m x vpp, each chunk 1/vpp of the
+/// stage: stage 0 holds pp x (1 + (pp - 1)/(pp x vpp)) (Korthikanti et al. 2022, Section 4.2.3).
+double inFlightMicroBatches(const Layout &layout, std::int64_t stage);
+
+/// The pipeline bubble as a fraction of ideal compute time, (pp - 1) / (m x vpp)
+/// (Narayanan et al. 2021, Section 2.2.2 for interleaved 1F1B; vpp = 1 gives 1F1B's).
+double bubbleFraction(const Layout &layout);
+
+} // namespace napkin

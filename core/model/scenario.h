@@ -1,0 +1,203 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace napkin {
+
+/// The two decoder families Napkin counts; see modelshape.h for what each implies.
+enum class Arch { Gpt2, Llama };
+
+/// What the backward pass recomputes instead of storing (Korthikanti et al. 2022, Section 4).
+enum class Recompute { None, Selective, Full };
+
+/// Which formula counts activation memory: Korthikanti et al. 2022, or what autograd keeps in
+/// Napkin's reference PyTorch decoders (tests/validation/ACTIVATION_MODEL.md).
+enum class ActivationModel { Korthikanti, PyTorch };
+
+/// What moves to the CPU's memory (Ren et al. 2021, ZeRO-Offload; Rajbhandari et al. 2021,
+/// ZeRO-Infinity): nothing; the optimizer state and gradients (the optimizer step runs on the
+/// CPU); or those and the parameters, fetched to the GPU for each forward and backward.
+enum class Offload { None, Optimizer, Params };
+
+/// Which training-FLOPs figure drives the time estimate.
+enum class FlopsBasis { SixND, Detailed };
+
+/// What the utilisation the user sets divides (Chowdhery et al. 2022, App. B; Korthikanti et
+/// al. 2022, Section 6.3): model FLOPs (MFU) leave recomputation out, so recompute costs no
+/// time; hardware FLOPs (HFU) add the forward work recomputation runs again.
+enum class UtilizationBasis { Hfu, Mfu };
+
+/// Which step time the run's time uses: the user's utilisation (MFU or HFU) over the peak, or
+/// Napkin's bottom-up estimate from the per-device workload (core/run/steptime.h).
+enum class TimeBasis { Utilization, Estimated };
+
+/// What a GPU holds before the model arrives: 1343 MiB, the memory nvidia-smi reports after
+/// PyTorch's first tensor on the GPU loads the CUDA context and kernels (Hugging Face
+/// Transformers docs, "Model training anatomy": "GPU memory occupied: 1343 MB", "the kernels
+/// alone take up 1.3GB"; nvidia-smi's MB are MiB). It leaves out the caching allocator's
+/// fragmentation, which depends on the run.
+constexpr double kDefaultReservedBytes = 1343.0 * 1024 * 1024;
+
+/// The shape of a decoder-only transformer.
+struct ModelShape {
+    Arch arch = Arch::Gpt2;
+    std::int64_t layers = 12;
+    std::int64_t dModel = 768;
+    std::int64_t heads = 12;
+    std::int64_t kvHeads = 12;
+    std::int64_t dFf = 3072;
+    std::int64_t vocab = 50257;
+    std::int64_t maxPositions = 1024;
+    bool tied = true;
+    /// Width of one attention head; 0: d_model / heads. Qwen3 and Gemma 3 set it apart from the
+    /// width (Qwen3-30B-A3B: 32 heads of 128 on a width of 2048).
+    std::int64_t headDim = 0;
+    /// RMSNorm on each head's queries and keys before RoPE (Qwen3, Gemma 3): a head_dim weight each.
+    bool qkNorm = false;
+    // Multi-head latent attention (DeepSeek-V2/V3): K and V come from a kv_lora_rank-wide latent,
+    // Q from a q_lora_rank-wide one (0: a full-rank Q), each head adds qk_rope_dim decoupled RoPE
+    // dimensions to its head_dim (qk_nope_head_dim), and values are v_head_dim wide.
+    // kv_lora_rank = 0 is ordinary multi-head or grouped-query attention.
+    std::int64_t qLoraRank = 0;
+    std::int64_t kvLoraRank = 0;
+    std::int64_t qkRopeDim = 0;
+    std::int64_t vHeadDim = 0;         ///< 0: head_dim
+
+    bool mla() const { return kvLoraRank > 0; }
+    // Mixture-of-Experts (Shazeer et al. 2017; Fedus et al. 2021): every block's MLP becomes a
+    // router over `experts` MLPs of width `expertDff`, each token going to its top
+    // `expertsPerToken`, plus `sharedExperts` MLPs every token goes through (DeepSeek-V3).
+    // experts = 0 is a dense model (d_ff), and the other three are then ignored.
+    std::int64_t experts = 0;
+    std::int64_t expertsPerToken = 2;
+    std::int64_t sharedExperts = 0;
+    std::int64_t expertDff = 0;       ///< 0: d_ff
+    /// The first blocks keep a dense MLP of d_ff (DeepSeek-V3's first_k_dense_replace = 3).
+    std::int64_t denseLayers = 0;
+    /// The router carries a bias per expert (DeepSeek-V3's e_score_correction_bias).
+    bool routerBias = false;
+    /// llama family: every linear layer of a block has a bias (the Q, K, V and output projections,
+    /// the router, each MLP or expert's gate-and-up and down), as gpt-oss has; gpt2 always does.
+    bool linearBias = false;
+    /// A learned sink logit per head in every block, joining each softmax (gpt-oss).
+    bool attentionSinks = false;
+    /// Sliding-window attention: blocks whose queries see only the last `slidingWindow` keys
+    /// (0: none). Every `globalEvery`-th block keeps full attention (gpt-oss 2, Gemma 3 6);
+    /// 0: every block is windowed (Mistral 7B v0.1).
+    std::int64_t slidingWindow = 0;
+    std::int64_t globalEvery = 0;
+    /// Multi-token prediction modules (DeepSeek-V3's num_nextn_predict_layers = 1): each adds two
+    /// norms, a 2d x d projection, one more block and the head's norm, sharing the embedding and
+    /// the LM head. Counted apart from the main model, as DeepSeek counts "671B + 14B".
+    std::int64_t mtpDepth = 0;
+
+    bool moe() const { return experts > 0; }
+
+    bool operator==(const ModelShape &) const = default;
+};
+
+struct Scenario;
+
+/// A scenario pinned for comparison (View > Pin Baseline): the charts draw it as a ghost and
+/// state the differences. Equal when both are absent or both hold equal scenarios; a pinned
+/// scenario never holds a baseline of its own.
+struct PinnedBaseline {
+    std::shared_ptr<const Scenario> scenario;
+
+    explicit operator bool() const { return scenario != nullptr; }
+    bool operator==(const PinnedBaseline &other) const;
+};
+
+/// The single input to every computation: one training run on one kind of GPU.
+/// Defaults are GPT-2 small (Radford et al. 2019) on 8 H100s, the source document's 300B tokens.
+struct Scenario {
+    QString presetId = QStringLiteral("gpt2-small");  ///< informational: where the shape came from
+    ModelShape model;
+    /// A parameter count given directly (the source document's N): used as both total and
+    /// non-embedding count; shape-dependent figures still use `model`.
+    std::optional<std::int64_t> paramsOverride;
+    std::int64_t seqLen = 1024;       ///< tokens per sequence
+    std::int64_t microBatch = 8;      ///< sequences per GPU per forward/backward pass
+    double tokens = 300e9;            ///< training tokens, the source document's D
+    QString gpuId = QStringLiteral("h100-sxm");
+    std::int64_t gpus = 8;            ///< data-parallel GPUs
+    int zeroStage = 0;                ///< 0..3, Rajbhandari et al. 2019
+    QString recipeId = QStringLiteral("bf16-mixed-adamw");
+    Recompute recompute = Recompute::None;
+    bool flashAttention = false;
+    bool includeActivations = true;
+    ActivationModel activationModel = ActivationModel::Korthikanti;
+    bool dropout = false;             ///< dropout layers present (PyTorch activation model only)
+    bool causalHalving = false;       ///< count only the lower triangle of the attention matmuls
+    FlopsBasis flopsBasis = FlopsBasis::Detailed;
+    /// The achieved fraction of peak the user sets, limits::minMfu (1e-3) to 1: HFU or MFU as
+    /// `utilizationBasis` says (JSON key "mfu" and option --mfu, kept from before the basis).
+    double mfuFraction = 0.4;
+    UtilizationBasis utilizationBasis = UtilizationBasis::Hfu;
+    /// Rental price of one GPU-hour set by the user; absent: the chosen GPU's catalog price
+    /// (GpuSpec::pricePerGpuHourUsd), so that changing the GPU changes the price with it.
+    std::optional<double> pricePerGpuHourUsd;
+    /// Bytes each GPU holds besides the model: CUDA context, kernels and library handles
+    /// (kDefaultReservedBytes); 0 to limits::maxReservedBytes. JSON "reserved_bytes".
+    double reservedBytes = kDefaultReservedBytes;
+    // The parallel layout (Narayanan et al. 2021; Korthikanti et al. 2022). Ranks are ordered
+    // TP fastest, then CP, DP and PP (Megatron-LM's default order), so a group of n ranks with
+    // stride k stays inside one node when n x k <= GPUs per node. DP = gpus / (tp x pp x cp).
+    std::int64_t tp = 1;              ///< tensor-parallel ranks (divide heads and kv_heads)
+    bool sequenceParallel = false;    ///< split the TP-replicated activations too (needs tp > 1 to matter)
+    std::int64_t pp = 1;              ///< pipeline stages (at most the layers; uneven stages allowed)
+    std::int64_t vpp = 1;             ///< virtual stages per pipeline rank (interleaved 1F1B)
+    std::int64_t cp = 1;              ///< context-parallel ranks (split the sequence)
+    /// Expert-parallel ranks: the routed experts are split over ep ranks of DP x CP (each holds
+    /// experts / ep of them); ZeRO shards the expert state over the other DP x CP / ep ranks.
+    std::int64_t ep = 1;
+    /// Slots each expert has, as a multiple of its even share of the routed tokens (Fedus et
+    /// al. 2021, Section 2.2); experts compute and keep activations for every slot.
+    double capacityFactor = 1;
+    /// Hide the MoE all-to-all behind another micro-batch's compute, as DeepSeek-V3's DualPipe
+    /// overlaps a forward and a backward chunk; off, it is exposed whole.
+    bool epOverlap = false;
+    Offload offload = Offload::None;
+    /// Sequences per optimizer step over all replicas; absent: one micro-batch per DP rank
+    /// (the meaning `batch` x `gpus` had before layouts).
+    std::optional<std::int64_t> globalBatch;
+    /// GPUs that share the scale-up link (NVLink domain); absent: the GPU's catalog node.
+    std::optional<std::int64_t> gpusPerNode;
+    /// The scale-out link between nodes (interconnects.json id); absent: the GPU's default.
+    QString interconnectId;
+    /// Fraction of peak a large matmul reaches and of bandwidth a streaming kernel reaches;
+    /// absent: the GPU's catalog figures.
+    std::optional<double> efficiencyMatmul;
+    std::optional<double> efficiencyMemory;
+    TimeBasis timeBasis = TimeBasis::Utilization;
+    /// The caching allocator's margin, a fraction of everything else a GPU holds for the model
+    /// (0 to limits::maxAllocatorMargin). PyTorch's allocator rounds and caches blocks, so
+    /// nvidia-smi shows more than torch.cuda.max_memory_allocated(); by how much depends on the
+    /// run (PyTorch docs, "CUDA semantics: memory management"), so Napkin charges none unless set.
+    double allocatorMargin = 0;
+    /// The scenario pinned for comparison, if any (JSON "baseline", a scenario object).
+    PinnedBaseline baseline;
+
+    bool operator==(const Scenario &) const = default;
+};
+
+QString archName(Arch arch);
+QString timeBasisName(TimeBasis basis);
+std::optional<TimeBasis> timeBasisFromName(const QString &name);
+std::optional<Arch> archFromName(const QString &name);
+QString offloadName(Offload offload);
+std::optional<Offload> offloadFromName(const QString &name);
+QString recomputeName(Recompute recompute);
+std::optional<Recompute> recomputeFromName(const QString &name);
+QString activationModelName(ActivationModel model);
+std::optional<ActivationModel> activationModelFromName(const QString &name);
+QString flopsBasisName(FlopsBasis basis);
+std::optional<FlopsBasis> flopsBasisFromName(const QString &name);
+QString utilizationBasisName(UtilizationBasis basis);
+std::optional<UtilizationBasis> utilizationBasisFromName(const QString &name);
+
+} // namespace napkin

@@ -1,0 +1,285 @@
+#include "core/report/planner.h"
+
+#include "core/workload/flops.h"
+#include "core/model/layout.h"
+#include "core/run/memory.h"
+#include "core/report/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include <QStringList>
+
+namespace napkin {
+
+namespace {
+
+QList<std::int64_t> divisorsUpTo(std::int64_t n, std::int64_t limit)
+{
+    QList<std::int64_t> out;
+    for (std::int64_t d = 1; d <= std::min(n, limit); ++d)
+        if (n % d == 0)
+            out.append(d);
+    return out;
+}
+
+/// What depends only on (tp, cp, ep, micro-batch, recompute): the one-block sums and compute parts.
+class PartsCache final
+{
+public:
+    struct Entry {
+        WorkloadSums sums;
+        std::optional<ComputeParts> parts;
+    };
+    Entry &at(const Scenario &c, const Recipe &recipe)
+    {
+        const Key key{c.tp, c.cp, c.ep, c.microBatch, static_cast<int>(c.recompute)};
+        auto it = m_entries.find(key);
+        if (it == m_entries.end())
+            it = m_entries.emplace(key, Entry{blockSums(c, recipe, static_cast<double>(c.microBatch)), std::nullopt}).first;
+        return it->second;
+    }
+
+private:
+    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>;
+    std::map<Key, Entry> m_entries;
+};
+
+PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &recipe, const StepMachine &machine,
+                       std::int64_t *evaluated, PartsCache &cache)
+{
+    PlannedLayout p;
+    const Layout l = deriveLayout(c, gpu.gpusPerNode);
+    p.tp = l.tp;
+    p.pp = l.pp;
+    p.vpp = l.vpp;
+    p.cp = l.cp;
+    p.dp = l.dp;
+    p.ep = l.ep;
+    p.sp = l.sp;
+    p.zeroStage = c.zeroStage;
+    p.microBatch = c.microBatch;
+    p.recompute = c.recompute;
+    ++*evaluated;
+    PartsCache::Entry &cached = cache.at(c, recipe);
+    p.worstStageBytes = worstStageBytes(c, recipe, l, cached.sums);
+    p.fits = p.worstStageBytes <= gpu.memoryBytes;
+    if (!p.fits)
+        return p;
+    const FlopsReport flops = computeFlops(c);
+    const QList<double> params = stageParams(c, l, cached.sums);
+    if (!cached.parts)
+        cached.parts = computeParts(c, recipe, machine);
+    const double steps = c.tokens / flops.tokensPerStep;
+    const QList<double> experts = stageExpertParams(c, l, cached.sums);
+    const StepTimeReport t = estimateStepTime(c, recipe, l, machine, params, optimizerParams(c, l, params, experts),
+                                              flops.perStepDetailed, flops.recompute / steps, false, &*cached.parts);
+    p.stepSeconds = t.stepSeconds;
+    p.estimatedMfu = t.estimatedMfu;
+    p.bubbleSeconds = t.bubble;
+    p.commExposedSeconds = t.commExposedSeconds();
+    // Recompute time: the hardware FLOPs beyond the model's, at the compute the step ran.
+    const double compute = t.computeMatmul + t.computeAttention + t.computeOther;
+    p.recomputeSeconds = t.estimatedHfu > 0 ? compute * (1 - t.estimatedMfu / t.estimatedHfu) : 0;
+    return p;
+}
+
+QString percent(double x)
+{
+    return QString::number(x * 100, 'f', x < 0.1 ? 1 : 0) + QLatin1Char('%');
+}
+
+/// The settings where two layouts differ: "pp 8 vs 16, ZeRO 2 vs 1".
+QString differences(const PlannedLayout &a, const PlannedLayout &b)
+{
+    QStringList out;
+    const auto compare = [&](const char *name, std::int64_t x, std::int64_t y) {
+        if (x != y)
+            out << QStringLiteral("%1 %2 vs %3").arg(QLatin1String(name)).arg(x).arg(y);
+    };
+    compare("tp", a.tp, b.tp);
+    compare("pp", a.pp, b.pp);
+    compare("vpp", a.vpp, b.vpp);
+    compare("cp", a.cp, b.cp);
+    compare("ZeRO", a.zeroStage, b.zeroStage);
+    compare("micro-batch", a.microBatch, b.microBatch);
+    if (a.recompute != b.recompute)
+        out << QStringLiteral("recompute %1 vs %2").arg(recomputeName(a.recompute), recomputeName(b.recompute));
+    return out.join(QStringLiteral(", "));
+}
+
+/// Why `p` ranks where it does, against the best layout (or the runner-up, for the best).
+QString reasonFor(const PlannedLayout &p, const PlannedLayout &other, bool best)
+{
+    if (std::abs(p.stepSeconds - other.stepSeconds) <= 1e-9 * other.stepSeconds)
+        return best ? QStringLiteral("fastest that fits, tied with #2 (%1) and using less memory").arg(differences(p, other))
+                    : QStringLiteral("as fast as #1 (%1) but more memory").arg(differences(p, other));
+    struct Part {
+        const char *name;
+        double mine, theirs;
+    };
+    const Part parts[] = {{"pipeline bubble", p.bubbleSeconds, other.bubbleSeconds},
+                          {"exposed communication", p.commExposedSeconds, other.commExposedSeconds},
+                          {"recompute", p.recomputeSeconds, other.recomputeSeconds}};
+    const Part *biggest = &parts[0];
+    for (const Part &part : parts)
+        if (std::abs(part.mine - part.theirs) > std::abs(biggest->mine - biggest->theirs))
+            biggest = &part;
+    const double gap = other.stepSeconds / p.stepSeconds - 1;
+    if (best) {
+        return QStringLiteral("fastest that fits; %1 ahead of #2 (%2), whose %3 is %4 s against %5 s")
+            .arg(percent(gap), differences(p, other), QLatin1String(biggest->name),
+                 QString::number(biggest->theirs, 'g', 3), QString::number(biggest->mine, 'g', 3));
+    }
+    return QStringLiteral("%1 slower than #1 (%2): %3 %4 s against %5 s")
+        .arg(percent(p.stepSeconds / other.stepSeconds - 1), differences(p, other), QLatin1String(biggest->name),
+             QString::number(biggest->mine, 'g', 3), QString::number(biggest->theirs, 'g', 3));
+}
+
+} // namespace
+
+Scenario withPlannedLayout(Scenario s, const PlannedLayout &p)
+{
+    s.tp = p.tp;
+    s.pp = p.pp;
+    s.vpp = p.vpp;
+    s.cp = p.cp;
+    s.ep = p.ep;
+    s.sequenceParallel = p.sp;
+    s.zeroStage = p.zeroStage;
+    s.microBatch = p.microBatch;
+    s.recompute = p.recompute;
+    return s;
+}
+
+QString plannedLayoutText(const PlannedLayout &p)
+{
+    const QString ep = p.ep > 1 ? QStringLiteral(" · ep %1").arg(p.ep) : QString();
+    return QStringLiteral("tp %1 · pp %2 · vpp %3 · cp %4 · dp %5%6 · ZeRO %7 · b %8 · %9")
+        .arg(p.tp).arg(p.pp).arg(p.vpp).arg(p.cp).arg(p.dp)
+        .arg(ep)
+        .arg(p.zeroStage).arg(p.microBatch)
+        .arg(recomputeName(p.recompute));
+}
+
+PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe, const Interconnect &scaleUp,
+                       const Interconnect &scaleOut, const PlanOptions &options)
+{
+    PlanReport r;
+    const Layout current = deriveLayout(s, gpu.gpusPerNode);
+    const std::int64_t global = current.globalBatch;
+    r.globalBatch = global;
+    const StepMachine machine = stepMachine(s, recipe, gpu, Links{&scaleUp, &scaleOut});
+
+    const ModelShape &m = s.model;
+    const std::int64_t tpLimit = options.tpBeyondNode ? s.gpus : current.gpusPerNode;
+    const std::int64_t heads = s.paramsOverride ? 1 : std::gcd(m.heads, m.kvHeads);
+    QList<std::int64_t> microBatches = {1, 2, 4, 8, 16};
+    if (!microBatches.contains(s.microBatch))
+        microBatches.append(s.microBatch);
+    const Recompute recomputes[] = {Recompute::None, Recompute::Selective, Recompute::Full};
+
+    QList<PlannedLayout> fitting;
+    QList<PlannedLayout> misfits;
+    PartsCache cache;
+    Scenario c = s;
+    c.baseline = {};
+    c.globalBatch = global;
+    for (std::int64_t tp : divisorsUpTo(heads, tpLimit)) {
+        if (s.gpus % tp != 0)
+            continue;
+        for (std::int64_t cp = 1; cp * tp <= s.gpus && s.seqLen % (2 * cp) == 0; cp *= 2) {
+            if (s.gpus % (tp * cp) != 0)
+                break;
+            const std::int64_t rest = s.gpus / (tp * cp);
+            for (std::int64_t pp : divisorsUpTo(rest, s.paramsOverride ? 1 : m.layers)) {
+                const std::int64_t dp = rest / pp;
+                if (global % dp != 0)
+                    continue;
+                // Expert parallelism: whole experts per rank, ranks taken from DP x CP.
+                QList<std::int64_t> eps = {1};
+                if (m.moe() && !s.paramsOverride)
+                    for (std::int64_t e = 2; e <= m.experts && e <= dp * cp; ++e)
+                        if (m.experts % e == 0 && (dp * cp) % e == 0)
+                            eps.append(e);
+                for (std::int64_t ep : eps) {
+                    for (std::int64_t b : microBatches) {
+                        if ((global / dp) % b != 0)
+                            continue;
+                        const std::int64_t micro = global / dp / b;
+                        for (std::int64_t vpp = 1; vpp <= (pp > 1 ? 8 : 1); ++vpp) {
+                            if (vpp > 1 && (vpp > m.layers / pp || micro % pp != 0))
+                                continue;
+                            // ZeRO stages the offload allows (optimizer: 1+, params: 3); one
+                            // replica shards nothing, so it takes the lowest of them.
+                            const int zeroLo = lowestZeroStage(s.offload);
+                            const int zeroHi = std::max(zeroLo, dp * cp > 1 ? 3 : 0);
+                            for (int zero = zeroLo; zero <= zeroHi; ++zero) {
+                                for (Recompute rc : recomputes) {
+                                    // FlashAttention keeps no scores: selective recompute is no recompute.
+                                    if (s.flashAttention && rc == Recompute::Selective)
+                                        continue;
+                                    c.tp = tp;
+                                    c.cp = cp;
+                                    c.ep = ep;
+                                    c.pp = pp;
+                                    c.vpp = vpp;
+                                    c.microBatch = b;
+                                    c.sequenceParallel = tp > 1;
+                                    c.zeroStage = zero;
+                                    c.recompute = rc;
+                                    PlannedLayout p = evaluate(c, gpu, recipe, machine, &r.evaluated, cache);
+                                    (p.fits ? fitting : misfits).append(p);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    r.fitting = fitting.size();
+    // Equal times (ZeRO 1 and 2 move the same bytes) go to the layout with less memory.
+    const auto faster = [](const PlannedLayout &a, const PlannedLayout &b) {
+        if (std::abs(a.stepSeconds - b.stepSeconds) > 1e-9 * b.stepSeconds)
+            return a.stepSeconds < b.stepSeconds;
+        return a.worstStageBytes < b.worstStageBytes;
+    };
+    std::stable_sort(fitting.begin(), fitting.end(), faster);
+
+    // The scenario's own layout, as it stands.
+    Scenario own = s;
+    own.baseline = {};
+    std::int64_t ignored = 0;
+    PartsCache ownCache;  // the scenario's own settings may lie outside the enumeration (e.g. SP off)
+    r.current = evaluate(own, gpu, recipe, machine, &ignored, ownCache);
+    if (r.current.fits) {
+        r.currentRank = 1 + std::count_if(fitting.begin(), fitting.end(),
+                                          [&](const PlannedLayout &p) { return p.stepSeconds < r.current.stepSeconds; });
+    }
+
+    const int top = std::max(1, options.top);
+    if (!fitting.isEmpty()) {
+        r.layouts = fitting.mid(0, top);
+        for (qsizetype i = 0; i < r.layouts.size(); ++i) {
+            if (i == 0)
+                r.layouts[0].reason = fitting.size() > 1 ? reasonFor(fitting[0], fitting[1], true)
+                                                         : QStringLiteral("the only layout that fits");
+            else
+                r.layouts[i].reason = reasonFor(r.layouts[i], r.layouts[0], false);
+        }
+    } else {
+        std::stable_sort(misfits.begin(), misfits.end(), [](const PlannedLayout &a, const PlannedLayout &b) {
+            return a.worstStageBytes < b.worstStageBytes;
+        });
+        r.layouts = misfits.mid(0, top);
+        for (PlannedLayout &p : r.layouts)
+            p.reason = QStringLiteral("does not fit: the smallest worst stage found");
+    }
+    return r;
+}
+
+} // namespace napkin

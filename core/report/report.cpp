@@ -1,0 +1,133 @@
+#include "core/report/report.h"
+
+#include <QStringList>
+
+#include <cmath>
+
+namespace napkin {
+
+StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
+                                  const Interconnect &scaleUp, const Interconnect &scaleOut, const FlopsReport &flops,
+                                  const QList<double> &params, const QList<double> &experts)
+{
+    const Layout layout = deriveLayout(s, gpu.gpusPerNode);
+    const StepMachine machine = stepMachine(s, recipe, gpu, Links{&scaleUp, &scaleOut});
+    const double stepsPerRun = s.tokens / flops.tokensPerStep;
+    return estimateStepTime(s, recipe, layout, machine, params, optimizerParams(s, layout, params, experts),
+                            flops.perStepDetailed, flops.recompute / stepsPerRun);
+}
+
+QList<double> optimizerParams(const Scenario &s, const Layout &layout, const QList<double> &stageParams,
+                              const QList<double> &experts)
+{
+    QList<double> out = stageParams;
+    if (s.zeroStage < 1)
+        return out;
+    // Dense parameters are sharded over DP x CP, the routed experts' over DP x CP / EP.
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        const double e = experts.value(i);
+        out[i] = (out[i] - e) / static_cast<double>(layout.shardGroup())
+                 + e / static_cast<double>(layout.expertShardGroup());
+    }
+    return out;
+}
+
+Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe, const Interconnect &scaleUp,
+                     const Interconnect &scaleOut)
+{
+    Report r;
+    r.scenario = s;
+    r.gpu = gpu;
+    r.params = scenarioParams(s);
+    r.flops = computeFlops(s);
+    r.memory = computeMemory(s, recipe, gpu);
+    r.layout = r.memory.layout;
+    r.scaleUp = scaleUp;
+    r.scaleOut = scaleOut;
+    // Each stage's parameters, counted once by the memory report, serve the step and the roofline.
+    const QList<double> params = stageParams(r.memory);
+    const QList<double> experts = stageExpertParams(r.memory);
+    r.step = estimateStepTimeOn(s, recipe, gpu, scaleUp, scaleOut, r.flops, params, experts);
+    r.time = computeTime(s, r.flops, recipe, gpu, r.step);
+    r.roofline = computeRoofline(s, recipe, gpu, optimizerParams(s, r.layout, params, experts));
+    r.conventions = computeConventions(s, recipe);
+    const MemoryBreakdown &state = r.memory.byZeroStage[0];
+    // The source document divides by the bytes of the model and its activations; the CUDA
+    // context is not data a step moves.
+    r.illustrativeIntensity = r.flops.training6nd / (state.total() - state.reserved);
+    return r;
+}
+
+bool hasRecipePeaks(const GpuSpec &gpu, const Recipe &recipe)
+{
+    return gpu.peakFor(recipe.computeDtype) && gpu.peakFor(recipe.matmulDtype());
+}
+
+std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, ValidationError *error)
+{
+    auto refuse = [error](ValidationError e) -> std::optional<Report> {
+        if (error)
+            *error = std::move(e);
+        return std::nullopt;
+    };
+    if (auto e = validateScenario(s))
+        return refuse(*e);
+    const GpuSpec *gpu = catalog.findGpu(s.gpuId);
+    if (!gpu)
+        return refuse({QStringLiteral("gpu"),
+                       QStringLiteral("must be one of %1 (got \"%2\")").arg(catalog.gpuIdList(), printable(s.gpuId))});
+    const auto recipe = findRecipe(s.recipeId);
+    if (!recipe)
+        return refuse({QStringLiteral("recipe"),
+                       QStringLiteral("must be one of %1 (got \"%2\")").arg(recipeIdList(), printable(s.recipeId))});
+    // One dtype rule (GpuSpec::peakFor): the recipe's dtypes, bf16 and fp16 for each other, never
+    // a tensor-core rate for fp32 or another dtype's for fp8; a GPU without such a peak gives no
+    // time rather than a wrong one.
+    for (const QString &dtype : {recipe->computeDtype, recipe->matmulDtype()}) {
+        if (gpu->peakFor(dtype))
+            continue;
+        QStringList recipesWithPeak;
+        for (const Recipe &other : recipes())
+            if (hasRecipePeaks(*gpu, other))
+                recipesWithPeak << other.id;
+        return refuse({QStringLiteral("recipe"),
+                       QStringLiteral("\"%6\" %7 %1, and GPU \"%2\" lists no %3 peak: choose a recipe it "
+                                      "has a peak for (%4) or a GPU that lists one (%5)")
+                           .arg(dtype, gpu->id, acceptedPeakDtypes(dtype).join(QStringLiteral(" or ")),
+                                recipesWithPeak.join(QStringLiteral(", ")), catalog.gpuIdListWithPeak(dtype), recipe->id,
+                                dtype == recipe->computeDtype ? QStringLiteral("computes in") : QStringLiteral("runs its GEMMs in"))});
+    }
+    const Interconnect *scaleUp = catalog.findInterconnect(gpu->scaleUpId);
+    const Interconnect *scaleOut = catalog.findInterconnect(s.interconnectId.isEmpty() ? gpu->scaleOutId : s.interconnectId);
+    if (!scaleOut)
+        return refuse({QStringLiteral("interconnect"),
+                       QStringLiteral("must be one of %1 (got \"%2\")").arg(catalog.interconnectIdList(), printable(s.interconnectId))});
+    if (s.gpusPerNode && *s.gpusPerNode > scaleUp->domainGpus)
+        return refuse({QStringLiteral("gpus_per_node"),
+                       QStringLiteral("must be at most %1, the GPUs %2's %3 connects (got %4)")
+                           .arg(scaleUp->domainGpus).arg(gpu->id, scaleUp->name).arg(*s.gpusPerNode)});
+    Report r = computeReport(s, *gpu, *recipe, *scaleUp, *scaleOut);
+    // Under MFU the hardware runs the recomputed forward too: its utilisation is higher and
+    // cannot pass 100% of peak (Chowdhery et al. 2022, App. B).
+    if (r.time.hfuFraction > 1.0 + 1e-12) {
+        const double highest = r.time.trainingFlops / r.time.hardwareFlops;
+        return refuse({QStringLiteral("mfu"),
+                       QStringLiteral("must be at most %1%% with this recompute setting: MFU %2%% means HFU %3%% "
+                                      "(got %2%%)")
+                           .arg(QString::number(std::floor(highest * 1000) / 10), QString::number(s.mfuFraction * 100),
+                                QString::number(std::round(r.time.hfuFraction * 1000) / 10))});
+    }
+    if (s.baseline) {
+        // A pinned scenario is a whole scenario of its own; its problems name it.
+        if (s.baseline.scenario->baseline)
+            return refuse({QStringLiteral("baseline"), QStringLiteral("must not hold a baseline of its own")});
+        ValidationError e;
+        auto pinned = computeReport(*s.baseline.scenario, catalog, &e);
+        if (!pinned)
+            return refuse({QStringLiteral("baseline.") + e.field, e.problem});
+        r.baseline = std::make_shared<const Report>(std::move(*pinned));
+    }
+    return r;
+}
+
+} // namespace napkin

@@ -1,0 +1,113 @@
+#include "core/run/roofline.h"
+
+#include "core/workload/activations.h"
+#include "core/model/layout.h"
+
+#include <algorithm>
+
+namespace napkin {
+
+QString opKindName(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::Matmul: return QStringLiteral("matmul");
+    case OpKind::Attention: return QStringLiteral("attention");
+    case OpKind::Normalization: return QStringLiteral("normalization");
+    case OpKind::Elementwise: return QStringLiteral("elementwise");
+    case OpKind::Loss: return QStringLiteral("loss");
+    case OpKind::Optimizer: return QStringLiteral("optimizer");
+    }
+    return {};
+}
+
+QString phaseName(Phase phase)
+{
+    switch (phase) {
+    case Phase::Forward: return QStringLiteral("forward");
+    case Phase::Backward: return QStringLiteral("backward");
+    case Phase::Recompute: return QStringLiteral("recompute");
+    case Phase::Optimizer: return QStringLiteral("optimizer");
+    }
+    return {};
+}
+
+double attainable(double peakFlopsPerS, double bandwidthBytesPerS, double intensity)
+{
+    return std::min(peakFlopsPerS, bandwidthBytesPerS * intensity);
+}
+
+WorkloadInput stageWorkload(const Scenario &s, const Recipe &recipe, std::int64_t stage,
+                            const QList<double> &optimizerParams)
+{
+    WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
+                                     recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
+    const std::vector<std::int64_t> layers = stageLayers(s.model.layers, s.pp);
+    in.layers = static_cast<double>(layers[static_cast<std::size_t>(stage)]);
+    if (const std::int64_t dense = denseBlocks(s); dense > 0)
+        in.denseLayers = static_cast<double>(stageDenseLayers(s.model.layers, s.pp, dense)[static_cast<std::size_t>(stage)]);
+    else
+        in.denseLayers = 0;
+    in.firstStage = stage == 0;
+    in.lastStage = stage == s.pp - 1;
+    in.optimizerParams = optimizerParams.value(stage);
+    return in;
+}
+
+namespace {
+
+double opSeconds(const WorkloadOp &op, const RooflineReport &r)
+{
+    return std::max(op.flops / r.peakFor(op.kind), op.bytes / r.bandwidthBytesPerS);
+}
+
+} // namespace
+
+RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
+                               const QList<double> &optimizerParams)
+{
+    RooflineReport r;
+    r.gpuId = gpu.id;
+    r.peakFlopsPerS = gpu.peakFor(recipe.computeDtype, &r.peakDtype).value_or(0);  // computeReport refuses none
+    r.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
+    r.ridgeIntensity = r.peakFlopsPerS / r.bandwidthBytesPerS;
+    r.gemmPeakFlopsPerS = gpu.peakFor(recipe.matmulDtype(), &r.gemmPeakDtype).value_or(0);
+    r.gemmRidgeIntensity = r.gemmPeakFlopsPerS / r.bandwidthBytesPerS;
+
+    // The slowest stage sets the pipeline's pace; its GPU is the one shown.
+    std::vector<WorkloadOp> ops;
+    std::vector<WorkloadOp> slowest;
+    double slowestSeconds = -1;
+    for (std::int64_t stage : candidateStages(s.pp)) {
+        buildWorkload(stageWorkload(s, recipe, stage, optimizerParams), ops);
+        double seconds = 0;
+        for (const WorkloadOp &op : ops)
+            seconds += op.count * opSeconds(op, r);
+        if (seconds > slowestSeconds) {
+            slowestSeconds = seconds;
+            slowest.swap(ops);
+            r.stage = stage;
+        }
+    }
+    r.modelFlopsPerStep = modelMatmulFlops(slowest);
+    r.ops.reserve(static_cast<qsizetype>(slowest.size()));
+    for (const WorkloadOp &w : slowest) {
+        RooflineOp op;
+        op.name = QString::fromLatin1(w.name);
+        op.phase = w.phase;
+        op.kind = w.kind;
+        op.count = w.count;
+        op.flops = w.flops;
+        op.matmulFlops = w.matmulFlops;
+        op.bytes = w.bytes;
+        op.intensity = op.flops / op.bytes;
+        op.attainableFlopsPerS = attainable(r.peakFor(op.kind), r.bandwidthBytesPerS, op.intensity);
+        op.computeBound = op.intensity >= (op.kind == OpKind::Matmul ? r.gemmRidgeIntensity : r.ridgeIntensity);
+        op.seconds = opSeconds(w, r);
+        r.stepSeconds += op.count * op.seconds;
+        r.ops.append(op);
+    }
+    r.impliedMfu = r.modelFlopsPerStep / (r.stepSeconds * r.gemmPeakFlopsPerS);
+    return r;
+}
+
+} // namespace napkin

@@ -1,0 +1,360 @@
+#include "core/run/steptime.h"
+
+#include "core/run/roofline.h"
+
+#include <algorithm>
+
+namespace napkin {
+
+StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu, Links links)
+{
+    StepMachine m;
+    m.peakFlopsPerS = gpu.peakFor(recipe.computeDtype).value_or(0);
+    m.matmulPeakFlopsPerS = gpu.peakFor(recipe.matmulDtype()).value_or(0);
+    m.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
+    m.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
+    m.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
+    m.links = links;
+    m.links.host = &gpu.hostLink;
+    return m;
+}
+
+StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine &m)
+{
+    StageCompute c;
+    // One efficiency for every kernel's FLOPs (the GPU's measured large-GEMM fraction); the
+    // GEMMs take the recipe's matmul peak (FP8), the rest its compute dtype's.
+    const double flopRate = m.peakFlopsPerS * m.matmulEfficiency;
+    const double gemmRate = m.gemmPeak() * m.matmulEfficiency;
+    const double byteRate = m.bandwidthBytesPerS * m.memoryEfficiency;
+    for (const WorkloadOp &op : ops) {
+        const double rate = op.kind == OpKind::Matmul ? gemmRate : flopRate;
+        const double seconds = op.count * std::max(op.flops / rate, op.bytes / byteRate);
+        if (op.phase == Phase::Optimizer) {
+            c.optimizer += seconds;
+            continue;
+        }
+        if (op.phase == Phase::Backward)
+            c.backward += seconds;
+        if (op.kind == OpKind::Matmul) {
+            c.matmul += seconds;
+        } else if (op.kind == OpKind::Attention) {
+            c.attention += seconds;
+            if (op.phase != Phase::Recompute)
+                c.attentionCore += seconds;
+        } else {
+            c.other += seconds;
+        }
+    }
+    return c;
+}
+
+namespace {
+
+StageCompute minus(StageCompute a, const StageCompute &b)
+{
+    a.matmul -= b.matmul;
+    a.attention -= b.attention;
+    a.other -= b.other;
+    a.backward -= b.backward;
+    a.attentionCore -= b.attentionCore;
+    a.optimizer -= b.optimizer;
+    return a;
+}
+
+StageCompute scaled(StageCompute a, double k)
+{
+    a.matmul *= k;
+    a.attention *= k;
+    a.other *= k;
+    a.backward *= k;
+    a.attentionCore *= k;
+    a.optimizer *= k;
+    return a;
+}
+
+void addTo(StageCompute &a, const StageCompute &b)
+{
+    a.matmul += b.matmul;
+    a.attention += b.attention;
+    a.other += b.other;
+    a.backward += b.backward;
+    a.attentionCore += b.attentionCore;
+    a.optimizer += b.optimizer;
+}
+
+} // namespace
+
+ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMachine &machine)
+{
+    WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
+                                     recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
+    in.layers = 1;
+    in.optimizerParams = 1;
+    const bool denseBlocks = in.denseLayers > 0;
+    in.denseLayers = 0;
+    thread_local std::vector<WorkloadOp> ops;
+    ComputeParts p;
+    in.firstStage = false;
+    in.lastStage = false;
+    buildWorkload(in, ops);
+    const StageCompute blockOnly = stageCompute(ops, machine);
+    p.optimizerSecondsPerParam = blockOnly.optimizer;
+    p.block = blockOnly;
+    p.block.optimizer = 0;
+    p.denseBlock = p.block;
+    if (denseBlocks) {
+        in.denseLayers = 1;
+        buildWorkload(in, ops);
+        p.denseBlock = stageCompute(ops, machine);
+        p.denseBlock.optimizer = 0;
+        in.denseLayers = 0;
+    }
+    in.firstStage = true;
+    buildWorkload(in, ops);
+    p.embedding = minus(stageCompute(ops, machine), blockOnly);
+    in.firstStage = false;
+    in.lastStage = true;
+    buildWorkload(in, ops);
+    p.head = minus(stageCompute(ops, machine), blockOnly);
+    return p;
+}
+
+namespace {
+
+struct StageTime {
+    StageCompute compute;
+    double perMicroBatch = 0;  ///< compute + exposed TP, CP, PP, EP
+    double tp = 0, cp = 0, pp = 0, ep = 0;  ///< exposed, per micro-batch
+    double dp = 0;                  ///< exposed, per step
+    double host = 0;                ///< offload traffic exposed, per step
+    double seconds = 0;             ///< the whole step on this stage
+};
+
+class CommSink final
+{
+public:
+    explicit CommSink(QList<CommOp> *out) : m_out(out) {}
+    /// Records a collective and returns its seconds per step.
+    double add(const QString &name, CommGroup group, Collective c, std::int64_t n, double tensorBytes, double count,
+               const Interconnect &link)
+    {
+        const double one = collectiveSeconds(c, tensorBytes, n, link.bandwidthBytesPerS, link.latencySeconds);
+        if (m_out && count > 0) {
+            CommOp op;
+            op.name = name;
+            op.group = group;
+            op.collective = c;
+            op.groupSize = n;
+            op.tensorBytes = tensorBytes;
+            op.count = count;
+            op.bytes = ringTrafficBytes(c, tensorBytes, n) * count;
+            op.linkId = link.id;
+            op.seconds = one * count;
+            m_out->append(op);
+        }
+        return one * count;
+    }
+    /// Sets the exposed seconds of the ops added since `from` in proportion to their time.
+    void expose(qsizetype from, double exposed, double total)
+    {
+        if (!m_out)
+            return;
+        for (qsizetype i = from; i < m_out->size(); ++i)
+            (*m_out)[i].exposedSeconds = total > 0 ? (*m_out)[i].seconds * exposed / total : 0;
+    }
+    qsizetype size() const { return m_out ? m_out->size() : 0; }
+
+private:
+    QList<CommOp> *m_out;
+};
+
+StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
+                    const WorkloadInput &in, double stageParams, const ComputeParts &parts, CommSink sink)
+{
+    StageTime t;
+    const double denseL = std::min(in.denseLayers, in.layers);
+    t.compute = scaled(parts.block, in.layers - denseL);
+    addTo(t.compute, scaled(parts.denseBlock, denseL));
+    if (in.firstStage)
+        addTo(t.compute, parts.embedding);
+    if (in.lastStage)
+        addTo(t.compute, parts.head);
+    t.compute.optimizer = parts.optimizerSecondsPerParam * in.optimizerParams;
+    const double m = static_cast<double>(l.microBatches);
+    const double tokens = in.microBatch * in.seqLen / in.cp;
+    const double act = tokens * in.dModel * recipe.activationBytes;  // one micro-batch's hidden states on a rank
+    const bool full = s.recompute == Recompute::Full;
+
+    if (l.tp > 1) {
+        // Shoeybi et al. 2019, Section 3: two all-reduces per block forward (attention and MLP
+        // outputs) and two backward; with SP each becomes an all-gather and a reduce-scatter of
+        // the same volume (Korthikanti et al. 2022, Section 4.2.2). Full recompute reruns the forward's.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Tp, l);
+        const double perLayer = 4 + (full ? 2 : 0);
+        const qsizetype from = sink.size();
+        double seconds = 0;
+        if (l.sp) {
+            seconds += sink.add(QStringLiteral("TP all-gather (SP)"), CommGroup::Tp, Collective::AllGather, l.tp, act,
+                                m * perLayer * in.layers, link);
+            seconds += sink.add(QStringLiteral("TP reduce-scatter (SP)"), CommGroup::Tp, Collective::ReduceScatter, l.tp,
+                                act, m * perLayer * in.layers, link);
+        } else {
+            seconds += sink.add(QStringLiteral("TP all-reduce"), CommGroup::Tp, Collective::AllReduce, l.tp, act,
+                                m * perLayer * in.layers, link);
+        }
+        t.tp = seconds / m;
+        sink.expose(from, seconds, seconds);
+    }
+    if (l.cp > 1) {
+        // Ring attention (Liu et al. 2023; Megatron-LM context parallelism): each rank passes its
+        // K/V block round the ring, cp - 1 sends forward and twice that backward (K/V and their
+        // gradients), hidden behind the attention of the block in hand.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Cp, l);
+        const double kvBlock = tokens * (in.keyWidth + in.valueWidth) * recipe.activationBytes / in.tp;
+        const double sends = static_cast<double>(l.cp - 1) * (3 + (full ? 1 : 0));
+        const qsizetype from = sink.size();
+        const double seconds = sink.add(QStringLiteral("CP K/V ring exchange"), CommGroup::Cp, Collective::SendRecv, l.cp,
+                                        kvBlock, m * sends * in.layers, link);
+        const double exposedPerMb = std::max(0.0, seconds / m - t.compute.attentionCore);
+        t.cp = exposedPerMb;
+        sink.expose(from, exposedPerMb * m, seconds);
+    }
+    if (l.pp > 1) {
+        // Narayanan et al. 2021, Section 4.1: each micro-batch crosses every chunk boundary once
+        // forward and once backward, the scatter/gather optimisation sending 1/tp of it per rank.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Pp, l);
+        const qsizetype from = sink.size();
+        const double seconds = sink.add(QStringLiteral("PP send/recv"), CommGroup::Pp, Collective::SendRecv, 2,
+                                        act / static_cast<double>(l.tp), m * 2 * static_cast<double>(l.vpp), link);
+        t.pp = seconds / m;
+        sink.expose(from, seconds, seconds);
+    }
+    if (in.experts > 0 && l.ep > 1) {
+        // Mixture-of-Experts with expert parallelism (Lepikhin et al. 2020, GShard; Megatron-LM's
+        // all-to-all dispatcher): every MoE block sends each token's k routed copies, padded to
+        // the capacity, to the ranks holding their experts and brings the outputs back: dispatch
+        // and combine forward, and both again for the gradients backward (full recompute reruns
+        // the forward pair). Each TP rank moves its 1/tp of the hidden state. Exposed whole unless
+        // ep_overlap: without another micro-batch to run, the experts wait for their tokens.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Ep, l);
+        const double routed = tokens * in.expertsPerToken * in.capacityFactor * in.dModel * recipe.activationBytes / in.tp;
+        const double perLayer = 4 + (full ? 2 : 0);
+        const qsizetype from = sink.size();
+        const double seconds = sink.add(QStringLiteral("EP all-to-all"), CommGroup::Ep,
+                                        Collective::AllToAll, l.ep, routed, m * perLayer * (in.layers - denseL), link);
+        // DualPipe (DeepSeek-V3 Section 3.2.1) runs one chunk's all-to-all under another's compute:
+        // only what the compute cannot cover stays exposed.
+        const double exposed = s.epOverlap ? std::max(0.0, seconds - m * t.compute.total()) : seconds;
+        t.ep = exposed / m;
+        sink.expose(from, exposed, seconds);
+    }
+    t.perMicroBatch = t.compute.total() + t.tp + t.cp + t.pp + t.ep;
+
+    const std::int64_t shards = l.shardGroup();
+    if (shards > 1) {
+        const Interconnect &link = machine.links.forGroup(CommGroup::Dp, l);
+        const double grads = stageParams * recipe.gradBytes;
+        const double weights = stageParams * recipe.weightBytes;
+        const qsizetype from = sink.size();
+        double seconds = 0;
+        if (s.zeroStage == 0) {
+            seconds = sink.add(QStringLiteral("DP gradient all-reduce"), CommGroup::Dp, Collective::AllReduce, shards,
+                               grads, 1, link);
+            t.dp = std::max(0.0, seconds - t.compute.backward);
+        } else if (s.zeroStage < 3) {
+            // Rajbhandari et al. 2019, Section 7: reduce-scatter the gradients, all-gather the
+            // updated parameters.
+            seconds = sink.add(QStringLiteral("ZeRO gradient reduce-scatter"), CommGroup::Dp, Collective::ReduceScatter,
+                               shards, grads, 1, link)
+                      + sink.add(QStringLiteral("ZeRO parameter all-gather"), CommGroup::Dp, Collective::AllGather,
+                                 shards, weights, 1, link);
+            t.dp = std::max(0.0, seconds - t.compute.backward);
+        } else {
+            // Section 7.2.2: ZeRO-3 gathers the parameters for each forward and each backward and
+            // reduce-scatters the gradients, every micro-batch.
+            seconds = sink.add(QStringLiteral("ZeRO-3 parameter all-gather"), CommGroup::Dp, Collective::AllGather,
+                               shards, weights, 2 * m, link)
+                      + sink.add(QStringLiteral("ZeRO-3 gradient reduce-scatter"), CommGroup::Dp,
+                                 Collective::ReduceScatter, shards, grads, m, link);
+            t.dp = m * std::max(0.0, seconds / m - t.compute.total());
+        }
+        sink.expose(from, t.dp, seconds);
+    }
+    if (s.offload != Offload::None && machine.links.host) {
+        // ZeRO-Offload (Ren et al. 2021, Section 4): this GPU's partition of the gradients goes
+        // to the CPU as the backward produces them (hidden behind it), and the updated
+        // parameters come back after the CPU's step (exposed whole). ZeRO-Infinity (Rajbhandari
+        // et al. 2021) also fetches the partition of the parameters for each micro-batch's
+        // forward and backward, behind that micro-batch's compute. The CPU's own optimizer step
+        // is not modelled: the GPU optimizer kernel's time stands in for it.
+        const Interconnect &link = machine.links.forGroup(CommGroup::Host, l);
+        const double partition = in.optimizerParams;
+        const qsizetype from = sink.size();
+        const double down = sink.add(QStringLiteral("offload grads to CPU"), CommGroup::Host, Collective::SendRecv, 2,
+                                     partition * recipe.gradBytes, 1, link);
+        const double up = sink.add(QStringLiteral("offload params from CPU"), CommGroup::Host, Collective::SendRecv,
+                                   2, partition * recipe.weightBytes, 1, link);
+        t.host = std::max(0.0, down - t.compute.backward) + up;
+        double seconds = down + up;
+        if (s.offload == Offload::Params && s.zeroStage >= 3) {
+            const double fetch = sink.add(QStringLiteral("offload param fetch"), CommGroup::Host,
+                                          Collective::SendRecv, 2, partition * recipe.weightBytes, 2 * m, link);
+            t.host += m * std::max(0.0, fetch / m - t.compute.total());
+            seconds += fetch;
+        }
+        sink.expose(from, t.host, seconds);
+    }
+    t.seconds = m * t.perMicroBatch * (1 + bubbleFraction(l)) + t.dp + t.host + t.compute.optimizer;
+    return t;
+}
+
+} // namespace
+
+StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
+                                const QList<double> &stageParams, const QList<double> &optimizerParams,
+                                double modelFlopsPerStepAllGpus, double recomputeFlopsPerStepAllGpus, bool listComm,
+                                const ComputeParts *given)
+{
+    StepTimeReport r;
+    const ComputeParts parts = given ? *given : computeParts(s, recipe, machine);
+    StageTime slowest;
+    QList<CommOp> comm;
+    for (std::int64_t stage : candidateStages(l.pp)) {
+        const WorkloadInput in = stageWorkload(s, recipe, stage, optimizerParams);
+        QList<CommOp> stageComm;
+        const StageTime t = stageTime(s, recipe, l, machine, in, stageParams.value(stage), parts,
+                                      CommSink(listComm ? &stageComm : nullptr));
+        if (stage == 0 || t.seconds > slowest.seconds) {
+            slowest = t;
+            comm = std::move(stageComm);
+            r.stage = stage;
+        }
+    }
+    const double m = static_cast<double>(l.microBatches);
+    r.microBatches = m;
+    r.computeMatmul = m * slowest.compute.matmul;
+    r.computeAttention = m * slowest.compute.attention;
+    r.computeOther = m * slowest.compute.other;
+    r.tpExposed = m * slowest.tp;
+    r.cpExposed = m * slowest.cp;
+    r.ppExposed = m * slowest.pp;
+    r.epExposed = m * slowest.ep;
+    r.dpExposed = slowest.dp;
+    r.hostExposed = slowest.host;
+    r.bubbleFraction = bubbleFraction(l);
+    r.bubble = m * slowest.perMicroBatch * r.bubbleFraction;
+    r.optimizer = slowest.compute.optimizer;
+    r.stepSeconds = slowest.seconds;
+    const double gpus = static_cast<double>(l.gpus());
+    // Against the GEMMs' peak (fp8 under FP8): utilisation never passes 100%, and a recipe that
+    // doubles the peak halves the time a set MFU gives.
+    r.estimatedMfu = modelFlopsPerStepAllGpus / gpus / (r.stepSeconds * machine.gemmPeak());
+    r.estimatedHfu = (modelFlopsPerStepAllGpus + recomputeFlopsPerStepAllGpus) / gpus
+                     / (r.stepSeconds * machine.gemmPeak());
+    r.tokensPerSecondPerGpu = static_cast<double>(l.globalBatch) * static_cast<double>(s.seqLen) / (r.stepSeconds * gpus);
+    r.comm = std::move(comm);
+    return r;
+}
+
+} // namespace napkin

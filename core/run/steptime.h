@@ -1,0 +1,115 @@
+#pragma once
+
+#include "core/model/catalog.h"
+#include "core/workload/comm.h"
+#include "core/model/layout.h"
+#include "core/model/recipe.h"
+#include "core/model/scenario.h"
+#include "core/workload/workload.h"
+
+#include <QList>
+#include <QString>
+
+#include <vector>
+
+namespace napkin {
+
+/// One collective of a step on one GPU: its group, link and time.
+struct CommOp {
+    QString name;
+    CommGroup group = CommGroup::Tp;
+    Collective collective = Collective::AllReduce;
+    std::int64_t groupSize = 1;
+    double tensorBytes = 0;     ///< the buffer of one occurrence
+    double count = 0;           ///< occurrences per step
+    double bytes = 0;           ///< bytes this GPU sends per step (ring traffic x count)
+    QString linkId;
+    double seconds = 0;         ///< per step
+    double exposedSeconds = 0;  ///< per step, after the overlap rule
+};
+
+/// The efficiencies and links a step-time estimate runs at.
+struct StepMachine {
+    double peakFlopsPerS = 0;        ///< the recipe's compute dtype: every kernel but the GEMMs under FP8
+    double matmulPeakFlopsPerS = 0;  ///< the linear layers' GEMMs (OpKind::Matmul): Recipe::matmulDtype()
+    /// The GEMMs' peak, and the one MFU and HFU are quoted against (the highest the step uses).
+    double gemmPeak() const { return matmulPeakFlopsPerS > 0 ? matmulPeakFlopsPerS : peakFlopsPerS; }
+    double bandwidthBytesPerS = 0;
+    double matmulEfficiency = 1;
+    double memoryEfficiency = 1;
+    Links links;
+};
+
+/// The machine of one GPU under a recipe: its peaks, bandwidth and the scenario's or GPU's
+/// efficiencies (computeReport refuses a GPU without the recipe's peaks).
+StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu, Links links);
+
+/// Napkin's bottom-up time of one optimizer step on the slowest pipeline stage.
+///
+/// Compute: every op of one micro-batch at max(FLOPs / (peak x matmul efficiency),
+/// bytes / (bandwidth x memory efficiency)). Communication: the alpha-beta time of each
+/// collective. Overlap rule: TP collectives and PP sends sit between dependent kernels and
+/// are exposed whole (Megatron-LM overlaps TP only with --tp-comm-overlap); CP's ring
+/// exchange hides behind the attention it feeds; the DP gradient reduction (and ZeRO-1/2's
+/// parameter all-gather) hides behind the last micro-batch's backward; ZeRO-3's per-micro-batch
+/// gathers hide behind that micro-batch's compute. Step = m x (compute + exposed TP, CP and PP)
+/// x (1 + bubble) + exposed DP + the optimizer (Narayanan et al. 2021, Section 2.2).
+struct StepTimeReport {
+    std::int64_t stage = 0;          ///< the slowest stage
+    double microBatches = 1;
+    // Per step, seconds on one GPU of the slowest stage.
+    double computeMatmul = 0;        ///< matmuls (forward, backward, recompute)
+    double computeAttention = 0;     ///< attention scores, softmax, attention over V, FlashAttention
+    double computeOther = 0;         ///< norms, activations, residuals, loss
+    double tpExposed = 0;
+    double cpExposed = 0;
+    double ppExposed = 0;
+    double epExposed = 0;   ///< MoE all-to-all dispatch and combine
+    double dpExposed = 0;
+    double hostExposed = 0;  ///< offload: GPU <-> CPU traffic not hidden behind compute
+    double bubble = 0;               ///< idle pipeline time
+    double optimizer = 0;
+    double bubbleFraction = 0;       ///< (pp - 1) / (m x vpp)
+    double stepSeconds = 0;
+    double commExposedSeconds() const { return tpExposed + cpExposed + ppExposed + epExposed + dpExposed + hostExposed; }
+    double estimatedMfu = 0;         ///< model FLOPs per GPU per step / (step x GEMM peak)
+    double estimatedHfu = 0;         ///< the same with recomputed FLOPs
+    double tokensPerSecondPerGpu = 0;
+    QList<CommOp> comm;
+};
+
+/// Per-micro-batch quantities of one stage, from its workload.
+struct StageCompute {
+    double matmul = 0, attention = 0, other = 0;  ///< forward + backward + recompute, seconds
+    double backward = 0;     ///< the backward pass alone, seconds
+    double attentionCore = 0;  ///< the attention kernels alone (forward + backward), for CP overlap
+    double optimizer = 0;    ///< the optimizer step, seconds (once per step)
+    double total() const { return matmul + attention + other; }
+};
+
+StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine &machine);
+
+/// One micro-batch's compute on one GPU in parts a stage is made of: one block, the embedding
+/// side, the head side, and the optimizer's seconds per parameter. A stage with L_i blocks is
+/// L_i x block (+ embedding on the first, + head on the last): the workload is built three
+/// times per (tp, cp, micro-batch, recompute), not once per stage or layout.
+struct ComputeParts {
+    StageCompute block;        ///< one block (Mixture-of-Experts: a MoE block)
+    StageCompute denseBlock;   ///< one dense block of a Mixture-of-Experts model (else block)
+    StageCompute embedding;
+    StageCompute head;
+    double optimizerSecondsPerParam = 0;
+};
+
+ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMachine &machine);
+
+/// The step time of a scenario; `optimizerParams` per stage as for computeRoofline(),
+/// `stageParams` the parameters on one GPU of each stage before ZeRO. Only candidateStages()
+/// can be slowest, so only they are timed. Without `listComm` the collectives are timed but not listed (the planner).
+StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const Layout &layout,
+                                const StepMachine &machine, const QList<double> &stageParams,
+                                const QList<double> &optimizerParams, double modelFlopsPerStepAllGpus,
+                                double recomputeFlopsPerStepAllGpus, bool listComm = true,
+                                const ComputeParts *parts = nullptr);
+
+} // namespace napkin

@@ -1,0 +1,211 @@
+#include "core/text/stepexplain.h"
+
+#include "core/text/units.h"
+
+#include <QCoreApplication>
+
+namespace napkin {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("napkin::StepExplain", text);
+}
+
+double sumExposed(const StepTimeReport &s, CommGroup group)
+{
+    double sum = 0;
+    for (const CommOp &op : s.comm)
+        if (op.group == group)
+            sum += op.exposedSeconds;
+    return sum;
+}
+
+QString commLines(const StepTimeReport &s, bool model)
+{
+    QStringList lines;
+    for (const CommOp &op : s.comm) {
+        if (op.group == CommGroup::Ep || op.group == CommGroup::Host)
+            continue;  // listed with their own segments
+        const bool isModel = op.group != CommGroup::Dp;
+        if (isModel != model)
+            continue;
+        lines << tr("%1: %2 × %3 over %4 ranks on %5 = %6 sent, %7 (exposed %8)")
+                     .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes), QString::number(op.groupSize),
+                          op.linkId, fmt::bytes(op.bytes), fmt::duration(op.seconds), fmt::duration(op.exposedSeconds));
+    }
+    return lines.isEmpty() ? tr("no collective of this kind in this layout") : lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+QString stepComponentName(StepComponent c)
+{
+    switch (c) {
+    case StepComponent::Matmul: return tr("Matmul");
+    case StepComponent::Attention: return tr("Attention");
+    case StepComponent::Other: return tr("Norms, activations, loss");
+    case StepComponent::ModelComm: return tr("TP / CP / PP comm");
+    case StepComponent::ExpertComm: return tr("EP all-to-all");
+    case StepComponent::DataComm: return tr("DP / ZeRO comm");
+    case StepComponent::Offload: return tr("Offload (GPU ↔ CPU)");
+    case StepComponent::Bubble: return tr("Pipeline bubble");
+    case StepComponent::Optimizer: return tr("Optimizer");
+    }
+    return {};
+}
+
+QString stepComponentShortName(StepComponent c)
+{
+    switch (c) {
+    case StepComponent::Matmul: return tr("Matmul");
+    case StepComponent::Attention: return tr("Attention");
+    case StepComponent::Other: return tr("Other");
+    case StepComponent::ModelComm: return tr("TP/CP/PP");
+    case StepComponent::ExpertComm: return tr("EP");
+    case StepComponent::DataComm: return tr("DP");
+    case StepComponent::Offload: return tr("Offload");
+    case StepComponent::Bubble: return tr("Bubble");
+    case StepComponent::Optimizer: return tr("Optimizer");
+    }
+    return {};
+}
+
+double stepComponentSeconds(const StepTimeReport &s, StepComponent c)
+{
+    switch (c) {
+    case StepComponent::Matmul: return s.computeMatmul;
+    case StepComponent::Attention: return s.computeAttention;
+    case StepComponent::Other: return s.computeOther;
+    case StepComponent::ModelComm: return s.tpExposed + s.cpExposed + s.ppExposed;
+    case StepComponent::ExpertComm: return s.epExposed;
+    case StepComponent::DataComm: return s.dpExposed;
+    case StepComponent::Offload: return s.hostExposed;
+    case StepComponent::Bubble: return s.bubble;
+    case StepComponent::Optimizer: return s.optimizer;
+    }
+    return 0;
+}
+
+QString stepSegmentText(const Report &r, StepComponent c)
+{
+    const StepTimeReport &s = r.step;
+    const Layout &l = r.layout;
+    const double eMm = r.scenario.efficiencyMatmul.value_or(r.gpu.efficiencyMatmul);
+    const double eMem = r.scenario.efficiencyMemory.value_or(r.gpu.efficiencyMemory);
+    const QString compute = tr("Each op of one micro-batch on one GPU of stage %1 at max(FLOPs / (%2 × %3), bytes / "
+                               "(%4 × %5)), × %6 micro-batches; the efficiencies are %7's catalog figures unless set")
+                                .arg(s.stage)
+                                .arg(fmt::flopRate(r.roofline.peakFlopsPerS), fmt::percent(eMm, 1),
+                                     fmt::bandwidth(r.roofline.bandwidthBytesPerS), fmt::percent(eMem, 1))
+                                .arg(l.microBatches)
+                                .arg(r.gpu.shortName);
+    QString body;
+    switch (c) {
+    case StepComponent::Matmul:
+    case StepComponent::Attention:
+    case StepComponent::Other:
+        body = compute;
+        break;
+    case StepComponent::ModelComm:
+        body = tr("Exposed: TP %1 + CP %2 + PP %3. TP's collectives and PP's sends sit between dependent kernels "
+                  "and are exposed whole; CP's ring exchange hides behind the attention it feeds. Collectives are not "
+                  "points on the roofline: its roofs are this GPU's FLOP/s and HBM bandwidth, and a collective is "
+                  "bound by its link.\n%4")
+                   .arg(fmt::duration(sumExposed(s, CommGroup::Tp)), fmt::duration(sumExposed(s, CommGroup::Cp)),
+                        fmt::duration(sumExposed(s, CommGroup::Pp)), commLines(s, true));
+        break;
+    case StepComponent::ExpertComm: {
+        QStringList lines;
+        for (const CommOp &op : s.comm)
+            if (op.group == CommGroup::Ep)
+                lines << tr("%1: %2 × %3 over %4 ranks on %5 = %6 sent, %7")
+                             .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes),
+                                  QString::number(op.groupSize), op.linkId, fmt::bytes(op.bytes),
+                                  fmt::duration(op.seconds));
+        body = tr("Each Mixture-of-Experts block sends every token's top-k copies (padded to the capacity factor) "
+                  "to the %1 expert-parallel ranks that hold their experts and brings the outputs back: dispatch and "
+                  "combine forward, both again backward. All-to-all traffic is (n − 1)/n of the buffer; it is exposed "
+                  "whole, as the experts wait for their tokens, unless overlapped with another micro-batch's compute "
+                  "(DualPipe).\n%2")
+                   .arg(l.ep)
+                   .arg(lines.isEmpty() ? tr("no expert parallelism in this layout (ep = 1)") : lines.join(QLatin1Char('\n')));
+        break;
+    }
+    case StepComponent::DataComm:
+        body = tr("The gradient reduction (and ZeRO's parameter gathers) over %1 DP × CP ranks, hidden behind the last "
+                  "micro-batch's backward (ZeRO-3: behind each micro-batch's compute); what does not fit is exposed.\n%2")
+                   .arg(l.shardGroup())
+                   .arg(commLines(s, false));
+        break;
+    case StepComponent::Offload: {
+        QStringList lines;
+        for (const CommOp &op : s.comm)
+            if (op.group == CommGroup::Host)
+                lines << tr("%1: %2 × %3 on %4 = %5, exposed %6")
+                             .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes), op.linkId,
+                                  fmt::duration(op.seconds), fmt::duration(op.exposedSeconds));
+        body = lines.isEmpty()
+                   ? tr("Nothing is offloaded (offload none): the optimizer state, gradients and parameters stay on the GPU.")
+                   : tr("ZeRO-Offload (Ren et al. 2021): this GPU's partition of the gradients crosses to the CPU behind "
+                        "the backward, the updated parameters come back after the CPU's optimizer step (exposed); "
+                        "ZeRO-Infinity also fetches the parameters for every micro-batch, behind its compute. The CPU's "
+                        "step itself is not modelled.\n%1")
+                         .arg(lines.join(QLatin1Char('\n')));
+        break;
+    }
+    case StepComponent::Bubble:
+        body = tr("(pp − 1) / (m × vpp) × m × per-micro-batch time = (%1 − 1) / (%2 × %3) = %4 of %5 "
+                  "(Narayanan et al. 2021, Section 2.2)")
+                   .arg(l.pp).arg(l.microBatches).arg(l.vpp)
+                   .arg(fmt::percent(s.bubbleFraction, 1),
+                        fmt::duration(s.stepSeconds - s.bubble - s.dpExposed - s.optimizer));
+        break;
+    case StepComponent::Optimizer:
+        body = tr("One update of this GPU's shard of the parameters (ZeRO %1 over %2 ranks), once per step: reads and "
+                  "writes the optimizer state, reads the gradients, writes the weights")
+                   .arg(r.scenario.zeroStage)
+                   .arg(l.shardGroup());
+        break;
+    }
+    return tr("%1: %2 per step (%3 of %4)\n%5")
+        .arg(stepComponentName(c), fmt::duration(stepComponentSeconds(s, c)),
+             fmt::percent(stepComponentSeconds(s, c) / s.stepSeconds, 1), fmt::duration(s.stepSeconds), body);
+}
+
+QString stepSummaryText(const Report &r)
+{
+    const StepTimeReport &s = r.step;
+    const TimeReport &t = r.time;
+    const QString yours = t.utilizationBasis == UtilizationBasis::Hfu ? tr("your HFU %1").arg(fmt::percent(t.utilizationFraction, 1))
+                                                                      : tr("your MFU %1").arg(fmt::percent(t.utilizationFraction, 1));
+    // With a pipeline the step is its slowest stage's: which one, beside the time.
+    const QString step = r.layout.pp > 1 ? tr("%1 (stage %2 of %3)").arg(fmt::duration(s.stepSeconds)).arg(s.stage).arg(r.layout.pp)
+                                         : fmt::duration(s.stepSeconds);
+    return tr("Step %1 · estimated MFU %2, HFU %3 · %4 · %5 tokens/s per GPU")
+        .arg(step, fmt::percent(s.estimatedMfu, 1), fmt::percent(s.estimatedHfu, 1), yours,
+             fmt::number(s.tokensPerSecondPerGpu));
+}
+
+QString stepRunText(const Report &r)
+{
+    const TimeReport &t = r.time;
+    return tr("Run: %1 at your utilisation · %2 estimated (%3 steps); the time shown elsewhere uses %4")
+        .arg(fmt::duration(t.secondsUtilization), fmt::duration(t.secondsEstimated), fmt::number(t.steps),
+             t.timeBasis == TimeBasis::Estimated ? tr("the estimate") : tr("your utilisation"));
+}
+
+QString layoutLine(const Layout &l)
+{
+    return tr("tp %1 · pp %2%3 · cp %4 · dp %5%6 · %7 micro-batch%8 of %9")
+        .arg(l.tp).arg(l.pp)
+        .arg(l.vpp > 1 ? tr(" (vpp %1)").arg(l.vpp) : QString())
+        .arg(l.cp).arg(l.dp)
+        .arg(l.sp ? tr(" · SP") : QString())
+        .arg(l.microBatches)
+        .arg(l.microBatches == 1 ? QString() : QStringLiteral("es"))
+        .arg(l.microBatch);
+}
+
+} // namespace napkin

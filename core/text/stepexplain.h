@@ -1,0 +1,30 @@
+#pragma once
+
+#include "core/report/report.h"
+
+#include <QString>
+
+// The step-time breakdown's segments, as the window stacks them and explains them on hover.
+namespace napkin {
+
+/// One optimizer step on one GPU of the slowest stage, left to right.
+enum class StepComponent { Matmul, Attention, Other, ModelComm, ExpertComm, DataComm, Offload, Bubble, Optimizer };
+constexpr int kStepComponents = 9;
+static_assert(static_cast<int>(StepComponent::Optimizer) + 1 == kStepComponents);
+
+QString stepComponentName(StepComponent c);
+/// The same, short enough for a legend on a projector ("TP/CP/PP", "Bubble").
+QString stepComponentShortName(StepComponent c);
+/// Seconds of the component in one step.
+double stepComponentSeconds(const StepTimeReport &s, StepComponent c);
+/// What hovering a segment shows: its seconds and the formula behind them with this
+/// scenario's numbers, and the source.
+QString stepSegmentText(const Report &r, StepComponent c);
+/// "Step 5.06 s · estimated MFU 53.7%, HFU 53.7% · your MFU 40.0% · 1,234 tokens/s per GPU"
+QString stepSummaryText(const Report &r);
+/// "Run: 66.0 days at your utilisation · 48.1 days estimated; the run's time uses ..."
+QString stepRunText(const Report &r);
+/// "tp 8 · pp 4 · cp 1 · dp 2 · SP · 64 micro-batches": a layout in one line.
+QString layoutLine(const Layout &l);
+
+} // namespace napkin

@@ -1,0 +1,104 @@
+#include "core/workload/comm.h"
+
+namespace napkin {
+
+QString collectiveName(Collective c)
+{
+    switch (c) {
+    case Collective::AllReduce: return QStringLiteral("all-reduce");
+    case Collective::AllGather: return QStringLiteral("all-gather");
+    case Collective::ReduceScatter: return QStringLiteral("reduce-scatter");
+    case Collective::SendRecv: return QStringLiteral("send/recv");
+    case Collective::AllToAll: return QStringLiteral("all-to-all");
+    }
+    return {};
+}
+
+double ringTrafficBytes(Collective c, double tensorBytes, std::int64_t n)
+{
+    const double share = static_cast<double>(n - 1) / static_cast<double>(n);
+    switch (c) {
+    case Collective::AllReduce: return 2 * share * tensorBytes;
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return share * tensorBytes;
+    case Collective::SendRecv: return tensorBytes;
+    }
+    return 0;
+}
+
+double ringSteps(Collective c, std::int64_t n)
+{
+    switch (c) {
+    case Collective::AllReduce: return 2 * static_cast<double>(n - 1);
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return static_cast<double>(n - 1);
+    case Collective::SendRecv: return 1;
+    }
+    return 0;
+}
+
+double collectiveSeconds(Collective c, double tensorBytes, std::int64_t n, double bandwidthBytesPerS,
+                         double latencySeconds)
+{
+    if (n <= 1 && c != Collective::SendRecv)
+        return 0;
+    return ringTrafficBytes(c, tensorBytes, n) / bandwidthBytesPerS + ringSteps(c, n) * latencySeconds;
+}
+
+QString commGroupName(CommGroup g)
+{
+    switch (g) {
+    case CommGroup::Tp: return QStringLiteral("tp");
+    case CommGroup::Cp: return QStringLiteral("cp");
+    case CommGroup::Pp: return QStringLiteral("pp");
+    case CommGroup::Dp: return QStringLiteral("dp");
+    case CommGroup::Ep: return QStringLiteral("ep");
+    case CommGroup::Host: return QStringLiteral("host");
+    }
+    return {};
+}
+
+std::int64_t Links::stride(CommGroup group, const Layout &l)
+{
+    switch (group) {
+    case CommGroup::Tp: return 1;
+    case CommGroup::Cp: return l.tp;
+    case CommGroup::Dp: return l.tp;  // ZeRO's group is DP x CP: CP ranks sit between TP and DP
+    case CommGroup::Ep: return l.tp;  // EP ranks are the first ep of DP x CP, next to TP
+    case CommGroup::Pp: return l.tp * l.cp * l.dp;
+    case CommGroup::Host: return 1;  // each GPU with its own host link
+    }
+    return 1;
+}
+
+std::int64_t Links::size(CommGroup group, const Layout &l)
+{
+    switch (group) {
+    case CommGroup::Tp: return l.tp;
+    case CommGroup::Cp: return l.cp;
+    case CommGroup::Dp: return l.shardGroup();
+    case CommGroup::Ep: return l.ep;
+    case CommGroup::Pp: return l.pp;
+    case CommGroup::Host: return 1;
+    }
+    return 1;
+}
+
+bool Links::insideNode(CommGroup group, const Layout &l)
+{
+    // A pipeline send crosses from one stage's GPUs to the next stage's: in one node only when
+    // both stages fit in it.
+    const std::int64_t span = group == CommGroup::Pp ? 2 * stride(group, l) : size(group, l) * stride(group, l);
+    return span <= l.gpusPerNode;
+}
+
+const Interconnect &Links::forGroup(CommGroup group, const Layout &l) const
+{
+    if (group == CommGroup::Host)
+        return *host;
+    return insideNode(group, l) ? *scaleUp : *scaleOut;
+}
+
+} // namespace napkin

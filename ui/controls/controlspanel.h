@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/text/units.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QToolButton;
+
+namespace napkin::ui {
+
+class GpuChooser;
+class LayoutControls;
+class LinkedSlider;
+class MoreOptions;
+class ScenarioController;
+
+/// The left-hand panel: the five main slider/spin pairs and the GPU chooser up front, the
+/// rest of the scenario grouped below. Edits become proposals to the controller; the panel
+/// redraws itself from the controller's scenario, never from its own state.
+class ControlsPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Main { Layers, DModel, Tokens, MicroBatch, SeqLen };
+
+    explicit ControlsPanel(ScenarioController *controller, QWidget *parent = nullptr);
+
+    LinkedSlider *slider(Main which) const;
+    GpuChooser *gpuChooser() const { return m_gpu; }
+    MoreOptions *moreOptions() const { return m_more; }
+    LayoutControls *layoutControls() const { return m_layout; }
+    /// Shows or hides the cluster and layout group.
+    QToolButton *layoutToggle() const { return m_layoutToggle; }
+    void setByteUnit(ByteUnit unit);
+
+signals:
+    /// Something was adjusted on the user's behalf (for the status bar).
+    void notice(const QString &message);
+
+private:
+    LinkedSlider *addSlider(Main which, const QString &label, const QString &tip, double min, double max,
+                            double sliderMin, double sliderMax, double step, double logBase,
+                            int stepsPerUnit, int display);
+    void edit(Main which, double value);
+    void sync(const Scenario &s);
+
+    ScenarioController *m_controller;
+    LinkedSlider *m_sliders[5] = {};
+    GpuChooser *m_gpu;
+    MoreOptions *m_more;
+    QToolButton *m_moreToggle;
+    LayoutControls *m_layout;
+    QToolButton *m_layoutToggle;
+    QLabel *m_paramsNote;
+    QPushButton *m_clearParams;
+    Scenario m_dragBase;  // the scenario when the current drag began
+    QString m_pendingNotice;
+};
+
+} // namespace napkin::ui

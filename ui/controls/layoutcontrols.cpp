@@ -1,0 +1,339 @@
+#include "ui/controls/layoutcontrols.h"
+
+#include "ui/widgets/elidingcombobox.h"
+#include "core/model/layout.h"
+#include "ui/controls/optionform.h"
+#include "ui/state/scenariocontroller.h"
+#include "core/text/units.h"
+#include "core/model/validation.h"
+#include "core/model/catalog.h"
+#include "core/report/report.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include "core/model/fields.h"
+#include "ui/widgets/textstrip.h"
+#include <QStandardItemModel>
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace napkin::ui {
+
+namespace {
+
+/// Sorted unique values: the usual powers of two up to `limit`, the divisors of `n` up to it,
+/// and the current value.
+QList<std::int64_t> candidates(std::int64_t n, std::int64_t limit, std::int64_t current)
+{
+    QList<std::int64_t> out;
+    for (std::int64_t v = 1; v <= limit; v *= 2)
+        out.append(v);
+    for (std::int64_t v = 1; v <= std::min(n, limit); ++v)
+        if (n % v == 0)
+            out.append(v);
+    out.append(current);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+/// Whether a layout choice is possible, and the rule that forbids it: the scenario's rules and
+/// the node against the GPU's fast link (computeReport() checks the same; the rest of the
+/// report is not needed to grey an item).
+std::optional<ValidationError> layoutProblem(const Scenario &s, const Catalog &catalog)
+{
+    if (auto e = validateScenario(s))
+        return e;
+    const GpuSpec *gpu = catalog.findGpu(s.gpuId);
+    const Interconnect *up = gpu ? catalog.findInterconnect(gpu->scaleUpId) : nullptr;
+    if (up && s.gpusPerNode && *s.gpusPerNode > up->domainGpus)
+        return ValidationError{QStringLiteral("gpus_per_node"),
+                               QStringLiteral("must be at most %1, the GPUs %2 connects").arg(up->domainGpus).arg(up->name)};
+    return std::nullopt;
+}
+
+} // namespace
+
+LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
+    : QWidget(parent),
+      m_controller(controller),
+      m_tp(new ElidingComboBox(this)),
+      m_pp(new ElidingComboBox(this)),
+      m_vpp(new ElidingComboBox(this)),
+      m_cp(new ElidingComboBox(this)),
+      m_globalBatch(new ElidingComboBox(this)),
+      m_gpusPerNode(new ElidingComboBox(this)),
+      m_ep(new ElidingComboBox(this)),
+      m_capacity(new QDoubleSpinBox(this)),
+      m_epOverlap(new QCheckBox(tr("Overlap all-to-all (DualPipe)"), this)),
+      m_interconnect(new ElidingComboBox(this)),
+      m_timeBasis(new ElidingComboBox(this)),
+      m_sp(new QCheckBox(tr("Sequence parallelism"), this)),
+      m_derived(new TextStrip(this))
+{
+    described(m_tp, tr("Tensor parallelism"),
+              tr("Tensor-parallel ranks (Shoeybi et al. 2019): each block's matrices split across them, two "
+                 "all-reduces per block each way. Must divide heads and K/V heads; best inside a node."));
+    described(m_sp, tr("Sequence parallelism"),
+              tr("Split the activations tensor parallelism keeps whole (norm and projection inputs, dropout "
+                 "masks) too, at the same communication volume (Korthikanti et al. 2022)."));
+    described(m_pp, tr("Pipeline parallelism"),
+              tr("Pipeline stages (Narayanan et al. 2021): layers split across them, micro-batches flow through; "
+                 "the first stage holds the most activations, the bubble is (pp − 1)/(m × vpp)."));
+    described(m_vpp, tr("Virtual stages"),
+              tr("Model chunks per pipeline rank (interleaved 1F1B): the bubble shrinks by vpp, the first "
+                 "stage holds a little more."));
+    described(m_cp, tr("Context parallelism"),
+              tr("Context-parallel ranks: the sequence split across them, K and V passed round a ring. "
+                 "2 × cp must divide the sequence."));
+    described(m_ep, tr("Expert parallelism"),
+              tr("Expert-parallel ranks (Mixture-of-Experts): the routed experts split across them, taken from the "
+                 "data- and context-parallel ranks; tokens reach their experts by an all-to-all each way per block. "
+                 "Must divide the experts and DP × CP."));
+    described(m_capacity, tr("Capacity factor"),
+              tr("Slots per expert as a multiple of its even share of the routed tokens (Fedus et al. 2021): "
+                 "experts compute, keep and exchange every slot, so 1.25 costs 25% more expert time and memory."));
+    described(m_epOverlap, tr("Overlap all-to-all"),
+              tr("Hide the experts' all-to-all behind another micro-batch's compute, as DeepSeek-V3's DualPipe "
+                 "pairs a forward and a backward chunk; only what the compute cannot cover stays on the step. "
+                 "Off: the experts wait for their tokens."));
+    m_capacity->setRange(fieldLo("capacity_factor"), fieldHi("capacity_factor"));
+    m_capacity->setDecimals(2);
+    m_capacity->setSingleStep(0.05);
+    described(m_globalBatch, tr("Global batch"),
+              tr("Sequences per optimizer step over all replicas: a multiple of micro-batch × DP. More "
+                 "micro-batches per step shrink the pipeline bubble."));
+    described(m_gpusPerNode, tr("GPUs per node"),
+              tr("GPUs sharing the fast link (NVLink domain). Groups that fit in a node use it; the rest use "
+                 "the network."));
+    described(m_interconnect, tr("Network"), tr("The link between nodes (napkin interconnects lists each with its source)."));
+    described(m_timeBasis, tr("Time basis"),
+              tr("Where the run's time comes from: your utilisation (MFU or HFU, set under More settings) or "
+                 "Napkin's bottom-up step estimate. Both are shown on the Step chart."));
+    // Long items (network names) elide rather than widen the controls column.
+    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_ep, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
+    }
+    m_timeBasis->addItem(tr("Your utilisation"), static_cast<int>(TimeBasis::Utilization));
+    m_timeBasis->addItem(tr("Estimated step"), static_cast<int>(TimeBasis::Estimated));
+    // A strip, not a label: its text changes on every tick, and a label would relayout the window.
+    m_derived->setLines(3);  // "DP 128 · 16 micro-batches … 16.78M tokens per step" in the controls column
+    m_derived->setTextAsToolTip(true);
+    m_derived->setAccessibleName(tr("Derived layout"));
+
+    auto *form = new QFormLayout(this);
+    m_form = form;
+    form->setContentsMargins(0, 0, 0, 0);
+    form->addRow(tr("GPUs per node"), m_gpusPerNode);
+    form->addRow(tr("Network"), m_interconnect);
+    form->addRow(tr("TP"), m_tp);
+    form->addRow(m_sp);
+    form->addRow(tr("PP"), m_pp);
+    form->addRow(tr("Virtual stages"), m_vpp);
+    form->addRow(tr("CP"), m_cp);
+    form->addRow(tr("EP"), m_ep);
+    form->addRow(tr("Capacity"), m_capacity);
+    form->addRow(m_epOverlap);
+    form->addRow(tr("Global batch"), m_globalBatch);
+    form->addRow(m_derived);
+    form->addRow(tr("Time from"), m_timeBasis);
+
+    const QList<std::pair<QComboBox *, Choice>> boxes = {{m_tp, Choice::Tp}, {m_pp, Choice::Pp}, {m_vpp, Choice::Vpp},
+                                                         {m_cp, Choice::Cp}, {m_ep, Choice::Ep},
+                                                         {m_globalBatch, Choice::GlobalBatch},
+                                                         {m_gpusPerNode, Choice::GpusPerNode}};
+    for (const auto &entry : boxes) {
+        // Plain copies, not structured bindings: clang 14 cannot capture those in a lambda.
+        QComboBox *box = entry.first;
+        const Choice which = entry.second;
+        connect(box, &QComboBox::activated, this, [this, which, box](int index) {
+            const QList<Scenario> &options = m_options[static_cast<int>(which)];
+            if (m_syncing || index < 0 || index >= options.size())
+                return;
+            m_controller->propose(options[index], tr("Set %1").arg(box->accessibleName().toLower()));
+        });
+    }
+    connect(m_sp, &QCheckBox::toggled, this, [this](bool on) {
+        if (!m_syncing)
+            proposeChange(m_controller, tr("Toggle sequence parallelism"), [&](Scenario &s) { s.sequenceParallel = on; });
+    });
+    connect(m_epOverlap, &QCheckBox::toggled, this, [this](bool on) {
+        if (!m_syncing)
+            proposeChange(m_controller, tr("Toggle the all-to-all overlap"), [&](Scenario &s) { s.epOverlap = on; });
+    });
+    connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (!m_syncing)
+            proposeChange(m_controller, tr("Set the capacity factor"), [&](Scenario &s) { s.capacityFactor = v; });
+    });
+    connect(m_interconnect, &QComboBox::activated, this, [this](int index) {
+        if (m_syncing)
+            return;
+        const QString id = m_interconnect->itemData(index).toString();
+        proposeChange(m_controller, tr("Choose the network"), [&](Scenario &s) { s.interconnectId = id; });
+    });
+    connect(m_timeBasis, &QComboBox::activated, this, [this](int index) {
+        if (m_syncing)
+            return;
+        const auto basis = static_cast<TimeBasis>(m_timeBasis->itemData(index).toInt());
+        proposeChange(m_controller, tr("Choose the time basis"), [&](Scenario &s) { s.timeBasis = basis; });
+    });
+    connect(m_controller, &ScenarioController::scenarioChanged, this, &LayoutControls::sync);
+    connect(m_controller, &ScenarioController::reportChanged, this, &LayoutControls::showDerived);
+    sync(m_controller->scenario());
+    if (const auto &r = m_controller->report())
+        showDerived(*r);
+}
+
+void LayoutControls::showDerived(const Report &r)
+{
+    const Layout &l = r.layout;
+    m_derived->setText(tr("DP %1 · %2 micro-batch%3 of %4 per step (gradient accumulation %2) · %5 tokens per step")
+                           .arg(l.dp).arg(l.microBatches).arg(l.microBatches == 1 ? QString() : QStringLiteral("es"))
+                           .arg(l.microBatch).arg(fmt::compactCount(static_cast<double>(l.globalBatch * r.scenario.seqLen))));
+}
+
+QComboBox *LayoutControls::chooser(Choice c) const
+{
+    switch (c) {
+    case Choice::Tp: return m_tp;
+    case Choice::Pp: return m_pp;
+    case Choice::Vpp: return m_vpp;
+    case Choice::Cp: return m_cp;
+    case Choice::GlobalBatch: return m_globalBatch;
+    case Choice::GpusPerNode: return m_gpusPerNode;
+    case Choice::Ep: return m_ep;
+    }
+    return nullptr;
+}
+
+void LayoutControls::fill(Choice which, const QList<std::pair<QString, Scenario>> &options, int current)
+{
+    QComboBox *box = chooser(which);
+    QList<Scenario> &stored = m_options[static_cast<int>(which)];
+    stored.clear();
+    for (const auto &o : options)
+        stored.append(o.second);
+    // Items are rebuilt only when their labels change; their enabled state and "why not"
+    // tooltip follow the scenario every time.
+    QStringList labels;
+    for (const auto &o : options)
+        labels << o.first;
+    QStringList shown;
+    for (int i = 0; i < box->count(); ++i)
+        shown << box->itemText(i);
+    if (shown != labels) {
+        box->clear();
+        box->addItems(labels);
+    }
+    auto *model = qobject_cast<QStandardItemModel *>(box->model());
+    const Catalog &catalog = m_controller->catalog();
+    for (int i = 0; i < options.size(); ++i) {
+        const auto problem = layoutProblem(options[i].second, catalog);
+        QStandardItem *item = model ? model->item(i) : nullptr;
+        if (!item)
+            continue;
+        item->setEnabled(!problem || i == current);
+        item->setToolTip(problem ? tr("Not possible: %1 %2").arg(problem->field, problem->problem) : QString());
+    }
+    box->setCurrentIndex(current);
+}
+
+void LayoutControls::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    sync(m_controller->scenario());
+}
+
+void LayoutControls::sync(const Scenario &s)
+{
+    // Hidden (the group folded away), nothing to show; and the choosers depend on these fields
+    // only, so a tokens or width drag costs nothing here.
+    if (!isVisible())
+        return;
+    const QString key = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13 %14 %15 %16")
+                            .arg(s.model.heads).arg(s.model.kvHeads).arg(s.model.layers).arg(s.gpus).arg(s.seqLen)
+                            .arg(s.microBatch).arg(s.tp).arg(s.pp).arg(s.vpp).arg(s.cp)
+                            .arg(s.globalBatch.value_or(0)).arg(s.gpusPerNode.value_or(0))
+                            .arg(s.gpuId, s.interconnectId).arg(s.sequenceParallel).arg(static_cast<int>(s.timeBasis))
+                        + QString::number(s.paramsOverride.value_or(0))
+                        + QStringLiteral(" %1 %2 %3 %4").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap);
+    if (key == m_syncedKey)
+        return;
+    m_syncedKey = key;
+    m_syncing = true;
+    const Catalog &catalog = m_controller->catalog();
+    const GpuSpec *gpu = catalog.findGpu(s.gpuId);
+    const std::int64_t node = gpu ? gpu->gpusPerNode : 8;
+    // One chooser: an optional first item that leaves the field unset (derived), then the
+    // values; each item stands for the scenario with that value.
+    const auto offer = [&](Choice which, const QString &unsetLabel, const QList<std::int64_t> &values,
+                           std::optional<std::int64_t> current, void (*set)(Scenario &, std::optional<std::int64_t>)) {
+        QList<std::pair<QString, Scenario>> options;
+        int at = 0;
+        if (!unsetLabel.isEmpty()) {
+            Scenario next = s;
+            set(next, std::nullopt);
+            options.append({unsetLabel, next});
+        }
+        for (std::int64_t v : values) {
+            Scenario next = s;
+            set(next, v);
+            if (current == v)
+                at = static_cast<int>(options.size());
+            options.append({QString::number(v), next});
+        }
+        fill(which, options, at);
+    };
+    const std::int64_t heads = std::gcd(s.model.heads, s.model.kvHeads);
+    offer(Choice::Tp, {}, candidates(heads, std::min<std::int64_t>(64, s.gpus), s.tp), s.tp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.tp = *v; });
+    offer(Choice::Pp, {}, candidates(s.model.layers, std::min<std::int64_t>({128, s.model.layers, s.gpus}), s.pp), s.pp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.pp = *v; });
+    offer(Choice::Vpp, {}, candidates(1, 8, s.vpp), s.vpp, [](Scenario &n, std::optional<std::int64_t> v) { n.vpp = *v; });
+    offer(Choice::Cp, {}, candidates(1, std::min<std::int64_t>(64, s.gpus), s.cp), s.cp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.cp = *v; });
+    // Global batch: one micro-batch per replica (the default), or k of them.
+    const std::int64_t model = s.tp * s.pp * s.cp;
+    const std::int64_t dp = model > 0 && s.gpus % model == 0 ? s.gpus / model : 1;
+    // Expert parallelism and the capacity factor only mean something for Mixture-of-Experts.
+    const bool moe = s.model.moe() && !s.paramsOverride;
+    m_form->setRowVisible(m_ep, moe);
+    m_form->setRowVisible(m_capacity, moe);
+    m_form->setRowVisible(m_epOverlap, moe);
+    m_epOverlap->setChecked(s.epOverlap);
+    if (moe)
+        offer(Choice::Ep, {}, candidates(s.model.experts, std::min(s.model.experts, std::max<std::int64_t>(1, dp * s.cp)), s.ep),
+              s.ep, [](Scenario &n, std::optional<std::int64_t> v) { n.ep = *v; });
+    m_capacity->setValue(s.capacityFactor);
+    const std::int64_t perStep = s.microBatch * dp;
+    QList<std::int64_t> multiples;
+    for (std::int64_t k = 2; k <= 4096 && perStep * k <= limits::maxGlobalBatch; k *= 2)
+        multiples.append(perStep * k);
+    if (s.globalBatch && !multiples.contains(*s.globalBatch))
+        multiples.append(*s.globalBatch);
+    std::sort(multiples.begin(), multiples.end());
+    offer(Choice::GlobalBatch, tr("batch × DP = %1").arg(perStep), multiples, s.globalBatch,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.globalBatch = v; });
+    offer(Choice::GpusPerNode, tr("the GPU's (%1)").arg(node), {1, 2, 4, 8, 16, 32, 64, 72, 128, 256}, s.gpusPerNode,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.gpusPerNode = v; });
+    if (m_interconnect->count() != catalog.interconnects.size() + 1) {
+        m_interconnect->clear();
+        m_interconnect->addItem(QString(), QString());
+        for (const Interconnect &l : catalog.interconnects)
+            m_interconnect->addItem(l.name, l.id);
+    }
+    m_interconnect->setItemText(0, tr("the GPU's (%1)").arg(gpu ? gpu->scaleOutId : QString()));
+    m_interconnect->setCurrentIndex(std::max(0, m_interconnect->findData(s.interconnectId)));
+    m_sp->setChecked(s.sequenceParallel);
+    m_sp->setEnabled(s.tp > 1 || s.sequenceParallel);
+    m_sp->setToolTip(s.tp > 1 ? m_sp->accessibleDescription()
+                              : tr("Needs tensor parallelism (tp > 1): with one TP rank nothing is split."));
+    m_timeBasis->setCurrentIndex(std::max(0, m_timeBasis->findData(static_cast<int>(s.timeBasis))));
+    m_syncing = false;
+}
+
+} // namespace napkin::ui

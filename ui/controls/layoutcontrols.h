@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/report/report.h"
+#include "core/model/scenario.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+
+namespace napkin::ui {
+
+class ScenarioController;
+class TextStrip;
+
+/// The cluster and its parallel layout: GPUs per node, the network between nodes, TP, SP, PP,
+/// virtual stages, CP, EP and the capacity factor (Mixture-of-Experts only) and the global batch, with DP, micro-batches and gradient accumulation
+/// shown as what follows from them, and which time basis the run uses. Each chooser lists its
+/// usual values; the ones the scenario cannot take are greyed with the rule that forbids them
+/// as their tooltip ("why not"), so an invalid layout cannot be chosen here.
+class LayoutControls final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit LayoutControls(ScenarioController *controller, QWidget *parent = nullptr);
+
+    enum class Choice { Tp, Pp, Vpp, Cp, GlobalBatch, GpusPerNode, Ep };
+    QComboBox *chooser(Choice c) const;
+    QCheckBox *sequenceParallel() const { return m_sp; }
+    QComboBox *interconnect() const { return m_interconnect; }
+    QComboBox *timeBasis() const { return m_timeBasis; }
+    QDoubleSpinBox *capacityFactor() const { return m_capacity; }
+    QCheckBox *epOverlap() const { return m_epOverlap; }
+    /// "DP 2 · 64 micro-batches of 1 per step (gradient accumulation 64) · 1.05M tokens per step"
+    TextStrip *derived() const { return m_derived; }
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void sync(const Scenario &s);
+    void showDerived(const Report &r);
+    /// Sets a chooser's items (and what each stands for), greying those the scenario cannot take.
+    void fill(Choice which, const QList<std::pair<QString, Scenario>> &options, int current);
+
+    ScenarioController *m_controller;
+    QComboBox *m_tp;
+    QComboBox *m_pp;
+    QComboBox *m_vpp;
+    QComboBox *m_cp;
+    QComboBox *m_globalBatch;
+    QComboBox *m_gpusPerNode;
+    QComboBox *m_ep;
+    QDoubleSpinBox *m_capacity;
+    QCheckBox *m_epOverlap;
+    QFormLayout *m_form;
+    QComboBox *m_interconnect;
+    QComboBox *m_timeBasis;
+    QCheckBox *m_sp;
+    TextStrip *m_derived;
+    QString m_syncedKey;  ///< what the choosers were last built for
+    QList<Scenario> m_options[7];  ///< what each chooser's items stand for, in Choice order
+    bool m_syncing = false;
+};
+
+} // namespace napkin::ui

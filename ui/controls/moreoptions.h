@@ -1,0 +1,79 @@
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/model/shapefix.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+
+namespace napkin::ui {
+
+class DivisorSpinBox;
+class ModelShapeOptions;
+class NumberSpinBox;
+class ScenarioController;
+
+/// Everything in the scenario besides the main five and the GPU model: parallelism and
+/// precision (setupGroup(), placed by the controls panel), then model shape
+/// (ModelShapeOptions), activation memory, compute and cost.
+class MoreOptions final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit MoreOptions(ScenarioController *controller, QWidget *parent = nullptr);
+
+    /// What follows the width: d_ff's ratio, the head dimension (view preferences, not part
+    /// of the scenario).
+    WidthRule widthRule() const;
+    QComboBox *presetBox() const;
+    ModelShapeOptions *shapeOptions() const { return m_shape; }
+    QComboBox *zeroBox() const { return m_zero; }
+    DivisorSpinBox *headsBox() const;
+    NumberSpinBox *gpusBox() const { return m_gpus; }
+    /// GPUs, ZeRO, recipe, recompute and FlashAttention: placed by the controls panel right
+    /// under the GPU, where they stay in view when the rest is folded away.
+    QWidget *setupGroup() const { return m_setup; }
+    QComboBox *recomputeBox() const { return m_recompute; }
+    QComboBox *offloadBox() const { return m_offload; }
+    QComboBox *utilizationBasisBox() const { return m_utilizationBasis; }
+    QDoubleSpinBox *priceBox() const { return m_price; }
+    /// Checked: the price follows the chosen GPU's catalog price; unchecked: the box's value.
+    QCheckBox *catalogPriceBox() const { return m_catalogPrice; }
+
+signals:
+    void notice(const QString &message);
+
+private:
+    QWidget *buildSetupGroup();
+    QWidget *buildActivationGroup();
+    QWidget *buildComputeGroup();
+    void sync(const Scenario &s);
+    /// The price box shows the price in use and, as its tip, the catalog's with its source.
+    void syncPrice(const Scenario &s);
+
+    ScenarioController *m_controller;
+    ModelShapeOptions *m_shape;
+    QWidget *m_setup = nullptr;
+    NumberSpinBox *m_gpus = nullptr;
+    QComboBox *m_zero = nullptr;
+    QComboBox *m_recipe = nullptr;
+    QComboBox *m_recompute = nullptr;
+    QComboBox *m_offload = nullptr;
+    QCheckBox *m_flash = nullptr;
+    QCheckBox *m_activations = nullptr;
+    QComboBox *m_activationModel = nullptr;
+    QCheckBox *m_dropout = nullptr;
+    QComboBox *m_basis = nullptr;
+    QCheckBox *m_causal = nullptr;
+    QDoubleSpinBox *m_mfu = nullptr;
+    QComboBox *m_utilizationBasis = nullptr;
+    QDoubleSpinBox *m_price = nullptr;
+    QDoubleSpinBox *m_reserved = nullptr;  ///< MiB
+    QCheckBox *m_catalogPrice = nullptr;
+};
+
+} // namespace napkin::ui

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "ui/state/viewoptions.h"
+
+#include <QObject>
+#include <QSize>
+#include <QString>
+
+class QWidget;
+
+namespace napkin::ui {
+
+class Dashboard;
+class ScenarioController;
+
+/// File > Open, Save, Export and Edit > Copy. The dialog-free functions do the work (and are
+/// what the tests call); the interactive ones only ask for paths and sizes first.
+class FileActions final : public QObject
+{
+    Q_OBJECT
+
+public:
+    FileActions(ScenarioController *controller, Dashboard *dashboard, QWidget *window);
+
+    /// Reads a scenario file (the `--scenario` format) and makes it the current scenario as one undo step.
+    bool openScenario(const QString &path, QString *error);
+    /// Writes the current scenario atomically.
+    bool saveScenario(const QString &path, QString *error);
+    /// Renders one chart (or the dashboard) for the current report and writes it as PNG.
+    bool exportChart(ChartKind kind, const QString &path, QSize size, qreal scale, QString *error);
+    /// Puts the chart as it is on screen, at 2x, on the clipboard.
+    void copyChart(ChartKind kind);
+    /// The chart's current on-screen size (the default export size).
+    QSize onScreenSize(ChartKind kind) const;
+    QString currentPath() const { return m_path; }
+
+    void open();
+    void save();
+    void saveAs();
+    void exportInteractive(ChartKind kind);
+
+signals:
+    /// A short confirmation for the status bar.
+    void message(const QString &text);
+
+private:
+    void warn(const QString &title, const QString &text);
+
+    ScenarioController *m_controller;
+    Dashboard *m_dashboard;
+    QWidget *m_window;
+    QString m_path;
+};
+
+} // namespace napkin::ui

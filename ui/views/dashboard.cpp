@@ -1,0 +1,467 @@
+#include "ui/views/dashboard.h"
+
+#include "core/report/baseline.h"
+
+#include "ui/widgets/banner.h"
+#include "ui/widgets/chartview.h"
+#include "ui/views/gputimechart.h"
+#include "core/text/formulas.h"
+#include "core/report/gputimes.h"
+#include "ui/views/layoutpicture.h"
+#include "ui/views/memorypanel.h"
+#include "ui/views/plannerpanel.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/views/stagememorypanel.h"
+#include "core/text/stepexplain.h"
+#include "ui/views/steptimepanel.h"
+#include "ui/widgets/textstrip.h"
+#include "ui/views/timepanel.h"
+
+#include <QEvent>
+#include <QGridLayout>
+#include <QStackedWidget>
+#include <QButtonGroup>
+#include <QHBoxLayout>
+#include <QToolButton>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace napkin::ui {
+
+namespace {
+
+// The pages fill whatever the dashboard has left, whatever their contents would like: their
+// height never depends on their width. Saying so keeps the window's layout pass from asking
+// every hidden page's wrapped legends for a height on every slider tick.
+class PageTabs final : public QTabWidget
+{
+public:
+    using QTabWidget::QTabWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
+
+class PageStack final : public QStackedWidget
+{
+public:
+    using QStackedWidget::QStackedWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
+
+} // namespace
+
+QString scenarioSummary(const Report &r, const Catalog &catalog)
+{
+    const Scenario &s = r.scenario;
+    const ModelPreset *preset = catalog.findPreset(s.presetId);
+    const QString model = preset && preset->shape == s.model
+                              ? preset->name
+                              : Dashboard::tr("custom %1 (%2 layers, d_model %3)")
+                                    .arg(archName(s.model.arch)).arg(s.model.layers).arg(s.model.dModel);
+    // Mixture-of-Experts: what a token runs through beside what the GPUs hold.
+    const QString params = r.params.active != r.params.total
+                               ? Dashboard::tr("%1 params (%2 active)")
+                                     .arg(fmt::compactCount(static_cast<double>(r.params.total)),
+                                          fmt::compactCount(static_cast<double>(r.params.active)))
+                               : Dashboard::tr("%1 params").arg(fmt::compactCount(static_cast<double>(r.params.total)));
+    return Dashboard::tr("%1 · %2 · %3 tokens · micro‑batch %4 × %5 tokens · %6 × %7")
+        .arg(model, params, fmt::compactCount(s.tokens))
+        .arg(s.microBatch).arg(s.seqLen).arg(s.gpus)
+        .arg(nameWithoutVendor(r.gpu));
+}
+
+QString scenarioSettings(const Report &r)
+{
+    const Scenario &s = r.scenario;
+    QString recompute;
+    switch (s.recompute) {
+    case Recompute::None: recompute = Dashboard::tr("no recompute"); break;
+    case Recompute::Selective: recompute = Dashboard::tr("selective recompute"); break;
+    case Recompute::Full: recompute = Dashboard::tr("full recompute"); break;
+    }
+    // Non-breaking spaces inside each item: a caption wraps between items, never inside one.
+    const QStringList items = {
+        r.memory.recipe.name,
+        Dashboard::tr("ZeRO %1").arg(s.zeroStage),
+        Dashboard::tr("%1 GPUs").arg(s.gpus),
+        layoutLine(r.layout),
+        recompute,
+        s.flashAttention ? Dashboard::tr("FlashAttention on") : Dashboard::tr("FlashAttention off"),
+        s.includeActivations ? Dashboard::tr("activations counted") : Dashboard::tr("activations not counted"),
+        Dashboard::tr("%1 %2").arg(fmt::percent(s.mfuFraction, 0), utilizationBasisName(s.utilizationBasis).toUpper()),
+        Dashboard::tr("sequence %1").arg(s.seqLen),
+    };
+    QStringList kept;
+    QStringList all = items;
+    if (const auto change = baselineChange(r))
+        all << Dashboard::tr("vs pinned: %1").arg(baselineChangeText(*change));
+    for (const QString &item : all)
+        kept << QString(item).replace(QLatin1Char(' '), QChar(0x00A0));
+    return kept.join(QStringLiteral(" · "));
+}
+
+Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent),
+      m_catalog(catalog),
+      m_summary(new TextStrip(this)),
+      m_settings(new TextStrip(this)),
+      m_formula(new TextStrip(this)),
+      m_pinned(new TextStrip(this)),
+      m_error(new Banner(this)),
+      m_memory(new MemoryPanel(this)),
+      m_time(new TimePanel(catalog, this)),
+      m_roofline(new RooflinePanel(catalog, this)),
+      m_stages(new StageMemoryPanel(this)),
+      m_step(new StepTimePanel(this)),
+      m_layoutPicture(new LayoutPicture(this)),
+      m_planner(new PlannerPanel(catalog, this)),
+      m_pages(new PageStack(this)),
+      m_top(new PageTabs(m_pages)),
+      m_pageBar(new QWidget(this)),
+      m_gridPage(new QWidget(m_top)),
+      m_grid(new QGridLayout(m_gridPage)),
+      m_parallelPage(new QWidget(m_top)),
+      m_parallelGrid(new QGridLayout(m_parallelPage)),
+      m_tabs(new PageTabs(m_pages))
+{
+    m_summary->setBold(true);
+    m_summary->setTextAsToolTip(true);
+    m_summary->setAccessibleName(tr("Scenario summary"));
+    m_error->setAccessibleName(tr("Scenario problem"));
+    m_settings->setAccessibleName(tr("Scenario settings"));
+    m_settings->setLines(2);
+    m_settings->hide();
+    m_pinned->setTextAsToolTip(true);
+    m_pinned->setAccessibleName(tr("Pinned baseline"));
+    m_pinned->hide();
+    m_formula->setLines(2);
+    m_formula->setTextAsToolTip(true);
+    m_formula->setAccessibleName(tr("How this is computed"));
+    m_formula->setColors(palette().color(QPalette::WindowText), palette().color(QPalette::AlternateBase),
+                         palette().color(QPalette::Mid));
+    m_error->hide();
+
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(8);
+    m_grid->setRowStretch(0, 3);
+    m_grid->setRowStretch(1, 2);
+    m_grid->setColumnStretch(0, 1);
+    m_grid->setColumnStretch(1, 1);
+    m_parallelGrid->setContentsMargins(0, 0, 0, 0);
+    m_parallelGrid->setSpacing(8);
+    m_parallelGrid->setRowStretch(0, 3);
+    m_parallelGrid->setRowStretch(1, 2);
+    m_parallelGrid->setColumnStretch(0, 1);
+    m_parallelGrid->setColumnStretch(1, 1);
+    m_top->setDocumentMode(true);
+    m_top->setAccessibleName(tr("Overview and parallel training"));
+    m_top->addTab(m_gridPage, tr("Overview"));
+    m_top->addTab(m_parallelPage, tr("Parallel training"));
+    m_top->tabBar()->hide();
+    // Two flat buttons no taller than the summary line beside them (a tab bar would be
+    // taller, and a style sheet would stop the window's text size from reaching the charts).
+    auto *pageLayout = new QHBoxLayout(m_pageBar);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(2);
+    auto *pages = new QButtonGroup(m_pageBar);
+    const QString pageNames[2] = {tr("Overview"), tr("Parallel training")};
+    for (int i = 0; i < 2; ++i) {
+        auto *button = new QToolButton(m_pageBar);
+        button->setText(pageNames[i]);
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        button->setChecked(i == 0);
+        button->setAccessibleName(pageNames[i]);
+        pages->addButton(button, i);
+        pageLayout->addWidget(button);
+        m_pageButtons[i] = button;
+    }
+    m_pageBar->setMaximumHeight(m_summary->sizeHint().height());
+    m_pageBar->setToolTip(tr("Overview: memory, roofline, time. Parallel training: memory per pipeline stage, "
+                             "the step's breakdown, the layout and the planner."));
+    connect(pages, &QButtonGroup::idClicked, m_top, &QTabWidget::setCurrentIndex);
+    connect(m_top, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index >= 0 && index < 2)
+            m_pageButtons[index]->setChecked(true);
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabbed && !m_arranging)
+            m_tabChosen = true;
+    });
+    m_tabs->setDocumentMode(true);
+    m_tabs->setAccessibleName(tr("Charts, one at a time"));
+    m_pages->addWidget(m_top);
+    m_pages->addWidget(m_tabs);
+    // Either arrangement fits any size; the choice between them is made from the text size.
+    m_pages->setMinimumSize(0, 0);
+    m_pages->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(8);
+    auto *top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_pageBar, 0, Qt::AlignBottom);
+    layout->addLayout(top);
+    layout->addWidget(m_settings);
+    layout->addWidget(m_pinned);
+    layout->addWidget(m_pages, 1);
+    layout->addWidget(m_formula);
+    arrange();
+
+    m_recipients = {
+        {{m_memory}, [this](const Report &r) { m_memory->setReport(r); }},
+        // The every-GPU chart is the time panel's, or a tab of its own when the views are tabs.
+        {{m_time, m_time->gpuChart()}, [this](const Report &r) { m_time->setReport(r); }},
+        {{m_roofline}, [this](const Report &r) { m_roofline->setReport(r); }},
+        {{m_stages}, [this](const Report &r) { m_stages->setReport(r); }},
+        {{m_step}, [this](const Report &r) { m_step->setReport(r); }},
+        {{m_layoutPicture}, [this](const Report &r) { m_layoutPicture->setReport(r); }},
+        {{m_planner}, [this](const Report &r) { m_planner->setReport(r); }},
+    };
+    for (const Recipient &recipient : std::as_const(m_recipients))
+        for (QWidget *w : recipient.shownAs)
+            w->installEventFilter(this);
+
+    connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
+    connect(m_planner, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
+}
+
+void Dashboard::setReport(const Report &report)
+{
+    m_summary->setText(scenarioSummary(report, m_catalog));
+    m_settings->setText(scenarioSettings(report));
+    const auto change = baselineChange(report);
+    if (change) {
+        // The differences first: a narrow window elides the end, and the tooltip has it all.
+        m_pinned->setText(tr("╌○ vs pinned: %1 · pinned: %2")
+                              .arg(baselineChangeText(*change), scenarioSummary(*report.baseline, m_catalog)));
+    }
+    if (m_pinned->isVisibleTo(this) != change.has_value()) {
+        m_pinned->setVisible(change.has_value());
+        m_summary->setLines(m_tabbed && !change ? 2 : 1);
+        m_formula->setLines(m_tabbed && change ? 1 : 2);
+        arrange();
+    }
+    if (m_lastReport)
+        m_topic = topicOfChange(m_lastReport->scenario, report.scenario, m_topic);
+    m_lastReport = report;
+    m_formula->setText(formulaText(report, m_topic, m_unit));
+    for (Recipient &recipient : m_recipients) {
+        recipient.stale = true;
+        // Before the window is shown (and offscreen, for a picture) every view is drawn.
+        if (!window()->isVisible() || recipient.seen())
+            deliver(recipient);
+    }
+}
+
+bool Dashboard::Recipient::seen() const
+{
+    return std::any_of(shownAs.begin(), shownAs.end(), [](const QWidget *w) { return w->isVisible(); });
+}
+
+void Dashboard::deliver(Recipient &recipient)
+{
+    if (recipient.stale && m_lastReport) {
+        recipient.stale = false;
+        recipient.take(*m_lastReport);
+    }
+}
+
+bool Dashboard::eventFilter(QObject *watched, QEvent *event)
+{
+    // A view coming into sight (its page or tab chosen) catches up before it is painted.
+    if (event->type() == QEvent::Show)
+        for (Recipient &recipient : m_recipients)
+            if (recipient.stale && recipient.shownAs.contains(watched))
+                deliver(recipient);
+    return QWidget::eventFilter(watched, event);
+}
+
+void Dashboard::setError(const QString &message)
+{
+    if (message.isEmpty()) {
+        m_error->hide();
+        return;
+    }
+    m_error->showMessage(Banner::Level::Error,
+                         tr("⚠ Not recomputed — %1. The charts still show the last valid scenario.").arg(message));
+    placeError();
+    m_error->raise();
+}
+
+void Dashboard::setArrangement(Arrangement arrangement)
+{
+    m_arrangement = arrangement;
+    arrange();
+}
+
+Dashboard::Arrangement Dashboard::currentArrangement() const
+{
+    return m_tabbed ? Arrangement::Tabs : Arrangement::Grid;
+}
+
+QSize Dashboard::minimumChartSize() const
+{
+    // In lines of the current text: a title, five tick labels and an axis title down the side,
+    // about 18 characters of tick labels and plot across, three legend rows.
+    const int line = fontMetrics().height();
+    return {22 * line, 15 * line};
+}
+
+bool Dashboard::gridFits(QSize size) const
+{
+    const QSize chart = minimumChartSize();
+    const int spacing = m_grid->spacing();
+    const int cellWidth = (size.width() - spacing) / 2;
+    const int topRow = (size.height() - spacing) * 3 / 5;
+    const int bottomRow = size.height() - spacing - topRow;
+    // The time row is figures beside the every-GPU chart, whose tilted names take lines too.
+    return cellWidth >= chart.width() && topRow >= chart.height() && bottomRow >= chart.height() * 9 / 10;
+}
+
+void Dashboard::arrange()
+{
+    const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
+    const QSize pages(width() - m.left() - m.right(),
+                      height() - m.top() - m.bottom() - m_summary->sizeHint().height() - 8
+                          - (m_settings->isVisibleTo(this) ? m_settings->sizeHint().height() + 8 : 0)
+                          - (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0)
+                          - (m_pinned->isVisibleTo(this) ? m_pinned->sizeHint().height() + 8 : 0));
+    const bool tabbed = m_arrangement == Arrangement::Tabs
+                        || (m_arrangement == Arrangement::Auto && !gridFits(pages));
+    if (tabbed == m_tabbed && (m_grid->count() > 0 || m_tabs->count() > 0))
+        return;
+    m_tabbed = tabbed;
+    // Large text: the summary wraps to a second line instead of losing its GPU.
+    // With a pinned baseline its line takes the second one (the GPU is in the controls too).
+    m_summary->setLines(tabbed && !m_pinned->isVisibleTo(this) ? 2 : 1);
+    // Tabs with a pinned line too: the formula keeps one line (elided; its tooltip has it all),
+    // so the chart keeps its height when the framework's memory adds a legend entry.
+    m_formula->setLines(tabbed && m_pinned->isVisibleTo(this) ? 1 : 2);
+    // The every-GPU chart gets a tab of its own: beside the figures it would be too narrow.
+    if (tabbed)
+        m_time->setChartDetached(true);
+    // The view in sight stays in sight: the tab of the page shown, or the page of the tab the
+    // user chose (a page chosen before the window was first laid out stays chosen).
+    m_arranging = true;
+    QWidget *current = m_tabs->currentWidget();
+    if (!current)
+        current = m_top->currentWidget() == m_parallelPage ? static_cast<QWidget *>(m_stages) : m_memory;
+    const bool parallelInSight = current == m_stages || current == m_step || current == m_layoutPicture || current == m_planner;
+    m_tabs->clear();
+    m_pageBar->setVisible(!tabbed && !m_exporting);
+    m_pageBar->setMaximumHeight(m_summary->sizeHint().height());  // never taller than the summary
+    if (tabbed) {
+        m_tabs->addTab(m_memory, tr("Memory"));
+        m_tabs->addTab(m_roofline, tr("Roofline"));
+        m_tabs->addTab(m_time, tr("Time and cost"));
+        m_tabs->addTab(m_time->gpuChart(), tr("Every GPU"));
+        m_tabs->addTab(m_stages, tr("Stages"));
+        m_tabs->addTab(m_step, tr("Step"));
+        m_tabs->addTab(m_layoutPicture, tr("Layout"));
+        m_tabs->addTab(m_planner, tr("Planner"));
+        if (current)
+            m_tabs->setCurrentWidget(current);
+        m_tabChosen = false;
+        m_pages->setCurrentWidget(m_tabs);
+    } else {
+        m_grid->addWidget(m_memory, 0, 0);
+        m_grid->addWidget(m_roofline, 0, 1);
+        m_grid->addWidget(m_time, 1, 0, 1, 2);
+        m_time->setChartDetached(false);
+        m_parallelGrid->addWidget(m_stages, 0, 0);
+        m_parallelGrid->addWidget(m_step, 0, 1);
+        m_parallelGrid->addWidget(m_layoutPicture, 1, 0);
+        m_parallelGrid->addWidget(m_planner, 1, 1);
+        for (QWidget *w : {static_cast<QWidget *>(m_memory), static_cast<QWidget *>(m_roofline),
+                           static_cast<QWidget *>(m_time), static_cast<QWidget *>(m_stages),
+                           static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
+                           static_cast<QWidget *>(m_planner)})
+            w->show();
+        if (m_tabChosen)
+            m_top->setCurrentWidget(parallelInSight ? m_parallelPage : m_gridPage);
+        m_pages->setCurrentWidget(m_top);
+    }
+    m_arranging = false;
+    placeError();
+}
+
+void Dashboard::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        m_pageBar->setMaximumHeight(m_summary->sizeHint().height());
+        arrange();
+    }
+}
+
+void Dashboard::placeError()
+{
+    // The problem banner floats over the top of the charts instead of taking a row: a value
+    // refused in the middle of a drag must not make everything below it jump.
+    const QRect top = m_settings->isVisibleTo(this) ? m_settings->geometry() : m_summary->geometry();
+    const int y = top.bottom() + 4;
+    const int chartsTop = m_pages->geometry().top() + (m_tabbed ? m_tabs->tabBar()->height() : 0)
+                          + (m_tabbed ? 0 : m_memory->view()->geometry().top()) - 2;
+    m_error->setGeometry(top.left(), y, top.width(), std::max(m_error->sizeHint().height(), chartsTop - y));
+}
+
+void Dashboard::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrange();
+    placeError();
+}
+
+void Dashboard::setViewOptions(const ViewOptions &options)
+{
+    m_unit = options.unit;
+    if (m_lastReport)
+        m_formula->setText(formulaText(*m_lastReport, m_topic, m_unit));
+    m_memory->setByteUnit(options.unit);
+    m_stages->setByteUnit(options.unit);
+    m_planner->setByteUnit(options.unit);
+    m_memory->setAxisFocus(options.memoryFocus);
+    m_roofline->setOverlayGpu(options.overlayGpuId);
+    m_roofline->setRanges(options.rooflineX, options.rooflineY);
+}
+
+ViewOptions Dashboard::viewOptions() const
+{
+    ViewOptions o;
+    o.unit = m_unit;
+    o.rooflineX = m_roofline->xRange();
+    o.rooflineY = m_roofline->yRange();
+    o.overlayGpuId = m_roofline->overlayGpu();
+    o.memoryFocus = m_memory->axisFocus();
+    return o;
+}
+
+void Dashboard::setDragging(bool dragging)
+{
+    m_memory->setDragging(dragging);
+    m_time->setDragging(dragging);
+    m_step->setDragging(dragging);
+}
+
+void Dashboard::setExportMode(bool exporting)
+{
+    m_roofline->setToolbarVisible(!exporting);
+    m_memory->setToolbarVisible(!exporting);
+    // A picture shows every chart at once, whatever the window is doing: the overview.
+    setArrangement(exporting ? Arrangement::Grid : Arrangement::Auto);
+    m_exporting = exporting;
+    if (exporting)
+        m_top->setCurrentWidget(m_gridPage);
+    m_pageBar->setVisible(!exporting && !m_tabbed);
+    m_planner->setSynchronous(exporting);
+    // On screen the controls say it; a picture must say under which settings its numbers hold.
+    m_settings->setVisible(exporting);
+    m_formula->setVisible(!exporting);
+}
+
+} // namespace napkin::ui

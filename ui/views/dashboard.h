@@ -1,0 +1,147 @@
+#pragma once
+
+#include "core/model/catalog.h"
+#include "core/text/formulas.h"
+#include "core/report/report.h"
+#include "ui/state/viewoptions.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+class QGridLayout;
+class QStackedWidget;
+class QTabWidget;
+class QToolButton;
+
+namespace napkin::ui {
+
+class Banner;
+class TextStrip;
+class LayoutPicture;
+class MemoryPanel;
+class PlannerPanel;
+class RooflinePanel;
+class StageMemoryPanel;
+class StepTimePanel;
+class TimePanel;
+
+/// The three views together under a one-line summary of the scenario: memory and roofline
+/// side by side, time and cost below. The main window's centre and the exported dashboard.
+/// When the grid's cells would be too small for the text size (large text on a projector),
+/// the views become tabs, one at a time at full size, instead of being clipped.
+class Dashboard final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    /// Grid: all three views; Tabs: one view at a time; Auto: tabs when the grid's cells would
+    /// be smaller than minimumChartSize().
+    enum class Arrangement { Auto, Grid, Tabs };
+
+    explicit Dashboard(const Catalog &catalog, QWidget *parent = nullptr);
+
+    void setArrangement(Arrangement arrangement);
+    /// Grid or Tabs: what is shown now.
+    Arrangement currentArrangement() const;
+    /// The smallest readable chart at the current text size: room for a title, tick labels on
+    /// both axes, axis titles and a few legend rows.
+    QSize minimumChartSize() const;
+    QTabWidget *tabs() const { return m_tabs; }
+
+    void setReport(const Report &report);
+    /// Shows core's refusal of the current scenario (empty hides it); the last valid report stays.
+    void setError(const QString &message);
+    void setViewOptions(const ViewOptions &options);
+    ViewOptions viewOptions() const;
+    /// A slider is being dragged: axes hold still where they can (see axisCanStay()).
+    void setDragging(bool dragging);
+    /// Hides the interactive bits (toolbars) for a picture.
+    void setExportMode(bool exporting);
+
+    MemoryPanel *memoryPanel() const { return m_memory; }
+    StageMemoryPanel *stageMemoryPanel() const { return m_stages; }
+    StepTimePanel *stepTimePanel() const { return m_step; }
+    LayoutPicture *layoutPicture() const { return m_layoutPicture; }
+    PlannerPanel *plannerPanel() const { return m_planner; }
+    /// Grid arrangement: "Overview" (memory, roofline, time) and "Parallel training" (stages,
+    /// step, layout, planner). Tabs arrangement flattens both into tabs().
+    QTabWidget *pageTabs() const { return m_top; }
+    TimePanel *timePanel() const { return m_time; }
+    RooflinePanel *rooflinePanel() const { return m_roofline; }
+    Banner *errorBanner() const { return m_error; }
+    TextStrip *summary() const { return m_summary; }
+    /// Recipe, ZeRO, GPUs, recompute, FlashAttention, MFU and sequence: shown in exports.
+    TextStrip *settingsLine() const { return m_settings; }
+    /// "How this is computed": the formula behind what last changed, with its numbers.
+    TextStrip *formulaStrip() const { return m_formula; }
+    /// "Against the pinned baseline (…): +37% memory, −12% time, +5% cost"; hidden when none.
+    TextStrip *pinnedLine() const { return m_pinned; }
+
+signals:
+    void viewOptionsChanged();
+    /// The planner's row was clicked: the scenario with its layout, as one undo step.
+    void layoutChosen(const napkin::Scenario &scenario, const QString &description);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    /// A view that takes each report: hidden (another page or tab is shown), it takes the
+    /// newest one when it is shown instead, so a drag redraws only what can be seen.
+    struct Recipient
+    {
+        QList<QWidget *> shownAs;  ///< the widgets whose showing means the view is seen
+        std::function<void(const Report &)> take;
+        bool stale = false;
+        bool seen() const;
+    };
+    void deliver(Recipient &recipient);
+
+    void placeError();
+    void arrange();
+    bool gridFits(QSize size) const;
+
+    const Catalog &m_catalog;
+    TextStrip *m_summary;
+    TextStrip *m_settings;
+    TextStrip *m_formula;
+    TextStrip *m_pinned;  ///< the differences from the pinned baseline, when one is pinned
+    FormulaTopic m_topic = FormulaTopic::ModelState;
+    std::optional<Report> m_lastReport;
+    Banner *m_error;
+    MemoryPanel *m_memory;
+    TimePanel *m_time;
+    RooflinePanel *m_roofline;
+    StageMemoryPanel *m_stages;
+    StepTimePanel *m_step;
+    LayoutPicture *m_layoutPicture;
+    PlannerPanel *m_planner;
+    QStackedWidget *m_pages;
+    QTabWidget *m_top;
+    QWidget *m_pageBar;  ///< the page switch, in the summary's row: it costs the charts no height
+    QToolButton *m_pageButtons[2] = {};
+    QWidget *m_gridPage;
+    QGridLayout *m_grid;
+    QWidget *m_parallelPage;
+    QGridLayout *m_parallelGrid;
+    QTabWidget *m_tabs;
+    Arrangement m_arrangement = Arrangement::Auto;
+    bool m_tabbed = false;
+    bool m_arranging = false;   ///< arrange() is moving the views between grid and tabs
+    bool m_tabChosen = false;   ///< a tab was chosen since the views became tabs
+    bool m_exporting = false;
+    ByteUnit m_unit = ByteUnit::GB;
+    QList<Recipient> m_recipients;
+};
+
+/// "GPT-2 small (124M) · 124M params · 300B tokens · ..." for titles and the summary line.
+QString scenarioSummary(const Report &report, const Catalog &catalog);
+/// "bf16 mixed precision, AdamW (2/2/12) · ZeRO 0 · 8 GPUs · no recompute · ...": what an
+/// exported chart's numbers depend on besides the summary.
+QString scenarioSettings(const Report &report);
+
+} // namespace napkin::ui

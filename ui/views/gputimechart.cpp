@@ -1,0 +1,286 @@
+#include "ui/views/gputimechart.h"
+
+#include "ui/widgets/barlabels.h"
+#include "ui/widgets/chartstyle.h"
+#include "ui/widgets/chartview.h"
+#include "core/text/units.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QEvent>
+#include <QGraphicsSimpleTextItem>
+#include <QStackedBarSeries>
+#include <QLegend>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin::ui {
+
+namespace {
+constexpr int kFullMark = 0;   // QGraphicsItem::data keys of a bar's mark
+constexpr int kShortMark = 1;
+} // namespace
+
+GpuTimeChart::TimeUnit GpuTimeChart::unitFor(double maxSeconds)
+{
+    if (maxSeconds < 2 * 3600)
+        return {60, QT_TRANSLATE_NOOP("napkin::ui::GpuTimeChart", "minutes")};
+    if (maxSeconds < 3 * 86400)
+        return {3600, QT_TRANSLATE_NOOP("napkin::ui::GpuTimeChart", "hours")};
+    if (maxSeconds < 2 * 365 * 86400)
+        return {86400, QT_TRANSLATE_NOOP("napkin::ui::GpuTimeChart", "days")};
+    return {365 * 86400, QT_TRANSLATE_NOOP("napkin::ui::GpuTimeChart", "years")};
+}
+
+GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent),
+      m_catalog(catalog),
+      m_chart(new QChart),
+      m_view(new ChartView(m_chart, this)),
+      m_series(new QStackedBarSeries),
+      m_set(new QBarSet(tr("Wall-clock time"))),
+      m_tooBig(new QBarSet(tr("Wall-clock time, does not fit in memory"))),
+      m_axisX(new QBarCategoryAxis),
+      m_axisY(new QValueAxis)
+{
+    m_view->setAccessibleName(tr("Time on every GPU chart"));
+    m_chart->setObjectName(QStringLiteral("gpuTimeChart"));
+    m_view->scene()->setObjectName(QStringLiteral("gpuTimeScene"));
+    m_view->setMinimumSize(260, 200);
+    m_view->setRenderHint(QPainter::Antialiasing, false);  // axis-aligned bars and grid only
+    // Short names stand under seventeen bars; hover gives the full name and the catalog id.
+    QStringList names;
+    for (const GpuSpec &g : catalog.gpus) {
+        names.append(g.shortName);
+        m_set->append(0);
+        m_tooBig->append(0);
+    }
+    m_set->setColor(palette::neutral());
+    m_set->setBorderColor(palette::neutral().darker(130));
+    m_set->setSelectedColor(palette::highlight());
+    // Hatched and grey: told apart by pattern, not by colour alone; the label says it in words.
+    m_tooBig->setBrush(QBrush(QColor(0x70, 0x70, 0x70), Qt::BDiagPattern));
+    m_tooBig->setBorderColor(QColor(0x70, 0x70, 0x70));
+    // Each GPU's bar is in exactly one of the two sets, the other holding 0 there.
+    m_series->append(m_set);
+    m_series->append(m_tooBig);
+    m_series->setBarWidth(0.75);
+    m_chart->addSeries(m_series);
+    m_axisX->append(names);
+    m_axisX->setGridLineVisible(false);
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    m_series->attachAxis(m_axisX);
+    m_series->attachAxis(m_axisY);
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0);
+    m_chart->legend()->hide();
+    m_labels = new BarLabels(m_chart, m_series, m_axisX, names);
+    for (int i = 0; i < names.size(); ++i) {
+        auto *mark = new QGraphicsSimpleTextItem(m_chart);
+        mark->setRotation(-90);  // reads upwards from the axis, one narrow column per bar
+        mark->setZValue(11);
+        m_marks.append(mark);
+    }
+    connect(m_chart, &QChart::plotAreaChanged, this, &GpuTimeChart::placeMarks);
+    restyle();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    connect(m_view, &ChartView::hovered, this, &GpuTimeChart::showHover);
+    connect(m_view, &ChartView::left, this, [this] {
+        m_hoverText.clear();
+        QToolTip::hideText();
+    });
+}
+
+void GpuTimeChart::setReport(const Report &report)
+{
+    m_report = report;
+    m_times = timeOnEveryGpu(report, m_catalog);
+    double maxSeconds = 0;
+    int chosen = -1;
+    for (int i = 0; i < m_times.size(); ++i) {
+        const GpuTime &t = m_times[i];
+        maxSeconds = std::max(maxSeconds, t.seconds);
+        if (t.gpuId == report.gpu.id)
+            chosen = i;
+        const QString mark = !t.hasPeak ? tr("no %1 peak").arg(t.missingDtype)
+                             : t.fits ? QString()
+                                      : tr("does not fit (%1)").arg(fmt::bytes(t.memoryBytes, ByteUnit::GiB));
+        m_marks[i]->setData(kFullMark, mark);
+        m_marks[i]->setData(kShortMark, !t.hasPeak ? tr("no peak") : t.fits ? QString() : tr("no fit"));
+    }
+    // While dragging the unit and the axis stay unless the bars leave them.
+    const TimeUnit fitted = unitFor(maxSeconds);
+    const bool stay = m_unit.name && axisCanStay(maxSeconds * 1.05 / m_secondsPerUnit, m_axisY->max(), m_dragging);
+    const TimeUnit unit = stay ? m_unit : fitted;
+    m_unit = unit;
+    m_secondsPerUnit = unit.seconds;
+    for (int i = 0; i < m_times.size(); ++i) {
+        const double v = m_times[i].seconds / unit.seconds;
+        const double fitting = m_times[i].fits ? v : 0;
+        const double tooBig = m_times[i].fits ? 0 : v;
+        if (m_set->at(i) != fitting)
+            m_set->replace(i, fitting);
+        if (m_tooBig->at(i) != tooBig)
+            m_tooBig->replace(i, tooBig);
+    }
+    if (chosen != m_chosen) {
+        // The chosen GPU: its bar in the highlight colour, and ▶ before its name as on the
+        // memory chart, which still shows when its bar is hatched (the run does not fit it).
+        if (m_chosen >= 0) {
+            m_set->deselectBar(m_chosen);
+            m_labels->setText(m_chosen, m_times[m_chosen].shortName);
+        }
+        if (chosen >= 0) {
+            m_set->selectBar(chosen);
+            m_labels->setText(chosen, QStringLiteral("▶") + m_times[chosen].shortName);
+        }
+        m_chosen = chosen;
+    }
+    if (!stay) {
+        // A whole number of round steps, so the labels are round numbers; an axis stays when
+        // no GPU has a peak for the dtype (the chosen one always has: computeReport refuses otherwise).
+        const double top = maxSeconds > 0 ? maxSeconds / unit.seconds * 1.05 : 1;
+        const double step = niceStep(top, 4);
+        const double max = std::ceil(top / step) * step;
+        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
+            m_axisY->setTickInterval(step);
+            m_axisY->setRange(0, max);
+        }
+    }
+    m_axisY->setTitleText(tr(unit.name));
+    // The dtype rule in the title (GpuSpec::peakFor()): "bf16/fp16 peak", or "fp32 peak only";
+    // kept to one plain line, which the layout tests measure whole.
+    // Utilisation is quoted against the GEMMs' peak: fp8 under FP8 (TimeReport::peakFlopsPerS).
+    const QStringList accepted = acceptedPeakDtypes(report.memory.recipe.matmulDtype());
+    const QString rule = accepted.size() > 1 ? tr("%1 peak").arg(accepted.join(QLatin1Char('/')))
+                                             : tr("%1 peak only").arg(accepted.first());
+    const QString utilization = tr("%1 %2").arg(fmt::percent(report.scenario.mfuFraction, 0),
+                                                utilizationBasisName(report.scenario.utilizationBasis).toUpper());
+    setFittingChartTitle(m_chart, tr("Every GPU (×%1, %2, %3)").arg(report.scenario.gpus).arg(utilization, rule),
+                         tr("×%1, %2, %3").arg(report.scenario.gpus).arg(utilization, accepted.join(QLatin1Char('/'))));
+    placeMarks();
+}
+
+QStringList GpuTimeChart::marks() const
+{
+    QStringList out;
+    for (const QGraphicsSimpleTextItem *mark : m_marks)
+        out << mark->data(kFullMark).toString();
+    return out;
+}
+
+void GpuTimeChart::placeMarks()
+{
+    const QRectF area = m_chart->plotArea();
+    for (int i = 0; i < m_marks.size(); ++i) {
+        QGraphicsSimpleTextItem *mark = m_marks[i];
+        // Written up the bar, the mark must fit the plot's height: the full text, else a
+        // short one, else a cross (the tooltip always has the whole story).
+        const QFontMetricsF fm(mark->font());
+        const double room = area.height() - 6;
+        QString shown;
+        for (const QString &candidate : {mark->data(kFullMark).toString(), mark->data(kShortMark).toString(),
+                                         QStringLiteral("✗")}) {
+            shown = candidate;
+            if (candidate.isEmpty() || fm.horizontalAdvance(candidate) <= room)
+                break;
+        }
+        if (mark->data(kFullMark).toString().isEmpty())
+            shown.clear();
+        if (mark->text() != shown)
+            mark->setText(shown);
+        if (shown.isEmpty() || area.isEmpty())
+            continue;
+        // Turned -90°, the text's height lies along x: centre it on the bar, start above the axis.
+        const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
+        mark->setPos(x - mark->boundingRect().height() / 2, area.bottom() - 3);
+    }
+}
+
+void GpuTimeChart::restyle()
+{
+    styleChart(m_chart, font());
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_axisX->setLabelsFont(small);
+    m_labels->restyle();
+    for (QGraphicsSimpleTextItem *mark : m_marks) {
+        mark->setFont(small);
+        mark->setBrush(m_axisX->labelsBrush());
+    }
+    placeMarks();
+}
+
+void GpuTimeChart::setDragging(bool dragging)
+{
+    m_dragging = dragging;
+    if (!dragging && m_report)
+        setReport(*m_report);  // fit unit and axis to the data again
+}
+
+std::optional<int> GpuTimeChart::barAt(const QPointF &chartPos) const
+{
+    if (!m_report || !m_chart->plotArea().contains(chartPos))
+        return std::nullopt;
+    const QPointF v = m_chart->mapToValue(chartPos, m_series);
+    const int bar = static_cast<int>(std::lround(v.x()));
+    if (bar < 0 || bar >= m_set->count() || std::fabs(v.x() - bar) > m_series->barWidth() / 2)
+        return std::nullopt;
+    return bar;
+}
+
+void GpuTimeChart::showHover(const QPointF &chartPos, const QPoint &globalPos)
+{
+    const auto index = barAt(chartPos);
+    m_hoverText.clear();
+    if (index && *index < m_times.size()) {
+        const GpuSpec &g = m_catalog.gpus[*index];
+        const GpuTime &t = m_times[*index];
+        const QString dtype = t.missingDtype;
+        const QString basis = utilizationBasisName(m_report->scenario.utilizationBasis).toUpper();
+        if (!t.hasPeak) {
+            m_hoverText = tr("%1 (%2): no time\nThe catalog lists no %3 peak for it; a %3 recipe is never "
+                             "timed at another dtype's rate")
+                              .arg(g.name, g.id, acceptedPeakDtypes(dtype).join(tr(" or ")));
+        } else {
+            const bool hfu = m_report->scenario.utilizationBasis == UtilizationBasis::Hfu;
+            m_hoverText = tr("%1 (%2): %3\n%4 GPUs × %5 (%6) × %7 %8\n= %9 FLOPs %10 ÷ (GPUs × peak × %8)")
+                              .arg(g.name, g.id, fmt::duration(t.seconds)).arg(m_report->scenario.gpus)
+                              .arg(fmt::flopRate(t.peakFlopsPerS), t.peakDtype,
+                                   fmt::percent(m_report->scenario.mfuFraction, 0), basis,
+                                   hfu ? tr("hardware") : tr("model"),
+                                   fmt::sci(hfu ? m_report->time.hardwareFlops : m_report->time.trainingFlops));
+            m_hoverText += t.costUsd ? tr("\nCost %1 at %2 per GPU-hour (%3)")
+                                           .arg(fmt::usd(*t.costUsd), fmt::usd(*t.price.usdPerGpuHour),
+                                                priceOriginText(t.price))
+                                     : tr("\nCost: no price in the catalog");
+        }
+        m_hoverText += t.fits ? tr("\nMemory: fits, %1 of %2 per GPU")
+                                    .arg(fmt::bytes(t.neededBytes, ByteUnit::GiB), fmt::bytes(t.memoryBytes, ByteUnit::GiB))
+                              : tr("\nMemory: does not fit (needs %1 per GPU, has %2)")
+                                    .arg(fmt::bytes(t.neededBytes, ByteUnit::GiB), fmt::bytes(t.memoryBytes, ByteUnit::GiB));
+    }
+    if (m_hoverText.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, m_hoverText, m_view);
+}
+
+void GpuTimeChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange)
+        restyle();
+    QWidget::changeEvent(event);
+}
+
+} // namespace napkin::ui

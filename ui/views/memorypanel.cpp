@@ -1,0 +1,400 @@
+#include "ui/views/memorypanel.h"
+
+#include "ui/widgets/banner.h"
+#include "ui/widgets/chartstyle.h"
+#include "ui/widgets/chartview.h"
+#include "core/report/gputimes.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QAction>
+#include <QActionGroup>
+#include <QMenu>
+#include <QToolButton>
+#include <QHBoxLayout>
+#include <QChart>
+#include <QEvent>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLineSeries>
+#include <QStackedBarSeries>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin::ui {
+
+namespace {
+
+QString stageLabel(int stage, bool chosen)
+{
+    // The bars name their stage; the axis title only explains the marker.
+    // No-break spaces: Qt Charts wraps a category label at a space, and the second line is
+    // elided away when the plot is short.
+    // (and elides one that holds a no-break space after the ▶ even when it would fit).
+    return chosen ? MemoryPanel::tr("▶ZeRO\u00A0%1").arg(stage) : MemoryPanel::tr("ZeRO\u00A0%1").arg(stage);
+}
+
+} // namespace
+
+MemoryPanel::MemoryPanel(QWidget *parent)
+    : QWidget(parent),
+      m_banner(new Banner(this)),
+      m_focusButton(new QToolButton(this)),
+      m_legend(new LegendStrip(this)),
+      m_chart(new QChart),
+      m_view(new ChartView(m_chart, this)),
+      m_series(new QStackedBarSeries),
+      m_capacity(new QLineSeries),
+      m_pinned(new QLineSeries),
+      m_axisX(new QBarCategoryAxis),
+      m_axisY(new QValueAxis)
+{
+    m_banner->setAccessibleName(tr("Fits in GPU memory"));
+    m_banner->setToolTip(tr("Whether the chosen ZeRO stage fits in one GPU's memory"));
+    m_view->setAccessibleName(tr("Memory per GPU chart"));
+    m_view->scene()->setObjectName(QStringLiteral("memoryScene"));
+    m_view->setToolTip(QString());
+    m_view->setMinimumSize(280, 220);
+    // Bars and grid lines are axis-aligned: antialiasing them only costs time. Text keeps its own.
+    m_view->setRenderHint(QPainter::Antialiasing, false);
+    m_chart->setTitle(tr("Memory per GPU"));
+    m_chart->setObjectName(QStringLiteral("memoryChart"));
+    for (int c = 0; c < kMemoryComponents; ++c) {
+        auto *set = new QBarSet(componentName(static_cast<MemoryComponent>(c)));
+        set->append(QList<qreal>{0, 0, 0, 0});
+        set->setColor(palette::component(c));
+        set->setBorderColor(palette::component(c).darker(130));
+        set->setSelectedColor(palette::faded(palette::component(c)));
+        m_sets[c] = set;
+        m_series->append(set);
+    }
+    m_series->setBarWidth(0.6);
+    m_capacity->append(QList<QPointF>{{-0.5, 0}, {3.5, 0}});
+    m_capacity->setPen(QPen(palette::capacity(), 2.5, Qt::DashLine));
+    // The pinned baseline: each stage's total as a dashed outline over the bars.
+    m_pinned->setName(tr("Pinned baseline"));
+    m_pinned->setPen(QPen(palette::neutral().darker(160), 2, Qt::DashLine));
+    m_pinned->setVisible(false);
+    m_chart->addSeries(m_series);
+    m_chart->addSeries(m_capacity);
+    m_chart->addSeries(m_pinned);
+    m_axisX->append({stageLabel(0, false), stageLabel(1, false), stageLabel(2, false), stageLabel(3, false)});
+    // Totals sit above the bars as plain text items: changing axis labels on every update
+    // would relayout the whole chart.
+    for (auto *&total : m_totals) {
+        total = new QGraphicsSimpleTextItem(m_chart);
+        total->setZValue(10);
+    }
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    setFittingAxisTitle(m_chart, m_axisX, tr("▶ marks the chosen ZeRO stage"), QString());
+    m_series->attachAxis(m_axisX);
+    m_series->attachAxis(m_axisY);
+    m_capacity->attachAxis(m_axisX);
+    m_capacity->attachAxis(m_axisY);
+    m_pinned->attachAxis(m_axisX);
+    m_pinned->attachAxis(m_axisY);
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0);
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
+    m_chart->legend()->hide();
+    m_legend->setAccessibleName(tr("Memory chart legend"));
+    styleChart(m_chart, font());
+    styleLegend(m_legend, font());
+    for (QGraphicsSimpleTextItem *total : m_totals)
+        total->setFont(m_axisX->labelsFont());
+
+    // A small button with a menu: a combo box wide enough for its longest choice would take
+    // the fits banner's room at large text.
+    auto *focusMenu = new QMenu(m_focusButton);
+    auto *focusGroup = new QActionGroup(m_focusButton);
+    const QString focusNames[] = {tr("All stages (up to the tallest bar)"),
+                                  tr("Chosen stage and capacity (taller bars cut, marked ↑)"),
+                                  tr("Chosen stage only (its split readable)")};
+    for (int i = 0; i < 3; ++i) {
+        QAction *a = focusMenu->addAction(focusNames[i]);
+        a->setCheckable(true);
+        a->setChecked(i == 0);
+        focusGroup->addAction(a);
+        m_focusActions.append(a);
+        connect(a, &QAction::triggered, this, [this, i] { setAxisFocus(static_cast<AxisFocus>(i)); });
+    }
+    m_focusButton->setMenu(focusMenu);
+    m_focusButton->setPopupMode(QToolButton::InstantPopup);
+    m_focusButton->setText(tr("Axis"));
+    m_focusButton->setAccessibleName(tr("Memory axis range"));
+    m_focusButton->setToolTip(tr("What the memory axis spans: all stages, the chosen stage and the GPU's "
+                                 "capacity, or the chosen stage only"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto *top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_banner, 1);
+    top->addWidget(m_focusButton, 0, Qt::AlignTop);
+    layout->addLayout(top);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+
+    connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::placeTotals);
+    connect(m_view, &ChartView::hovered, this, &MemoryPanel::showHover);
+    connect(m_view, &ChartView::left, this, [this] {
+        m_hoverText.clear();
+        QToolTip::hideText();
+    });
+}
+
+void MemoryPanel::setReport(const Report &report)
+{
+    m_report = report;
+    refresh();
+}
+
+void MemoryPanel::setByteUnit(ByteUnit unit)
+{
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    refresh();
+}
+
+void MemoryPanel::setAxisFocus(AxisFocus focus)
+{
+    m_focusActions[static_cast<int>(focus)]->setChecked(true);
+    if (focus == m_focus)
+        return;
+    m_focus = focus;
+    const bool dragging = m_dragging;
+    m_dragging = false;  // the axis must move now, whatever a drag would allow
+    refresh();
+    m_dragging = dragging;
+}
+
+void MemoryPanel::setToolbarVisible(bool visible)
+{
+    m_focusButton->setVisible(visible);
+}
+
+QString MemoryPanel::totalText(int stage) const
+{
+    return stage >= 0 && stage < kZeroStages ? m_totals[stage]->text() : QString();
+}
+
+QString MemoryPanel::legendText() const
+{
+    return m_legend->plainText();
+}
+
+void MemoryPanel::setDragging(bool dragging)
+{
+    m_dragging = dragging;
+    if (!dragging)
+        refresh();  // fit the axis to the data again
+}
+
+void MemoryPanel::refresh()
+{
+    if (!m_report)
+        return;
+    const MemoryReport &mem = m_report->memory;
+    const double per = bytesPerUnit(m_unit);
+    const MemoryBreakdown &chosenStage = mem.perGpu;
+    double top = m_focus == AxisFocus::ChosenStage ? chosenStage.total() : std::max(mem.capacity, chosenStage.total());
+    const Report *pinned = m_report->baseline.get();
+    if (pinned)
+        top = std::max(top, m_focus == AxisFocus::AllStages ? pinned->memory.byZeroStage[0].total()
+                                                            : pinned->memory.perGpu.total());
+    for (int stage = 0; stage < kZeroStages; ++stage) {
+        const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
+        for (int c = 0; c < kMemoryComponents; ++c) {
+            const double v = componentBytes(b, static_cast<MemoryComponent>(c)) / per;
+            if (m_sets[c]->at(stage) != v)
+                m_sets[c]->replace(stage, v);
+        }
+        if (m_focus == AxisFocus::AllStages)
+            top = std::max(top, b.total());
+    }
+    const double wanted = (top > 0 ? top : mem.capacity) * 1.08 / per;
+    if (!axisCanStay(wanted, m_axisY->max(), m_dragging)) {
+        const double step = niceStep(wanted);
+        const double max = std::ceil(wanted / step) * step;
+        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
+            m_axisY->setTickInterval(step);
+            m_axisY->setRange(0, max);
+        }
+    }
+    QStringList labels;
+    for (int stage = 0; stage < kZeroStages; ++stage) {
+        const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
+        labels << stageLabel(stage, stage == mem.zeroStage);
+        // A bar taller than a focused axis is cut at the top: its total says so with ↑.
+        const bool cut = b.total() / per > m_axisY->max();
+        const QString total = (cut ? QStringLiteral("↑ ") : QString()) + fmt::bytesIn(b.total(), m_unit, 1);
+        if (m_totals[stage]->text() != total)
+            m_totals[stage]->setText(total);
+    }
+    if (labels != m_axisX->categories())
+        m_axisX->setCategories(labels);
+    if (m_markedStage != mem.zeroStage) {
+        m_markedStage = mem.zeroStage;
+        QList<int> others;
+        for (int stage = 0; stage < kZeroStages; ++stage)
+            if (stage != mem.zeroStage)
+                others.append(stage);
+        for (QBarSet *set : m_sets) {
+            set->deselectAllBars();
+            set->selectBars(others);
+        }
+    }
+
+    // Outline of each pinned stage total: up, across the bar's width, down, along the axis.
+    QList<QPointF> outline;
+    if (pinned) {
+        const double half = m_series->barWidth() / 2;
+        for (int stage = 0; stage < kZeroStages; ++stage) {
+            const double t = pinned->memory.byZeroStage[static_cast<std::size_t>(stage)].total() / per;
+            outline << QPointF(stage - half, 0) << QPointF(stage - half, t) << QPointF(stage + half, t)
+                    << QPointF(stage + half, 0);
+        }
+    }
+    if (outline != m_pinned->points())
+        m_pinned->replace(outline);
+    m_pinned->setVisible(pinned != nullptr);
+
+    const double cap = mem.capacity / per;
+    // Above a focused axis the line is out of sight; the legend still names the capacity.
+    m_capacity->setVisible(cap <= m_axisY->max());
+    if (m_capacity->at(0).y() != cap)
+        m_capacity->replace(QList<QPointF>{{-0.5, cap}, {3.5, cap}});
+    m_capacity->setName(tr("Capacity %1").arg(fmt::bytesIn(mem.capacity, m_unit, 1)));
+    // The legend carries the chosen stage's figures: the model state (what ZeRO shards) is
+    // summed after the optimizer, then activations and the reserved margin, then the total.
+    // Four significant figures, at most three decimals: 0.248, 13.23, 1,146 - a legend that
+    // stays two lines with the framework's segment at large text sizes.
+    const auto bytes = [this](double b) {
+        const double v = std::abs(b) / bytesPerUnit(m_unit);
+        const int decimals = v < 10 ? 3 : v < 100 ? 2 : v < 1000 ? 1 : 0;
+        return fmt::bytesIn(b, m_unit, decimals);
+    };
+    QList<LegendEntry> legend;
+    for (int c = 0; c < kMemoryComponents; ++c) {
+        const auto component = static_cast<MemoryComponent>(c);
+        if (component == MemoryComponent::Framework && chosenStage.overheads == 0)
+            continue;  // named only when the chosen stage holds some (ZeRO-3, or a margin set)
+        if (component == MemoryComponent::Experts && chosenStage.experts == 0)
+            continue;  // Mixture-of-Experts only
+        legend.append({palette::component(c),
+                       tr("%1 %2").arg(componentShortName(component), bytes(componentBytes(chosenStage, component)))});
+        if (component == MemoryComponent::Experts || (component == MemoryComponent::Optimizer && chosenStage.experts == 0))
+            legend.append({palette::neutral(), tr("= model state %1").arg(bytes(chosenStage.modelState())), QChar()});
+    }
+    // The pinned baseline's dashed outlines are named on the dashboard's "vs pinned" line.
+    legend.append({palette::neutral(), tr("= total %1").arg(bytes(chosenStage.total())), QChar()});
+    legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)),
+                   QChar(0x2501)});
+    // Offloaded state is not on the GPU's bars: the legend names where it went.
+    if (m_report->scenario.offload != Offload::None)
+        legend.append({palette::neutral(), tr("offloaded to CPU: %1 per GPU, %2 per node")
+                                               .arg(bytes(mem.perGpu.cpu), bytes(mem.cpuPerNode)), QChar()});
+
+    m_legend->setEntries(legend);
+    setFittingAxisTitle(m_chart, m_axisY, tr("%1 per GPU").arg(fmt::unitName(m_unit)), fmt::unitName(m_unit));
+    placeTotals();
+
+    const MemoryBreakdown &chosen = mem.perGpu;
+    const QString used = fmt::bytesIn(chosen.total(), m_unit, 1);
+    const QString capText = fmt::bytesIn(mem.capacity, m_unit, 1);
+    const QString share = fmt::percent(chosen.total() / mem.capacity, 0);
+    QString batch;
+    const double state = chosen.total() - chosen.activations;
+    if (state > mem.capacity)
+        batch = tr(" · model state alone exceeds the GPU");
+    else if (mem.maxMicroBatch && *mem.maxMicroBatch <= 0)
+        batch = tr(" · not even one sequence per GPU fits");
+    else if (mem.maxMicroBatch && mem.fits)
+        batch = tr(" · micro-batch fits up to %1").arg(*mem.maxMicroBatch);
+    else if (mem.maxMicroBatch)
+        batch = tr(" · would fit at micro-batch %1 or less").arg(*mem.maxMicroBatch);
+    if (mem.fits) {
+        m_banner->showMessage(Banner::Level::Good, tr("✔ FITS at ZeRO %1: %2 of %3 (%4)%5")
+                                                       .arg(mem.zeroStage).arg(used, capText, share, batch));
+    } else {
+        QString hint;
+        for (int stage = mem.zeroStage + 1; stage < kZeroStages; ++stage)
+            if (mem.byZeroStage[static_cast<std::size_t>(stage)].total() <= mem.capacity) {
+                hint = tr(" · ZeRO %1 would fit").arg(stage);
+                break;
+            }
+        m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT at ZeRO %1: needs %2, GPU has %3 (%4)%5%6")
+                                                      .arg(mem.zeroStage).arg(used, capText, share, hint, batch));
+    }
+}
+
+
+void MemoryPanel::placeTotals()
+{
+    const QRectF area = m_chart->plotArea();
+    for (int stage = 0; stage < kZeroStages; ++stage) {
+        QGraphicsSimpleTextItem *item = m_totals[stage];
+        double top = 0;
+        for (int c = 0; c < kMemoryComponents; ++c)
+            top += m_sets[c]->at(stage);
+        const QPointF anchor = m_chart->mapToPosition({static_cast<double>(stage), top}, m_series);
+        const QRectF text = item->boundingRect();
+        double y = std::max(area.top(), anchor.y() - text.height() - 2);
+        // A total that would sit on the capacity line moves above it, where both stay readable.
+        if (m_capacity->isVisible()) {
+            const double line = m_chart->mapToPosition({0, m_capacity->at(0).y()}, m_capacity).y();
+            if (line >= y - 1 && line <= y + text.height() + 1)
+                y = std::max(area.top(), line - text.height() - 3);
+        }
+        item->setPos(anchor.x() - text.width() / 2, y);
+    }
+}
+
+std::optional<MemoryPanel::Segment> MemoryPanel::segmentAt(const QPointF &chartPos) const
+{
+    if (!m_report || !m_chart->plotArea().contains(chartPos))
+        return std::nullopt;
+    const QPointF v = m_chart->mapToValue(chartPos, m_series);
+    const int stage = static_cast<int>(std::lround(v.x()));
+    if (stage < 0 || stage > 3 || std::fabs(v.x() - stage) > m_series->barWidth() / 2 || v.y() < 0)
+        return std::nullopt;
+    double base = 0;
+    for (int c = 0; c < kMemoryComponents; ++c) {
+        base += m_sets[c]->at(stage);
+        if (v.y() <= base)
+            return Segment{stage, static_cast<MemoryComponent>(c)};
+    }
+    return std::nullopt;
+}
+
+void MemoryPanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
+{
+    const auto segment = segmentAt(chartPos);
+    m_hoverText = segment ? memorySegmentText(*m_report, segment->zeroStage, segment->component, m_unit) : QString();
+    if (m_hoverText.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, m_hoverText, m_view);
+}
+
+void MemoryPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange) {
+        styleChart(m_chart, font());
+        styleLegend(m_legend, font());
+        for (QGraphicsSimpleTextItem *total : m_totals)
+            total->setFont(m_axisX->labelsFont());
+        placeTotals();
+    }
+    QWidget::changeEvent(event);
+}
+
+
+} // namespace napkin::ui

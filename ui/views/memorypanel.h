@@ -1,0 +1,105 @@
+#pragma once
+
+#include "ui/widgets/legendstrip.h"
+#include "core/text/explain.h"
+#include "core/report/report.h"
+#include "core/text/units.h"
+#include "ui/state/viewoptions.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QBarCategoryAxis;
+class QAction;
+class QToolButton;
+class QGraphicsSimpleTextItem;
+class QBarSet;
+class QChart;
+class QLineSeries;
+class QStackedBarSeries;
+class QValueAxis;
+
+namespace napkin::ui {
+
+class Banner;
+class ChartView;
+
+/// Per-GPU memory stacked by component, one bar for each ZeRO stage with the chosen one
+/// marked, the GPU's capacity drawn across, a fits / does-not-fit banner and hover formulas.
+class MemoryPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    using AxisFocus = MemoryAxisFocus;
+
+    explicit MemoryPanel(QWidget *parent = nullptr);
+
+    void setReport(const Report &report);
+    void setByteUnit(ByteUnit unit);
+    /// While dragging the value axis only moves when it must (see axisCanStay()).
+    void setDragging(bool dragging);
+    void setAxisFocus(AxisFocus focus);
+    AxisFocus axisFocus() const { return m_focus; }
+    /// The axis-range choices, in AxisFocus order (the panel's "Axis" button menu).
+    const QList<QAction *> &focusActions() const { return m_focusActions; }
+    /// Exported pictures leave the axis chooser out (its choice still applies).
+    void setToolbarVisible(bool visible);
+    /// "ZeRO 3: model state … + activations … + reserved …", under the legend.
+    /// The legend as shown: each component of the chosen stage with its bytes, the model
+    /// state and the total (HTML).
+    QString legendText() const;
+
+    struct Segment {
+        int zeroStage = 0;
+        MemoryComponent component = MemoryComponent::Params;
+    };
+    /// The segment under a point in chart coordinates, if any.
+    std::optional<Segment> segmentAt(const QPointF &chartPos) const;
+    /// The text the last hover showed (empty when nothing was under the mouse).
+    QString hoverText() const { return m_hoverText; }
+
+    QChart *chart() const { return m_chart; }
+    ChartView *view() const { return m_view; }
+    QBarSet *barSet(MemoryComponent c) const { return m_sets[static_cast<int>(c)]; }
+    QLineSeries *capacityLine() const { return m_capacity; }
+    /// The pinned baseline's stage totals as outlines: four points per stage, the second and
+    /// third at the total's height (empty and hidden when nothing is pinned).
+    QLineSeries *pinnedOutline() const { return m_pinned; }
+    QValueAxis *valueAxis() const { return m_axisY; }
+    /// The total printed above a stage's bar ("↑ " first when the axis cuts the bar).
+    QString totalText(int stage) const;
+    QBarCategoryAxis *categoryAxis() const { return m_axisX; }
+    Banner *fitsBanner() const { return m_banner; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void refresh();
+    void placeTotals();
+    void showHover(const QPointF &chartPos, const QPoint &globalPos);
+
+    Banner *m_banner;
+    QToolButton *m_focusButton;
+    QList<QAction *> m_focusActions;
+    LegendStrip *m_legend;
+    QChart *m_chart;
+    ChartView *m_view;
+    QStackedBarSeries *m_series;
+    QBarSet *m_sets[kMemoryComponents] = {};
+    QLineSeries *m_capacity;
+    QLineSeries *m_pinned;
+    QGraphicsSimpleTextItem *m_totals[kZeroStages] = {};
+    QBarCategoryAxis *m_axisX;
+    QValueAxis *m_axisY;
+    std::optional<Report> m_report;
+    ByteUnit m_unit = ByteUnit::GB;
+    int m_markedStage = -1;
+    bool m_dragging = false;
+    AxisFocus m_focus = AxisFocus::AllStages;
+    QString m_hoverText;
+};
+
+} // namespace napkin::ui

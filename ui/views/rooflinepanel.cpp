@@ -1,0 +1,410 @@
+#include "ui/views/rooflinepanel.h"
+
+#include "ui/widgets/chartstyle.h"
+#include "ui/widgets/chartview.h"
+#include "core/text/explain.h"
+#include "core/report/gputimes.h"
+#include "ui/widgets/logzoom.h"
+#include "core/text/units.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QEvent>
+#include <QFontMetricsF>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace napkin::ui {
+
+namespace {
+// The roof is drawn far past any visible range so that panning never reveals its ends.
+constexpr double kRoofMinIntensity = 1e-6;
+constexpr double kRoofMaxIntensity = 1e9;
+constexpr double kHoverRadiusPx = 9;
+constexpr double kUnit = RooflinePanel::kFlopsPerAxisUnit;
+
+QList<QPointF> roofPoints(double peak, double bandwidth)
+{
+    const double ridge = peak / bandwidth;
+    return {{kRoofMinIntensity, bandwidth * kRoofMinIntensity / kUnit}, {ridge, peak / kUnit},
+            {kRoofMaxIntensity, peak / kUnit}};
+}
+} // namespace
+
+RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent),
+      m_catalog(catalog),
+      m_toolbar(new QWidget(this)),
+      m_reset(new QPushButton(tr("Reset view"), m_toolbar)),
+      m_overlayBox(new QComboBox(m_toolbar)),
+      m_legend(new LegendStrip(this)),
+      m_chart(new QChart),
+      m_view(new ChartView(m_chart, this)),
+      m_axisX(new QLogValueAxis),
+      m_axisY(new QLogValueAxis),
+      m_roof(new QLineSeries),
+      m_gemmRoof(new QLineSeries),
+      m_ridge(new QScatterSeries),
+      m_overlay(new QLineSeries),
+      m_pinned(new QScatterSeries),
+      m_overlayOps(new QScatterSeries),
+      m_overlayRidge(new QScatterSeries)
+{
+    m_reset->setToolTip(tr("Fit the axes to the roof and every op again after zooming or panning"));
+    m_reset->setAccessibleName(tr("Reset roofline view"));
+    m_overlayBox->setToolTip(tr("Draw a second GPU's roofline for comparison"));
+    m_overlayBox->setAccessibleName(tr("Compare with GPU"));
+    m_overlayBox->addItem(tr("No comparison"), QString());
+    for (const GpuSpec &g : catalog.gpus)
+        m_overlayBox->addItem(nameWithoutVendor(g), g.id);
+    auto *hint = new QLabel(tr("wheel: zoom · drag: pan · hover: details"), m_toolbar);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_overlayBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_overlayBox->setMinimumContentsLength(12);
+    auto *bar = new QHBoxLayout(m_toolbar);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_reset);
+    bar->addWidget(new QLabel(tr("Compare with:"), m_toolbar));
+    bar->addWidget(m_overlayBox);
+    bar->addStretch(1);
+    bar->addWidget(hint);
+
+    m_view->setAccessibleName(tr("Roofline chart"));
+    m_chart->setObjectName(QStringLiteral("rooflineChart"));
+    m_view->scene()->setObjectName(QStringLiteral("rooflineScene"));
+    m_view->setMinimumSize(320, 240);
+    m_axisX->setBase(10);
+    m_axisY->setBase(10);
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    setFittingAxisTitle(m_chart, m_axisX, tr("Arithmetic intensity (FLOPs per byte moved)"), tr("FLOPs per byte"));
+    setFittingAxisTitle(m_chart, m_axisY, tr("Attainable TFLOP/s"), tr("TFLOP/s"));
+
+    const auto add = [this](QXYSeries *series) {
+        m_chart->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+    };
+    m_overlay->setPen(QPen(QColor(0x80, 0x80, 0x80), 2, Qt::DashLine));
+    m_overlay->append(roofPoints(1, 1));
+    m_overlay->setVisible(false);
+    add(m_overlay);
+    m_roof->setPen(QPen(QColor(0x20, 0x20, 0x20), 2.5));
+    m_roof->append(roofPoints(1, 1));
+    add(m_roof);
+    // In the matmuls' colour: the roof that only the GEMM markers sit under.
+    m_gemmRoof->setPen(QPen(palette::opKind(static_cast<int>(OpKind::Matmul)), 2.5, Qt::DashLine));
+    m_gemmRoof->append(roofPoints(1, 1));
+    m_gemmRoof->setVisible(false);
+    add(m_gemmRoof);
+    for (int k = 0; k < kOpKinds; ++k) {
+        const OpMarker marker = opMarker(k);
+        m_ops[k] = new QScatterSeries;
+        m_ops[k]->setName(opKindTitle(static_cast<OpKind>(k)));
+        m_ops[k]->setMarkerShape(marker.shape);
+        if (marker.hollow) {
+            m_ops[k]->setColor(Qt::transparent);
+        } else {
+            m_ops[k]->setColor(palette::opKind(k));
+            m_ops[k]->setBorderColor(Qt::white);
+        }
+    }
+    // The pinned baseline's ops, under everything else: hollow grey circles.
+    m_pinned->setName(tr("Pinned baseline's ops"));
+    m_pinned->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_pinned->setMarkerSize(16);
+    m_pinned->setColor(Qt::transparent);
+    m_pinned->setBorderColor(palette::neutral().darker(160));
+    m_pinned->setPen(QPen(palette::neutral().darker(160), 1.5));
+    m_pinned->setVisible(false);
+    add(m_pinned);
+    // The compared GPU's ops and ridge: small grey points under the chosen GPU's.
+    const QColor compared(0x80, 0x80, 0x80);
+    m_overlayOps->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_overlayOps->setMarkerSize(7);
+    m_overlayOps->setColor(compared);
+    m_overlayOps->setBorderColor(Qt::white);
+    m_overlayOps->setVisible(false);
+    add(m_overlayOps);
+    m_overlayRidge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_overlayRidge->setMarkerSize(11);
+    m_overlayRidge->setColor(Qt::white);
+    m_overlayRidge->setBorderColor(compared);
+    m_overlayRidge->setPen(QPen(compared, 2.5));
+    m_overlayRidge->setVisible(false);
+    add(m_overlayRidge);
+    // Hollow markers first, so that a filled one on the same point is drawn inside them.
+    for (bool hollow : {true, false})
+        for (int k = 0; k < kOpKinds; ++k)
+            if (opMarker(k).hollow == hollow)
+                add(m_ops[k]);
+    m_ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_ridge->setColor(palette::capacity());
+    m_ridge->setBorderColor(Qt::black);
+    m_ridge->append(1, 1);
+    add(m_ridge);
+    m_zoom = new LogZoom(m_view, m_roof, m_axisX, m_axisY, kUnit);
+    m_chart->legend()->hide();
+    m_legend->setAccessibleName(tr("Roofline legend"));
+    m_legend->setToolTip(tr("Step: the bottom-up time of one micro-batch on one GPU, each op at max(FLOPs / peak, bytes / bandwidth). Implied MFU: the model FLOPs of that step over that time at peak. The % after each kind: its share of the step."));
+    restyle();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_toolbar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+
+    connect(m_reset, &QPushButton::clicked, this, &RooflinePanel::resetView);
+    connect(m_overlayBox, &QComboBox::activated, this,
+            [this](int index) { setOverlayGpu(m_overlayBox->itemData(index).toString()); });
+    connect(m_view, &ChartView::hovered, this, &RooflinePanel::showHover);
+    connect(m_view, &ChartView::left, this, [this] {
+        m_hoverText.clear();
+        QToolTip::hideText();
+    });
+    connect(m_zoom, &LogZoom::changed, this, &RooflinePanel::viewChanged);
+}
+
+void RooflinePanel::setToolbarVisible(bool visible)
+{
+    m_toolbar->setVisible(visible);
+}
+
+void RooflinePanel::setReport(const Report &report)
+{
+    m_report = report;
+    const RooflineReport &r = report.roofline;
+    QList<QPointF> points[kOpKinds];
+    for (QList<int> &map : m_pointOps)
+        map.clear();
+    double minX = r.ridgeIntensity;
+    double maxX = r.ridgeIntensity;
+    double minY = r.peakFlopsPerS;
+    for (int i = 0; i < r.ops.size(); ++i) {
+        const RooflineOp &op = r.ops[i];
+        const int k = static_cast<int>(op.kind);
+        points[k].append({op.intensity, op.attainableFlopsPerS / kUnit});
+        m_pointOps[k].append(i);
+        minX = std::min(minX, op.intensity);
+        maxX = std::max(maxX, op.intensity);
+        minY = std::min(minY, op.attainableFlopsPerS);
+    }
+    for (int k = 0; k < kOpKinds; ++k)
+        m_ops[k]->replace(points[k]);
+    QList<QPointF> pinned;
+    if (report.baseline) {
+        for (const RooflineOp &op : report.baseline->roofline.ops) {
+            pinned.append({op.intensity, op.attainableFlopsPerS / kUnit});
+            minX = std::min(minX, op.intensity);
+            maxX = std::max(maxX, op.intensity);
+            minY = std::min(minY, op.attainableFlopsPerS);
+        }
+    }
+    m_pinned->replace(pinned);
+    m_pinned->setVisible(!pinned.isEmpty());
+    m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS / kUnit);
+    m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
+    const QString dtypes = r.twoRoofs() ? tr("%1, %2 GEMMs").arg(r.peakDtype, r.gemmPeakDtype) : r.peakDtype;
+    setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(nameWithoutVendor(report.gpu), dtypes));
+    m_fitX = LogRange::decadesAround(minX, r.twoRoofs() ? std::max(maxX, r.gemmRidgeIntensity) : maxX, 0.25);
+    m_fitY = LogRange::decadesAround(minY, std::max(r.peakFlopsPerS, r.gemmPeakFlopsPerS), 0.25);
+    refreshRoofs();
+}
+
+void RooflinePanel::refreshRoofs()
+{
+    if (!m_report)
+        return;
+    const RooflineReport &r = m_report->roofline;
+    m_roof->replace(roofPoints(r.peakFlopsPerS, r.bandwidthBytesPerS));
+    m_roof->setName(r.twoRoofs() ? tr("Roof (%3): %1, %2").arg(fmt::flopRate(r.peakFlopsPerS),
+                                                                fmt::bandwidth(r.bandwidthBytesPerS), r.peakDtype)
+                                 : tr("Roof: %1, %2").arg(fmt::flopRate(r.peakFlopsPerS), fmt::bandwidth(r.bandwidthBytesPerS)));
+    m_gemmRoof->setVisible(r.twoRoofs());
+    if (r.twoRoofs()) {
+        m_gemmRoof->replace(roofPoints(r.gemmPeakFlopsPerS, r.bandwidthBytesPerS));
+        m_gemmRoof->setName(tr("GEMM roof (%1): %2, ridge %3 FLOPs/B")
+                                .arg(r.gemmPeakDtype, fmt::flopRate(r.gemmPeakFlopsPerS), fmt::number(r.gemmRidgeIntensity)));
+    }
+    const GpuSpec *other = m_overlayId.isEmpty() ? nullptr : m_catalog.findGpu(m_overlayId);
+    LogRange fitY = m_fitY;  // a second roof above the first raises the top
+    m_overlayStep.clear();
+    QString dtype;
+    // A GPU without a peak for the recipe's dtype gets no roof (never one from another dtype).
+    const Recipe &recipe = m_report->memory.recipe;
+    const auto otherPeak = other ? other->peakFor(recipe.computeDtype, &dtype) : std::nullopt;
+    if (!otherPeak || !hasRecipePeaks(*other, recipe))
+        other = nullptr;
+    if (other) {
+        // The same step on the compared GPU: its roof, its ridge and where its ops land.
+        const RooflineReport o = computeRoofline(m_report->scenario, m_report->memory.recipe, *other,
+                                                 optimizerParams(m_report->scenario, m_report->layout,
+                                                                 stageParams(m_report->memory),
+                                                                 stageExpertParams(m_report->memory)));
+        m_overlay->replace(roofPoints(o.peakFlopsPerS, o.bandwidthBytesPerS));
+        m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(o.peakFlopsPerS),
+                                                fmt::bandwidth(o.bandwidthBytesPerS)));
+        QList<QPointF> points;
+        for (const RooflineOp &op : o.ops)
+            points.append({op.intensity, op.attainableFlopsPerS / kUnit});
+        m_overlayOps->replace(points);
+        m_overlayOps->setName(tr("%1 ops").arg(other->shortName));
+        m_overlayRidge->replace(QList<QPointF>{{o.ridgeIntensity, o.peakFlopsPerS / kUnit}});
+        m_overlayRidge->setName(tr("%1 ridge %2 FLOPs/B").arg(other->shortName, fmt::number(o.ridgeIntensity)));
+        m_overlayStep = tr("%1: %2").arg(other->shortName, stepSummary(o));
+        fitY.hi = std::max(fitY.hi, LogRange::decadesAround(o.peakFlopsPerS, o.peakFlopsPerS, 0.25).hi);
+        double lowest = o.peakFlopsPerS;
+        for (const RooflineOp &op : o.ops)
+            lowest = std::min(lowest, op.attainableFlopsPerS);
+        fitY.lo = std::min(fitY.lo, LogRange::decadesAround(lowest, o.peakFlopsPerS, 0.25).lo);
+    }
+    m_overlay->setVisible(other != nullptr);
+    m_overlayOps->setVisible(other != nullptr);
+    m_overlayRidge->setVisible(other != nullptr);
+    m_zoom->setFit(m_fitX, fitY);
+    refreshLegend();
+}
+
+void RooflinePanel::refreshLegend()
+{
+    QList<LegendEntry> entries;
+    if (m_report) {
+        // With a pinned baseline the step entry also names its hollow circles and its step.
+        QString step = stepSummary(m_report->roofline);
+        if (m_report->baseline && m_pinned->isVisible())
+            step += tr(" (○ pinned: %1)").arg(fmt::duration(m_report->baseline->roofline.stepSeconds));
+        entries.append({palette::neutral(), step, QChar()});
+    }
+    entries.append({m_roof->pen().color(), m_roof->name(), QChar(0x2501)});
+    if (m_gemmRoof->isVisible())
+        entries.append({m_gemmRoof->pen().color(), m_gemmRoof->name(), QChar(0x254D)});
+    if (m_overlay->isVisible()) {
+        entries.append({m_overlay->pen().color(), m_overlay->name(), QChar(0x254D)});
+        entries.append({m_overlayOps->color(), m_overlayOps->name(), QChar(0x25CF)});
+        entries.append({m_overlayRidge->borderColor(), m_overlayRidge->name(), QChar(0x25A1)});
+        entries.append({palette::neutral(), m_overlayStep, QChar()});
+    }
+    entries.append({m_ridge->color(), m_ridge->name()});
+
+    // Each kind with its share of the bottom-up step time.
+    const QList<double> shares = m_report ? kindStepShares(m_report->roofline) : QList<double>(kOpKinds, 0.0);
+    for (int k = 0; k < kOpKinds; ++k)
+        entries.append({palette::opKind(k), tr("%1 %2").arg(m_ops[k]->name(), fmt::percent(shares[k], 0)), opMarker(k).glyph});
+    m_legend->setEntries(entries);
+}
+
+void RooflinePanel::setOverlayGpu(const QString &gpuId)
+{
+    m_overlayId = gpuId;
+    const int index = m_overlayBox->findData(gpuId);
+    m_overlayBox->setCurrentIndex(std::max(0, index));
+    refreshRoofs();
+    emit viewChanged();
+}
+
+void RooflinePanel::setRanges(const std::optional<LogRange> &x, const std::optional<LogRange> &y)
+{
+    m_zoom->setUserRanges(x, y);
+}
+
+void RooflinePanel::resetView()
+{
+    m_zoom->reset();
+}
+
+std::optional<LogRange> RooflinePanel::xRange() const
+{
+    return m_zoom->userX();
+}
+
+std::optional<LogRange> RooflinePanel::yRange() const
+{
+    return m_zoom->userY();
+}
+
+QPointF RooflinePanel::opPosition(int opIndex) const
+{
+    const RooflineOp &op = m_report->roofline.ops[opIndex];
+    return m_chart->mapToPosition({op.intensity, op.attainableFlopsPerS / kUnit}, m_ops[static_cast<int>(op.kind)]);
+}
+
+QString RooflinePanel::legendText() const
+{
+    return m_legend->plainText();
+}
+
+QList<int> RooflinePanel::opsAt(const QPointF &chartPos) const
+{
+    if (!m_report || !m_chart->plotArea().contains(chartPos))
+        return {};
+    QList<std::pair<double, int>> hits;
+    for (int k = 0; k < kOpKinds; ++k) {
+        const QList<QPointF> points = m_ops[k]->points();
+        for (int p = 0; p < points.size(); ++p) {
+            const QPointF d = m_chart->mapToPosition(points[p], m_ops[k]) - chartPos;
+            const double distance = d.x() * d.x() + d.y() * d.y();
+            if (distance <= kHoverRadiusPx * kHoverRadiusPx)
+                hits.append({distance, m_pointOps[k][p]});
+        }
+    }
+    std::stable_sort(hits.begin(), hits.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    QList<int> out;
+    for (const auto &hit : hits)
+        out.append(hit.second);
+    return out;
+}
+
+std::optional<int> RooflinePanel::opAt(const QPointF &chartPos) const
+{
+    const QList<int> ops = opsAt(chartPos);
+    return ops.isEmpty() ? std::nullopt : std::optional<int>(ops.first());
+}
+
+void RooflinePanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
+{
+    m_hoverText = m_report ? opsTooltip(opsAt(chartPos), m_report->roofline) : QString();
+    if (m_hoverText.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, m_hoverText, m_view);
+}
+
+void RooflinePanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange)
+        restyle();
+    QWidget::changeEvent(event);
+}
+
+void RooflinePanel::restyle()
+{
+    styleChart(m_chart, font());
+    styleLegend(m_legend, font());
+    // Markers grow with the text (View > Bigger text, large exports) so that they keep their
+    // weight beside the labels.
+    const double scale = std::max(1.0, QFontMetricsF(font()).height() / QFontMetricsF(QGuiApplication::font()).height());
+    for (int k = 0; k < kOpKinds; ++k) {
+        const OpMarker marker = opMarker(k);
+        m_ops[k]->setMarkerSize(marker.size * scale);
+        if (marker.hollow)
+            m_ops[k]->setPen(QPen(palette::opKind(k), 2 * scale));
+    }
+    m_ridge->setMarkerSize(13 * scale);
+}
+
+} // namespace napkin::ui

@@ -1,0 +1,117 @@
+#pragma once
+
+#include "ui/widgets/legendstrip.h"
+#include "core/model/catalog.h"
+#include "ui/widgets/logrange.h"
+#include "core/report/report.h"
+#include "ui/state/viewoptions.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <optional>
+
+class QChart;
+class QComboBox;
+class QLineSeries;
+class QLogValueAxis;
+class QPushButton;
+class QScatterSeries;
+
+namespace napkin::ui {
+
+class ChartView;
+class LogZoom;
+
+/// Log-log roofline of the chosen GPU (compute roof, bandwidth slope, ridge point) with every
+/// op of a training step placed at its intensity and attainable FLOP/s, marked by kind.
+/// Wheel zooms, drag pans (LogZoom), Reset fits the data again; a second GPU's roof can be
+/// overlaid.
+class RooflinePanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kOpKinds = 6;
+    /// The y axis and the series on it are in TFLOP/s: a log axis labels its decades through
+    /// printf, and "%g" of TFLOP/s reads 0.1, 1, 10, 100, 1000 where FLOP/s read 1e+14.
+    static constexpr double kFlopsPerAxisUnit = 1e12;
+
+    explicit RooflinePanel(const Catalog &catalog, QWidget *parent = nullptr);
+
+    void setReport(const Report &report);
+    /// Shows the toolbar (reset, overlay chooser); exported images leave it out.
+    void setToolbarVisible(bool visible);
+
+    void setOverlayGpu(const QString &gpuId);
+    QString overlayGpu() const { return m_overlayId; }
+    /// The visible ranges (intensity, FLOP/s); nullopt while the view follows the data.
+    std::optional<LogRange> xRange() const;
+    std::optional<LogRange> yRange() const;
+    void setRanges(const std::optional<LogRange> &x, const std::optional<LogRange> &y);
+    void resetView();
+
+    /// Index into the report's op table of the op nearest a point (within a few pixels).
+    std::optional<int> opAt(const QPointF &chartPos) const;
+    /// Every op within a few pixels of a point, nearest first (ops often share a point).
+    QList<int> opsAt(const QPointF &chartPos) const;
+    QString legendText() const;
+    /// Where an op of the current report is drawn, in chart coordinates.
+    QPointF opPosition(int opIndex) const;
+    QString hoverText() const { return m_hoverText; }
+
+    QChart *chart() const { return m_chart; }
+    ChartView *view() const { return m_view; }
+    QScatterSeries *opSeries(OpKind kind) const { return m_ops[static_cast<int>(kind)]; }
+    QLineSeries *roof() const { return m_roof; }
+    QLineSeries *gemmRoof() const { return m_gemmRoof; }
+    QScatterSeries *ridge() const { return m_ridge; }
+    QLineSeries *overlayRoof() const { return m_overlay; }
+    /// The pinned baseline's ops (hollow circles; empty and hidden when nothing is pinned).
+    QScatterSeries *pinnedOps() const { return m_pinned; }
+    /// The compared GPU's ops and ridge (hidden without a comparison).
+    QScatterSeries *overlayOps() const { return m_overlayOps; }
+    QScatterSeries *overlayRidge() const { return m_overlayRidge; }
+    QLogValueAxis *xAxis() const { return m_axisX; }
+    QLogValueAxis *yAxis() const { return m_axisY; }
+
+signals:
+    void viewChanged();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void restyle();
+    void refreshRoofs();
+    void refreshLegend();
+    void showHover(const QPointF &chartPos, const QPoint &globalPos);
+
+    const Catalog &m_catalog;
+    QWidget *m_toolbar;
+    QPushButton *m_reset;
+    QComboBox *m_overlayBox;
+    LegendStrip *m_legend;
+    QChart *m_chart;
+    ChartView *m_view;
+    QLogValueAxis *m_axisX;
+    QLogValueAxis *m_axisY;
+    QLineSeries *m_roof;
+    QLineSeries *m_gemmRoof;  ///< FP8: the GEMMs' higher roof (hidden with one roof)
+    QScatterSeries *m_ridge;
+    QLineSeries *m_overlay;
+    QScatterSeries *m_pinned;
+    QScatterSeries *m_overlayOps;
+    QScatterSeries *m_overlayRidge;
+    QString m_overlayStep;
+    QScatterSeries *m_ops[kOpKinds] = {};
+    QList<int> m_pointOps[kOpKinds];  // series point -> index in the op table
+    std::optional<Report> m_report;
+    LogZoom *m_zoom = nullptr;
+    LogRange m_fitX;  ///< intensity, fitted to the ops and the ridge
+    LogRange m_fitY;  ///< FLOP/s, fitted to the ops and the roof
+    QString m_overlayId;
+    QString m_hoverText;
+};
+
+} // namespace napkin::ui

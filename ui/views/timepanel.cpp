@@ -1,0 +1,155 @@
+#include "ui/views/timepanel.h"
+
+#include "core/report/baseline.h"
+#include "ui/views/gputimechart.h"
+#include "core/report/gputimes.h"
+#include "core/text/units.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include "ui/widgets/textstrip.h"
+
+#include <cmath>
+
+namespace napkin::ui {
+
+TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent), m_figures(new QWidget(this)), m_chart(new GpuTimeChart(catalog, this)),
+      m_layout(new QHBoxLayout(this))
+{
+    const QString names[kFigures] = {tr("FLOPs, 6ND"), tr("FLOPs, detailed"), tr("FLOPs, HFU"), tr("Wall clock"),
+                                     tr("GPU-hours"), tr("GPU-years"), tr("Cost"), tr("Energy")};
+    const QString tips[kFigures] = {
+        tr("6 x non-embedding parameters x training tokens (Kaplan et al. 2020, Section 2.1)"),
+        tr("Every forward matmul x 3 (backward = 2 x forward), attention over s x s (or its causal half)"),
+        tr("Hardware FLOPs: model FLOPs of the chosen basis + the forward matmuls recomputation runs again, "
+           "what HFU counts (Chowdhery et al. 2022, App. B; Korthikanti et al. 2022, Appendix A)"),
+        tr("Hardware FLOPs / (GPUs x peak FLOP/s x HFU), or model FLOPs / (GPUs x peak x MFU), as chosen "
+           "(Narayanan et al. 2021, eq. 4); both utilisations are shown"),
+        tr("GPUs x wall-clock hours"), tr("GPU-hours / (365 x 24)"), tr("GPU-hours x price per GPU-hour"),
+        tr("GPUs x board power (TDP) x wall-clock time; no cooling or PUE")};
+    auto *grid = new QGridLayout;
+    grid->setHorizontalSpacing(10);
+    grid->setVerticalSpacing(4);
+    auto *title = new TextStrip(this);
+    title->setText(tr("Training time and cost"));
+    title->setBold(true);
+    title->setScale(1.15);
+    grid->addWidget(title, 0, 0, 1, 3);
+    for (int i = 0; i < kFigures; ++i) {
+        auto *name = new QLabel(names[i], this);
+        m_values[i] = new TextStrip(this);
+        m_notes[i] = new TextStrip(this);
+        m_values[i]->setBold(true);
+        m_values[i]->setWidthHint(QStringLiteral("8.888e+88 "));
+        if (i == static_cast<int>(Figure::WallClock))
+            m_values[i]->setScale(1.35);
+        m_values[i]->setAccessibleName(names[i]);
+        m_values[i]->setToolTip(tips[i]);
+        name->setToolTip(tips[i]);
+        m_notes[i]->setAccessibleName(tr("%1, details").arg(names[i]));
+        m_notes[i]->setToolTip(tips[i]);
+        m_notes[i]->setForegroundRole(QPalette::PlaceholderText);
+        grid->addWidget(name, i + 1, 0);
+        grid->addWidget(m_values[i], i + 1, 1);
+        grid->addWidget(m_notes[i], i + 1, 2);
+    }
+    grid->setColumnStretch(2, 1);
+    grid->setRowStretch(kFigures + 1, 1);
+
+    // The figures' text changes on every update; with their size hints ignored the split
+    // between figures and chart stays put instead of resizing the chart each time.
+    m_figures->setLayout(grid);
+    m_figures->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_layout->setContentsMargins(6, 4, 0, 0);
+    m_layout->addWidget(m_figures, 1);
+    m_layout->addWidget(m_chart, 1);
+}
+
+void TimePanel::setFiguresAbove(bool above)
+{
+    m_layout->setDirection(above ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    m_layout->setStretchFactor(m_figures, above ? 0 : 1);
+    m_figures->setSizePolicy(QSizePolicy::Ignored, above ? QSizePolicy::Maximum : QSizePolicy::Preferred);
+}
+
+void TimePanel::setChartDetached(bool detached)
+{
+    // Alone in a tab the figures have height to spare: notes wrap instead of eliding.
+    for (TextStrip *note : m_notes)
+        note->setLines(detached ? 2 : 1);
+    if (detached) {
+        m_layout->removeWidget(m_chart);
+        return;
+    }
+    if (m_layout->indexOf(m_chart) < 0) {
+        m_chart->setParent(this);
+        m_layout->addWidget(m_chart, 1);
+        m_chart->show();
+    }
+}
+
+void TimePanel::setReport(const Report &r)
+{
+    const auto set = [this](Figure f, const QString &value, const QString &note) {
+        const int i = static_cast<int>(f);
+        if (m_values[i]->text() != value)
+            m_values[i]->setText(value);
+        if (m_notes[i]->text() != note)
+            m_notes[i]->setText(note);
+    };
+    const bool sixNd = r.time.basis == FlopsBasis::SixND;
+    const QString used = tr("◀ used");
+    set(Figure::Flops6nd, fmt::sci(r.flops.training6nd),
+        (sixNd ? used + QStringLiteral(" · ") : QString())
+            + tr("6 × %1 × %2").arg(fmt::compactCount(static_cast<double>(r.params.activeNonEmbedding)),
+                                    fmt::compactCount(r.scenario.tokens)));
+    set(Figure::FlopsDetailed, fmt::sci(r.flops.trainingChosenDetailed()),
+        (sixNd ? QString() : used + QStringLiteral(" · "))
+            + (r.flops.causal ? tr("attention %1, causal half") : tr("attention %1, full s²"))
+                  .arg(fmt::percent(r.flops.attentionShare, 0)));
+    const TimeReport &t = r.time;
+    set(Figure::HardwareFlops, fmt::sci(t.hardwareFlops),
+        t.recomputeFlops <= 0
+            ? tr("nothing recomputed: equals the model FLOPs")
+            : tr("+%1 recomputed (%2)").arg(fmt::percent(t.recomputeFlops / t.trainingFlops, 1),
+                                            r.scenario.recompute == Recompute::Full ? tr("full") : tr("selective")));
+    const bool hfu = t.utilizationBasis == UtilizationBasis::Hfu;
+    // The utilisation the user set comes first, so that it survives when the note is elided.
+    const QString mfu = tr("MFU %1").arg(fmt::percent(t.mfuFraction, 1));
+    const QString hfuText = tr("HFU %1").arg(fmt::percent(t.hfuFraction, 1));
+    // The pinned run's figure comes first in the note, beside the new one.
+    const Report *pinned = r.baseline.get();
+    const auto change = baselineChange(r);
+    const QString pinnedTime = pinned ? tr("pinned %1, %2 · ").arg(fmt::duration(pinned->time.seconds), signedPercent(change->time))
+                                      : QString();
+    set(Figure::WallClock, fmt::duration(t.seconds),
+        pinnedTime + tr("%1 (set) · %2 · %3 × %4")
+            .arg(hfu ? hfuText : mfu, hfu ? mfu : hfuText)
+            .arg(t.gpus)
+            .arg(nameWithoutVendor(r.gpu)));
+    set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
+    set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
+    const QString pinnedCost = pinned && pinned->time.costUsd && change && change->cost
+                                   ? tr("pinned %1, %2 · ").arg(fmt::usd(*pinned->time.costUsd), signedPercent(*change->cost))
+                                   : QString();
+    if (r.time.costUsd)
+        set(Figure::Cost, fmt::usd(*r.time.costUsd),
+            pinnedCost + (r.time.price.origin == PriceOrigin::Catalog
+                              ? tr("at %1 per GPU-hour, on demand (%2)").arg(fmt::usd(*r.time.price.usdPerGpuHour), r.time.price.date)
+                              : tr("at %1 per GPU-hour (set)").arg(fmt::usd(*r.time.price.usdPerGpuHour))));
+    else
+        set(Figure::Cost, tr("no price"), tr("the catalog has none for %1: set one").arg(r.gpu.shortName));
+    set(Figure::Energy, fmt::energyKwh(r.time.energyKwh),
+        tr("%1 × %2 W, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
+    m_chart->setReport(r);
+}
+
+void TimePanel::setDragging(bool dragging)
+{
+    m_chart->setDragging(dragging);
+}
+
+} // namespace napkin::ui

@@ -1,0 +1,190 @@
+#include "ui/widgets/chartstyle.h"
+
+#include "core/text/explain.h"
+#include "core/workload/workload.h"
+
+#include <QWidget>
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QFontMetricsF>
+#include <QLegend>
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin::ui {
+
+void styleChart(QChart *chart, const QFont &base)
+{
+    QFont title = base;
+    title.setBold(true);
+    title.setPointSizeF(base.pointSizeF() * 1.15);
+    chart->setTitleFont(title);
+    QFont small = base;
+    small.setPointSizeF(base.pointSizeF() * 0.95);
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(small);
+        axis->setTitleFont(base);
+    }
+    chart->setBackgroundRoundness(0);
+    chart->setDropShadowEnabled(false);
+    // Never animated: a drag must show each value at once, and switching animations off at the
+    // start of every drag and on again after it cost Qt Charts more than a frame each time.
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+}
+
+void setChartTitle(QChart *chart, const QString &title)
+{
+    if (chart->title() != title)
+        chart->setTitle(title);
+}
+
+namespace {
+const char kFullTitle[] = "napkinFullTitle";
+const char kCompactTitle[] = "napkinCompactTitle";
+
+void fitChartTitle(QChart *chart)
+{
+    const QString full = chart->property(kFullTitle).toString();
+    if (full.isEmpty())
+        return;
+    // Qt Charts elides a title wider than the chart less its margins, and measures it with
+    // some padding of its own: keep two characters' width in hand.
+    const QFontMetricsF fm(chart->titleFont());
+    const qreal room = chart->size().width() - chart->margins().left() - chart->margins().right() - 16
+                       - 2 * fm.averageCharWidth();
+    const bool fits = room <= 0 || fm.horizontalAdvance(full) <= room;
+    setChartTitle(chart, fits ? full : chart->property(kCompactTitle).toString());
+}
+} // namespace
+
+void setFittingChartTitle(QChart *chart, const QString &full, const QString &compact)
+{
+    chart->setProperty(kFullTitle, full);
+    chart->setProperty(kCompactTitle, compact);
+    fitChartTitle(chart);
+}
+
+void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full, const QString &compact)
+{
+    axis->setProperty(kFullTitle, full);
+    axis->setProperty(kCompactTitle, compact);
+    if (axis->titleText().isEmpty() || (axis->titleText() != full && axis->titleText() != compact))
+        axis->setTitleText(full);
+    fitAxisTitles(chart);
+}
+
+void fitAxisTitles(QChart *chart)
+{
+    fitChartTitle(chart);
+    const QRectF plot = chart->plotArea();
+    for (QAbstractAxis *axis : chart->axes()) {
+        const QString full = axis->property(kFullTitle).toString();
+        if (full.isEmpty())
+            continue;
+        const qreal room = axis->orientation() == Qt::Vertical ? plot.height() : chart->size().width();
+        bool fits = QFontMetricsF(axis->titleFont()).horizontalAdvance(full) <= room;
+        if (axis->orientation() == Qt::Horizontal) {
+            // A short plot gives its bottom title's line back to the bars. The test uses the
+            // height the plot has with the title shown, so the choice cannot flip back and forth.
+            const qreal titleLine = QFontMetricsF(axis->titleFont()).height();
+            const qreal withTitle = plot.height() - (axis->titleText().isEmpty() ? titleLine : 0);
+            fits = fits && withTitle >= 8 * QFontMetricsF(axis->labelsFont()).height();
+        }
+        const QString wanted = fits || plot.isEmpty() ? full : axis->property(kCompactTitle).toString();
+        if (axis->titleText() != wanted)
+            axis->setTitleText(wanted);
+    }
+}
+
+bool axisCanStay(double wanted, double currentMax, bool dragging)
+{
+    return dragging && wanted <= currentMax && wanted >= 0.45 * currentMax;
+}
+
+double niceStep(double max, int intervals)
+{
+    const double raw = std::max(max, 1e-12) / intervals;
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0})
+        if (m * decade >= raw)
+            return m * decade;
+    return 10 * decade;
+}
+
+void styleLegend(QWidget *legend, const QFont &panelFont)
+{
+    QFont f = panelFont;
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * 0.9);
+    else if (f.pixelSize() > 0)
+        f.setPixelSize(std::max(1, static_cast<int>(f.pixelSize() * 0.9)));
+    if (legend->font() != f)
+        legend->setFont(f);
+}
+
+OpMarker opMarker(int kind)
+{
+    using S = QScatterSeries;
+    static const OpMarker markers[] = {
+        {S::MarkerShapeCircle, 10, false, QChar(0x25CF)},            // matmul ●
+        {S::MarkerShapeTriangle, 10, false, QChar(0x25B2)},          // attention ▲
+        {S::MarkerShapeRotatedRectangle, 9, false, QChar(0x25C6)},   // normalization ◆
+        {S::MarkerShapeRectangle, 15, true, QChar(0x25A1)},          // elementwise □
+        {S::MarkerShapePentagon, 17, true, QChar(0x2B20)},           // loss ⬠
+        {S::MarkerShapeStar, 14, false, QChar(0x2605)},              // optimizer ★
+    };
+    return markers[kind % 6];
+}
+
+namespace palette {
+
+// Colour-blind-safe set (Okabe & Ito 2008), in a fixed order so a colour always means one thing.
+QColor component(int index)
+{
+    // Okabe-Ito colours for the model's own bytes, vermillion for what the framework adds; a
+    // neutral grey for the reserved margin.
+    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
+                                    QColor(0xcc, 0x79, 0xa7), QColor(0x56, 0xb4, 0xe9), QColor(0x00, 0x9e, 0x73),
+                                    QColor(0xd5, 0x5e, 0x00), QColor(0x99, 0x99, 0x99)};
+    static_assert(std::size(colors) == kMemoryComponents, "one colour per MemoryComponent");
+    constexpr int count = static_cast<int>(std::size(colors));
+    return colors[((index % count) + count) % count];
+}
+
+QColor opKind(int kind)
+{
+    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
+                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                    QColor(0x56, 0xb4, 0xe9), QColor(0x44, 0x44, 0x44)};
+    static_assert(std::size(colors) == kOpKinds, "one colour per OpKind");
+    return colors[((kind % kOpKinds) + kOpKinds) % kOpKinds];
+}
+
+QColor faded(const QColor &c)
+{
+    QColor f = c;
+    f.setAlpha(90);
+    return f;
+}
+
+QColor capacity()
+{
+    return QColor(0xc0, 0x10, 0x10);
+}
+
+QColor highlight()
+{
+    return QColor(0xd5, 0x5e, 0x00);
+}
+
+QColor neutral()
+{
+    return QColor(0x7a, 0x8f, 0xa6);
+}
+
+} // namespace palette
+
+} // namespace napkin::ui

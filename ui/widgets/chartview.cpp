@@ -1,0 +1,112 @@
+#include "ui/widgets/chartview.h"
+
+#include "ui/widgets/chartstyle.h"
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QContextMenuEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QWheelEvent>
+
+namespace napkin::ui {
+
+ChartView::ChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
+{
+    setInteractive(false);
+    setRubberBand(QChartView::NoRubberBand);
+    setDragMode(QGraphicsView::NoDrag);
+    setMouseTracking(true);
+    viewport()->setMouseTracking(true);
+    setRenderHint(QPainter::Antialiasing);
+    setFrameShape(QFrame::NoFrame);
+    // The chart repaints as a whole on every change; skip QGraphicsView's per-item bookkeeping.
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
+    // Chart items move on every update; keeping a BSP index of them up to date cost more than
+    // the rest of an update together, and nothing here looks items up by position.
+    if (scene())
+        scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+    // Axis titles with a compact form switch to it when the plot grows too short for them.
+    connect(chart, &QChart::plotAreaChanged, this, [chart] { fitAxisTitles(chart); });
+    // Text items are deliberately not cached as pixmaps. DeviceCoordinateCache kept stale,
+    // empty pixmaps on a real X11 display after a resize or relayout (titles and tick labels
+    // vanished), and ItemCoordinateCache painted into null pixmaps as labels changed; drawing
+    // the text each frame costs about 1 ms of a slider change (tests/bench/bench_ui).
+}
+
+void ChartView::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    // A fixed scene rect spares the scene from growing its items' bounding rect on every
+    // change of every item.
+    scene()->setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
+}
+
+QPointF ChartView::chartPosition(const QPointF &viewportPos) const
+{
+    return chart()->mapFromScene(mapToScene(viewportPos.toPoint()));
+}
+
+// None of the handlers below call the QChartView/QGraphicsView base: that is the guard.
+
+void ChartView::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton) {
+        m_dragging = true;
+        m_lastDragPos = event->position();
+        emit dragStarted();
+    }
+    event->accept();
+}
+
+void ChartView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (m_dragging && (event->buttons() & Qt::LeftButton)) {
+        const QPointF delta = event->position() - m_lastDragPos;
+        m_lastDragPos = event->position();
+        emit dragged(delta);
+    } else {
+        emit hovered(chartPosition(event->position()), event->globalPosition().toPoint());
+    }
+    event->accept();
+}
+
+void ChartView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (m_dragging && event->button() == Qt::LeftButton) {
+        m_dragging = false;
+        emit dragFinished();
+    }
+    event->accept();
+}
+
+void ChartView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    event->accept();
+}
+
+void ChartView::wheelEvent(QWheelEvent *event)
+{
+    emit wheeled(chartPosition(event->position()), event->angleDelta().y());
+    event->accept();
+}
+
+void ChartView::contextMenuEvent(QContextMenuEvent *event)
+{
+    event->accept();
+}
+
+void ChartView::keyPressEvent(QKeyEvent *event)
+{
+    // Keys go to the window (shortcuts), never to chart items.
+    QAbstractScrollArea::keyPressEvent(event);
+}
+
+void ChartView::leaveEvent(QEvent *event)
+{
+    emit left();
+    QChartView::leaveEvent(event);
+}
+
+} // namespace napkin::ui

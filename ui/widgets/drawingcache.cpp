@@ -1,0 +1,36 @@
+#include "ui/widgets/drawingcache.h"
+
+#include <QPaintEvent>
+#include <QPainter>
+#include <QWidget>
+
+namespace napkin::ui {
+
+void DrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString &state,
+                           const std::function<void(QPainter &)> &draw)
+{
+    const qreal scale = widget->devicePixelRatio();
+    const QString key = QStringLiteral("%1x%2@%3 %4 %5 %6 ")
+                            .arg(widget->width()).arg(widget->height()).arg(scale)
+                            .arg(widget->palette().cacheKey())
+                            .arg(reinterpret_cast<quintptr>(widget->style()))
+                            .arg(widget->font().key())
+                        + state;
+    if (key != m_key) {
+        m_pixmap = QPixmap(widget->size() * scale);
+        m_pixmap.setDevicePixelRatio(scale);
+        m_pixmap.fill(Qt::transparent);
+        QPainter p(&m_pixmap);
+        // As a painter on the widget itself starts.
+        p.setFont(widget->font());
+        p.setPen(widget->palette().color(widget->foregroundRole()));
+        p.setBackground(widget->palette().brush(widget->backgroundRole()));
+        draw(p);
+        m_key = key;
+    }
+    QPainter p(widget);
+    const QRect r = event->rect();
+    p.drawPixmap(r, m_pixmap, QRectF(QPointF(r.topLeft()) * scale, QSizeF(r.size()) * scale));
+}
+
+} // namespace napkin::ui

@@ -1,0 +1,137 @@
+#include "ui/widgets/legendstrip.h"
+
+#include <QEvent>
+#include <QFontMetrics>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace napkin::ui {
+
+namespace {
+
+// An entry is its glyph, a space and its text; entries are two spaces apart.
+QString entryText(const LegendEntry &e)
+{
+    return e.glyph.isNull() ? e.text : QString(e.glyph) + QLatin1Char(' ') + e.text;
+}
+
+bool sameEntries(const QList<LegendEntry> &a, const QList<LegendEntry> &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        if (a[i].color != b[i].color || a[i].text != b[i].text || a[i].glyph != b[i].glyph)
+            return false;
+    return true;
+}
+
+} // namespace
+
+LegendStrip::LegendStrip(QWidget *parent) : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+}
+
+void LegendStrip::setEntries(const QList<LegendEntry> &entries)
+{
+    if (sameEntries(entries, m_entries))
+        return;
+    m_entries = entries;
+    setAccessibleDescription(plainText());
+    reflow();
+    update();
+}
+
+QString LegendStrip::plainText() const
+{
+    QStringList parts;
+    for (const LegendEntry &e : m_entries)
+        parts << entryText(e);
+    return parts.join(QStringLiteral("  "));
+}
+
+int LegendStrip::entryWidth(const LegendEntry &e) const
+{
+    return fontMetrics().horizontalAdvance(entryText(e));
+}
+
+void LegendStrip::reflow()
+{
+    const QFontMetrics fm = fontMetrics();
+    const int gap = fm.horizontalAdvance(QStringLiteral("  "));
+    const int available = std::max(1, width());
+    ++m_generation;
+    m_placed.clear();
+    int x = 0;
+    int row = 0;
+    for (qsizetype i = 0; i < m_entries.size(); ++i) {
+        const int w = entryWidth(m_entries[i]);
+        if (x > 0 && x + w > available) {
+            ++row;
+            x = 0;
+        }
+        m_placed.append({static_cast<int>(i), x, row, w});
+        x += w + gap;
+    }
+    const int rows = row + 1;
+    if (rows != m_rows) {
+        m_rows = rows;
+        updateGeometry();
+    }
+}
+
+QSize LegendStrip::sizeHint() const
+{
+    return {0, m_rows * fontMetrics().lineSpacing()};
+}
+
+QSize LegendStrip::minimumSizeHint() const
+{
+    return sizeHint();
+}
+
+void LegendStrip::paintEvent(QPaintEvent *event)
+{
+    // Drawn once per set of entries; a frame that repaints the legend unchanged copies it.
+    m_drawing.paint(this, event, QString::number(m_generation), [this](QPainter &p) { draw(p); });
+}
+
+void LegendStrip::draw(QPainter &p) const
+{
+    const QFontMetrics fm = fontMetrics();
+    const QColor text = palette().color(foregroundRole());
+    const int spaceWidth = fm.horizontalAdvance(QLatin1Char(' '));
+    for (const Placed &placed : m_placed) {
+        const LegendEntry &e = m_entries[placed.entry];
+        const int y = placed.row * fm.lineSpacing() + fm.ascent();
+        int x = placed.x;
+        int room = width() - x;
+        if (!e.glyph.isNull()) {
+            p.setPen(e.color);
+            p.drawText(x, y, QString(e.glyph));
+            const int glyphWidth = fm.horizontalAdvance(e.glyph) + spaceWidth;
+            x += glyphWidth;
+            room -= glyphWidth;
+        }
+        p.setPen(text);
+        p.drawText(x, y, placed.width <= width() ? e.text : fm.elidedText(e.text, Qt::ElideRight, std::max(0, room)));
+    }
+}
+
+void LegendStrip::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange) {
+        reflow();
+        updateGeometry();  // the line height changed even when the rows did not
+    }
+    QWidget::changeEvent(event);
+}
+
+void LegendStrip::resizeEvent(QResizeEvent *event)
+{
+    reflow();
+    QWidget::resizeEvent(event);
+}
+
+} // namespace napkin::ui

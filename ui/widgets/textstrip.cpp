@@ -1,0 +1,154 @@
+#include "ui/widgets/textstrip.h"
+
+#include <QEvent>
+#include <QFontMetrics>
+#include <QPainter>
+#include <QTextOption>
+
+namespace napkin::ui {
+
+TextStrip::TextStrip(QWidget *parent) : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    // Keep the shaped glyphs between paints; by default QTextLayout drops them after layout.
+    m_layout.setCacheEnabled(true);
+}
+
+void TextStrip::setText(const QString &text)
+{
+    if (text == m_text)
+        return;
+    m_text = text;
+    m_layoutValid = false;
+    if (m_textTip)
+        setToolTip(text);
+    setAccessibleDescription(text);
+    update();
+}
+
+void TextStrip::setLines(int lines)
+{
+    m_lines = std::max(1, lines);
+    m_layoutValid = false;
+    updateGeometry();
+}
+
+void TextStrip::setWidthHint(const QString &sample)
+{
+    m_widthSample = sample;
+    setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+    updateGeometry();
+}
+
+void TextStrip::setBold(bool bold)
+{
+    QFont f;  // only the weight is set, so the size still follows the parent's font
+    f.setBold(bold);
+    setFont(f);
+}
+
+void TextStrip::setScale(double scale)
+{
+    m_scale = scale;
+    m_layoutValid = false;
+    updateGeometry();
+}
+
+QFont TextStrip::textFont() const
+{
+    QFont f = font();
+    if (m_scale != 1 && f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * m_scale);
+    return f;
+}
+
+void TextStrip::setColors(const QColor &foreground, const QColor &background, const QColor &border)
+{
+    m_foreground = foreground;
+    m_background = background;
+    m_border = border;
+    ++m_generation;
+    update();
+}
+
+int TextStrip::padding() const
+{
+    return m_background.isValid() ? 6 : 0;
+}
+
+QSize TextStrip::sizeHint() const
+{
+    const QFontMetrics fm(textFont());
+    const int w = m_widthSample.isEmpty() ? 0 : fm.horizontalAdvance(m_widthSample);
+    return {w + 2 * padding(), m_lines * fm.lineSpacing() + 2 * padding()};
+}
+
+QSize TextStrip::minimumSizeHint() const
+{
+    return sizeHint();
+}
+
+void TextStrip::relayoutText()
+{
+    const int width = std::max(1, this->width() - 2 * padding());
+    const QFontMetrics fm(textFont());
+    QString shown = m_text;
+    if (m_lines == 1)
+        shown = fm.elidedText(QString(m_text).replace(QLatin1Char('\n'), QLatin1Char(' ')), Qt::ElideRight, width);
+    else  // QTextLayout breaks lines at U+2028 only; a plain '\n' would join two words
+        shown.replace(QLatin1Char('\n'), QChar::LineSeparator);
+    m_layout.setText(shown);
+    m_layout.setFont(textFont());
+    QTextOption option;
+    option.setWrapMode(m_lines > 1 ? QTextOption::WrapAtWordBoundaryOrAnywhere : QTextOption::NoWrap);
+    m_layout.setTextOption(option);
+    m_layout.beginLayout();
+    qreal y = 0;
+    for (int i = 0; i < m_lines; ++i) {
+        QTextLine line = m_layout.createLine();
+        if (!line.isValid())
+            break;
+        line.setLineWidth(width);
+        line.setPosition(QPointF(0, y));
+        y += fm.lineSpacing();
+    }
+    m_layout.endLayout();
+    m_layoutValid = true;
+}
+
+void TextStrip::paintEvent(QPaintEvent *event)
+{
+    if (!m_layoutValid) {
+        relayoutText();
+        ++m_generation;
+    }
+    // Drawn once per text; a frame that repaints the strip unchanged copies it.
+    m_drawing.paint(this, event, QString::number(m_generation), [this](QPainter &p) {
+        if (m_background.isValid()) {
+            p.fillRect(rect(), m_background);
+            if (m_border.isValid()) {
+                p.setPen(m_border);
+                p.drawRect(rect().adjusted(0, 0, -1, -1));
+            }
+        }
+        p.setPen(m_foreground.isValid() ? m_foreground : palette().color(foregroundRole()));
+        m_layout.draw(&p, QPointF(padding(), padding()));
+    });
+}
+
+void TextStrip::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange) {
+        m_layoutValid = false;
+        updateGeometry();
+    }
+    QWidget::changeEvent(event);
+}
+
+void TextStrip::resizeEvent(QResizeEvent *event)
+{
+    m_layoutValid = false;
+    QWidget::resizeEvent(event);
+}
+
+} // namespace napkin::ui

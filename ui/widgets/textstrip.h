@@ -1,0 +1,64 @@
+#pragma once
+
+#include "ui/widgets/drawingcache.h"
+
+#include <QColor>
+#include <QString>
+#include <QTextLayout>
+#include <QWidget>
+
+namespace napkin::ui {
+
+/// A label for text that changes on every update (figures, the summary line, banners).
+/// Unlike QLabel, setting new text never asks the window to lay itself out again (QLabel
+/// calls updateGeometry(), which relayouts the whole window while a slider is dragged), and
+/// the shaped text is kept between paints. Its height is a fixed number of lines; text that
+/// does not fit is elided, the full text stays in the tooltip when asked for. Banner adds levels.
+class TextStrip : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TextStrip(QWidget *parent = nullptr);
+
+    QString text() const { return m_text; }
+    void setText(const QString &text);
+    /// Lines reserved (and wrapped into); 1 elides at the right edge.
+    void setLines(int lines);
+    /// Text sized to reserve the width hint ("8.888e+88"), so the layout never depends on the value.
+    void setWidthHint(const QString &sample);
+    void setBold(bool bold);
+    /// Text size relative to the inherited font (1.35 for a headline figure).
+    void setScale(double scale);
+    void setColors(const QColor &foreground, const QColor &background = {}, const QColor &border = {});
+    /// Also show the text as the tooltip (for strips that may elide).
+    void setTextAsToolTip(bool on) { m_textTip = on; }
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void relayoutText();
+    QFont textFont() const;
+    int padding() const;
+
+    QString m_text;
+    QString m_widthSample;
+    DrawingCache m_drawing;
+    quint64 m_generation = 0;  ///< bumped by every change to what is drawn (m_drawing's key)
+    QTextLayout m_layout;
+    bool m_layoutValid = false;
+    int m_lines = 1;
+    double m_scale = 1;
+    bool m_textTip = false;
+    QColor m_foreground;
+    QColor m_background;
+    QColor m_border;
+};
+
+} // namespace napkin::ui
