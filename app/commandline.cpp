@@ -375,7 +375,7 @@ ParseOutcome parseUnescaped(const QStringList &args, const Catalog &catalog)
         c.memoryAxis = MemoryAxisFocus::ChosenStage;
     }
     if (scenarioGiven) {
-        ValidationError e;
+        Refusal e;
         const auto s = readScenarioFile(scenarioFile, c.scenario, &e);
         if (!s)
             return {std::nullopt, e.field == QLatin1String("scenario file")

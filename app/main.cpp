@@ -33,7 +33,7 @@ int refuse(const QString &message)
 
 int printReport(const Command &c, const Catalog &catalog)
 {
-    ValidationError e;
+    Refusal e;
     const auto report = computeReport(c.scenario, catalog, &e);
     if (!report)
         return refuse(optionForField(e.field) + QStringLiteral(": ") + e.problem);
@@ -46,7 +46,7 @@ int printReport(const Command &c, const Catalog &catalog)
 
 int printPlan(const Command &c, const Catalog &catalog)
 {
-    ValidationError e;
+    Refusal e;
     const auto report = computeReport(c.scenario, catalog, &e);  // validates and resolves ids and links
     if (!report)
         return refuse(optionForField(e.field) + QStringLiteral(": ") + e.problem);

@@ -22,7 +22,7 @@ inline const Catalog &catalog()
 
 inline Report reportFor(const Scenario &s)
 {
-    ValidationError e;
+    Refusal e;
     const auto r = computeReport(s, catalog(), &e);
     if (!r)
         qFatal("scenario refused: %s", qPrintable(e.message()));

@@ -96,7 +96,7 @@ private slots:
         s.zeroStage = 3;
         const QJsonObject o = scenarioToJson(s);
         QVERIFY(o.value(QStringLiteral("baseline")).isObject());
-        ValidationError e;
+        Refusal e;
         const auto back = scenarioFromJson(o, Scenario{}, &e);
         QVERIFY2(back, qPrintable(e.message()));
         QCOMPARE(*back, s);
@@ -118,7 +118,7 @@ private slots:
     {
         QFETCH(QJsonValue, baseline);
         QFETCH(QString, field);
-        ValidationError e;
+        Refusal e;
         QVERIFY(!scenarioFromJson(QJsonObject{{QStringLiteral("baseline"), baseline}}, Scenario{}, &e));
         QCOMPARE(e.field, field);
         // The window's remembered scenario drops a bad pin and keeps the rest.
@@ -136,7 +136,7 @@ private slots:
         pinned.gpuId = QStringLiteral("h999");
         Scenario s;
         s.baseline.scenario = std::make_shared<const Scenario>(pinned);
-        ValidationError e;
+        Refusal e;
         QVERIFY(!computeReport(s, test::catalog(), &e));
         QCOMPARE(e.field, QStringLiteral("baseline.gpu"));
     }

@@ -121,7 +121,7 @@ private slots:
                     s.activationModel = counter % 2 ? ActivationModel::PyTorch : ActivationModel::Korthikanti;
                     s.zeroStage = counter % 4;
                     s.flashAttention = counter % 5 < 2;
-                    ValidationError e;
+                    Refusal e;
                     const auto report = computeReport(s, test::catalog(), &e);
                     // A GPU without a peak for the recipe's dtypes (TPUs for the fp32 recipes: Google
                     // lists only bf16; an A100 for FP8) is refused on the recipe, never timed at

@@ -50,7 +50,7 @@ private slots:
                 continue;
             const QString key = QLatin1String(f.key);
             const double above = f.kind == FieldKind::Integer ? f.hi + 1 : f.hi * 2 + 1;
-            ValidationError e;
+            Refusal e;
             QVERIFY2(!scenarioFromJson(QJsonObject{{key, above}}, Scenario{}, &e), qPrintable(key));
             QCOMPARE(e.field, key);
             const QString hi = f.kind == FieldKind::Integer ? QString::number(static_cast<qint64>(f.hi)) : boundText(f.hi);

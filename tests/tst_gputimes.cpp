@@ -189,7 +189,7 @@ private slots:
         Scenario s;
         s.gpuId = QStringLiteral("tpu-v5e");
         s.recipeId = QStringLiteral("fp32-adamw");
-        ValidationError e;
+        Refusal e;
         QVERIFY(!computeReport(s, test::catalog(), &e));
         QCOMPARE(e.field, QStringLiteral("recipe"));
         QVERIFY2(e.problem.contains(QLatin1String("\"tpu-v5e\" lists no fp32 peak")), qPrintable(e.problem));

@@ -123,7 +123,7 @@ private slots:
         QVERIFY(r.memory.perGpu.overheads > 0);
         QCOMPARE(r.memory.cpuPerNode, r.memory.perGpu.cpu * 8);
         s.zeroStage = 1;
-        ValidationError e;
+        Refusal e;
         QVERIFY(!computeReport(s, test::catalog(), &e));
         QCOMPARE(e.field, QStringLiteral("offload"));
         QVERIFY(e.problem.contains(QLatin1String("ZeRO stage 3")));

@@ -441,7 +441,7 @@ private slots:
             for (const PlannedLayout &p : plan.layouts) {
                 QVERIFY(p.zeroStage >= (offload == Offload::Params ? 3 : 1));
                 const Scenario applied = withPlannedLayout(s, p);
-                ValidationError e;
+                Refusal e;
                 const auto report = computeReport(applied, test::catalog(), &e);
                 QVERIFY2(report, qPrintable(e.message()));
                 QCOMPARE(report->memory.perGpu.total(), p.worstStageBytes);

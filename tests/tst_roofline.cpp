@@ -170,7 +170,7 @@ private slots:
         Scenario s = test::presetScenario("llama2-7b");
         s.gpuId = QStringLiteral("a100-80gb-sxm");
         s.recipeId = QStringLiteral("fp8-mixed-adamw");
-        ValidationError e;
+        Refusal e;
         QVERIFY(!computeReport(s, test::catalog(), &e));
         QCOMPARE(e.field, QStringLiteral("recipe"));
         QVERIFY2(e.problem.contains(QLatin1String("runs its GEMMs in fp8")), qPrintable(e.problem));

@@ -201,7 +201,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("odd\nname.json"));
         QVERIFY(writeFileAtomically(path, json, nullptr));
-        ValidationError e;
+        Refusal e;
         QVERIFY(!readScenarioFile(path, Scenario{}, &e));
         const QString message = e.message();
         QVERIFY2(!message.contains(QLatin1Char('\n')) && !message.contains(QChar(0x2028))

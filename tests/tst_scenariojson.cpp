@@ -35,7 +35,7 @@ private slots:
         s.dropout = true;
         s.mfuFraction = 0.55;
         s.utilizationBasis = UtilizationBasis::Mfu;
-        ValidationError e;
+        Refusal e;
         const auto back = scenarioFromJson(scenarioToJson(s), Scenario{}, &e);
         QVERIFY2(back, qPrintable(e.message()));
         QVERIFY(*back == s);
@@ -57,7 +57,7 @@ private slots:
             s.pricePerGpuHourUsd = price;
         const QJsonObject o = scenarioToJson(s);
         QCOMPARE(o[QStringLiteral("price")].isNull(), price < 0);
-        ValidationError e;
+        Refusal e;
         Scenario base;
         base.pricePerGpuHourUsd = 9;  // a null in the file clears a base's price too
         const auto back = scenarioFromJson(o, base, &e);
@@ -74,7 +74,7 @@ private slots:
         s.microBatch = 3;
         QString error;
         QVERIFY2(writeScenarioFile(path, s, &error), qPrintable(error));
-        ValidationError e;
+        Refusal e;
         const auto back = readScenarioFile(path, Scenario{}, &e);
         QVERIFY(back && *back == s);
         // A write into a folder that does not exist fails cleanly and leaves nothing behind.
@@ -86,7 +86,7 @@ private slots:
     {
         Scenario base;
         base.gpus = 64;
-        ValidationError e;
+        Refusal e;
         const auto s = scenarioFromJson(QJsonObject{{QStringLiteral("layers"), 24}}, base, &e);
         QVERIFY(s);
         QCOMPARE(s->model.layers, qint64(24));
@@ -117,7 +117,7 @@ private slots:
     {
         QFETCH(QByteArray, json);
         QFETCH(QString, field);
-        ValidationError e;
+        Refusal e;
         QVERIFY(!scenarioFromJson(QJsonDocument::fromJson(json).object(), Scenario{}, &e));
         QCOMPARE(e.field, field);
         QVERIFY(!e.problem.isEmpty());
@@ -131,7 +131,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"layers\": 12,");
         f.close();
-        ValidationError e;
+        Refusal e;
         QVERIFY(!readScenarioFile(path, Scenario{}, &e));
         QCOMPARE(e.field, QStringLiteral("scenario file"));
         QVERIFY(!readScenarioFile(dir.filePath(QStringLiteral("none.json")), Scenario{}, &e));

@@ -200,7 +200,7 @@ private slots:
         s.utilizationBasis = UtilizationBasis::Mfu;
         s.recompute = Recompute::Full;
         s.mfuFraction = 0.9;
-        ValidationError e;
+        Refusal e;
         QVERIFY(!computeReport(s, test::catalog(), &e));
         QCOMPARE(e.field, QStringLiteral("mfu"));
         QVERIFY2(e.problem.contains(QStringLiteral("must be at most")) && e.problem.contains(QStringLiteral("HFU")),

@@ -18,7 +18,7 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
-bool refuse(ValidationError *error, const QString &field, const QString &problem)
+bool refuse(Refusal *error, const QString &field, const QString &problem)
 {
     if (error)
         *error = {field, problem};
@@ -35,7 +35,7 @@ QString describe(const QJsonValue &v)
 }
 
 bool readInt(const QJsonValue &v, const QString &key, std::int64_t lo, std::int64_t hi, std::int64_t *out,
-             ValidationError *error)
+             Refusal *error)
 {
     const double d = v.toDouble();
     if (!v.isDouble() || std::floor(d) != d || d < static_cast<double>(lo) || d > static_cast<double>(hi))
@@ -56,7 +56,7 @@ QJsonObject scenarioToJson(const Scenario &s)
     return o;
 }
 
-std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base, ValidationError *error)
+std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base, Refusal *error)
 {
     Scenario s = base;
     ModelShape &m = s.model;
@@ -75,7 +75,7 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
         if (v.toObject().contains(QStringLiteral("baseline")))
             return refuse(error, k, QStringLiteral("must not hold a baseline of its own"));
         // The pinned scenario is complete in itself: it starts from the defaults.
-        ValidationError inner;
+        Refusal inner;
         const auto pinned = scenarioFromJson(v.toObject(), Scenario{}, &inner);
         if (!pinned)
             return refuse(error, k + QLatin1Char('.') + inner.field, inner.problem);
@@ -138,7 +138,7 @@ Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, Q
     idKnown(QStringLiteral("recipe"), [](const QString &id) { return findRecipe(id).has_value(); }, defaults.recipeId);
     // Each refusal names one field; drop it and try again with the rest (bounded by the key count).
     for (qsizetype attempts = rest.size() + 1; attempts > 0; --attempts) {
-        ValidationError e;
+        Refusal e;
         if (auto s = scenarioFromJson(rest, defaults, &e))
             return *s;
         if (e.field.startsWith(QLatin1String("baseline")) && rest.contains(QStringLiteral("baseline"))) {
@@ -154,7 +154,7 @@ Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, Q
     return defaults;
 }
 
-std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &base, ValidationError *error)
+std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &base, Refusal *error)
 {
     const QString field = QStringLiteral("scenario file");
     const QString shown = printable(QDir::toNativeSeparators(path));

@@ -19,7 +19,7 @@ QJsonObject scenarioToJson(const Scenario &s);
 
 /// Applies the keys present in `o` on top of `base`; a missing key keeps the base value.
 /// Unknown keys, wrong types and out-of-range values are refused, naming the key.
-std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base, ValidationError *error);
+std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base, Refusal *error);
 
 /// Like scenarioFromJson() over the defaults, but never refuses: a field that is unknown,
 /// invalid or names a GPU or recipe no longer in the catalog is dropped (its default kept) and
@@ -29,7 +29,7 @@ Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, Q
 
 /// Reads a scenario file (the whole file is parsed before anything is applied). Only regular
 /// files of at most kMaxScenarioFileBytes (1 MiB) are read; FIFOs and devices are refused unopened.
-std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &base, ValidationError *error);
+std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &base, Refusal *error);
 
 /// Writes a scenario file atomically (writeFileAtomically): either the whole new file or the old one.
 bool writeScenarioFile(const QString &path, const Scenario &s, QString *error);

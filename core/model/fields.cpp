@@ -1,5 +1,7 @@
 #include "core/model/fields.h"
 
+#include "core/model/limits.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -398,13 +400,13 @@ std::optional<QString> checkValue(const ScenarioField &f, const QJsonValue &v)
     return std::nullopt;
 }
 
-std::optional<ValidationError> checkFields(const Scenario &s, bool shapeOnly)
+std::optional<Refusal> checkFields(const Scenario &s, bool shapeOnly)
 {
     for (const ScenarioField &f : scenarioFields()) {
         if (shapeOnly && !f.shape)
             continue;
         if (auto problem = checkValue(f, f.get(s)))
-            return ValidationError{QLatin1String(f.key), *problem};
+            return Refusal{QLatin1String(f.key), *problem};
     }
     return std::nullopt;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/model/scenario.h"
-#include "core/model/validation.h"
+#include "core/model/refusal.h"
 
 #include <QJsonValue>
 #include <QString>
@@ -67,6 +67,6 @@ QString acceptedText(const ScenarioField &f);
 QString defaultText(const ScenarioField &f);
 
 /// Checks every field's type and range on a scenario (the shape fields only, when asked).
-std::optional<ValidationError> checkFields(const Scenario &s, bool shapeOnly);
+std::optional<Refusal> checkFields(const Scenario &s, bool shapeOnly);
 
 } // namespace napkin

@@ -23,7 +23,7 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode)
 
 namespace {
 
-ValidationError rule(const char *field, const QString &problem)
+Refusal rule(const char *field, const QString &problem)
 {
     return {QLatin1String(field), problem};
 }
@@ -40,7 +40,7 @@ int lowestZeroStage(Offload offload)
     return 0;
 }
 
-std::optional<ValidationError> validateLayout(const Scenario &s)
+std::optional<Refusal> validateLayout(const Scenario &s)
 {
     // Each field's own range is checked first, from the field table (fields.h).
     const ModelShape &m = s.model;

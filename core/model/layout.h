@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/model/scenario.h"
-#include "core/model/validation.h"
+#include "core/model/refusal.h"
 
 #include <cstdint>
 #include <optional>
@@ -45,7 +45,7 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode);
 /// are uneven) and micro-batches divisible by pp; 2 x cp divides seq_len; tp x pp x cp divides
 /// gpus; the global batch is a multiple of batch x dp; a direct parameter count allows no
 /// tp or pp (it has no layers to split).
-std::optional<ValidationError> validateLayout(const Scenario &s);
+std::optional<Refusal> validateLayout(const Scenario &s);
 
 /// The lowest ZeRO stage an offload runs at: ZeRO-Offload partitions the optimizer state it
 /// moves (stage 1), ZeRO-Infinity fetches the parameters per layer (stage 3; Rajbhandari et

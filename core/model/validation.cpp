@@ -34,7 +34,7 @@ QString printable(const QString &text, qsizetype maxShown)
     return out;
 }
 
-std::optional<ValidationError> validateShape(const ModelShape &m)
+std::optional<Refusal> validateShape(const ModelShape &m)
 {
     Scenario s;
     s.model = m;
@@ -42,29 +42,29 @@ std::optional<ValidationError> validateShape(const ModelShape &m)
     if (auto e = checkFields(s, true))
         return e;
     if (m.dModel % m.heads != 0)
-        return ValidationError{QStringLiteral("heads"),
+        return Refusal{QStringLiteral("heads"),
                                QStringLiteral("must divide d_model = %1 evenly (got %2)").arg(m.dModel).arg(m.heads)};
     if (m.kvHeads > m.heads)
-        return ValidationError{QStringLiteral("kv_heads"), integerRangeProblem(1, m.heads, QString::number(m.kvHeads))};
+        return Refusal{QStringLiteral("kv_heads"), integerRangeProblem(1, m.heads, QString::number(m.kvHeads))};
     if (m.heads % m.kvHeads != 0)
-        return ValidationError{QStringLiteral("kv_heads"),
+        return Refusal{QStringLiteral("kv_heads"),
                                QStringLiteral("must divide heads = %1 evenly (got %2)").arg(m.heads).arg(m.kvHeads)};
     if (m.moe() && m.denseLayers > m.layers)
-        return ValidationError{QStringLiteral("dense_layers"), integerRangeProblem(0, m.layers, QString::number(m.denseLayers))};
+        return Refusal{QStringLiteral("dense_layers"), integerRangeProblem(0, m.layers, QString::number(m.denseLayers))};
     if (m.moe() && m.expertsPerToken > m.experts)
-        return ValidationError{QStringLiteral("experts_per_token"),
+        return Refusal{QStringLiteral("experts_per_token"),
                                integerRangeProblem(1, m.experts, QString::number(m.expertsPerToken))};
     return std::nullopt;
 }
 
-std::optional<ValidationError> validateScenario(const Scenario &s)
+std::optional<Refusal> validateScenario(const Scenario &s)
 {
     if (auto e = validateShape(s.model))
         return e;
     if (auto e = checkFields(s, false))
         return e;
     if (s.model.arch == Arch::Gpt2 && s.seqLen > s.model.maxPositions)
-        return ValidationError{QStringLiteral("seq_len"),
+        return Refusal{QStringLiteral("seq_len"),
                                QStringLiteral("must be at most max_positions = %1 for gpt2's learned "
                                               "position table (got %2)")
                                    .arg(s.model.maxPositions).arg(s.seqLen)};

@@ -1,73 +1,19 @@
 #pragma once
 
+#include "core/model/limits.h"
+#include "core/model/refusal.h"
 #include "core/model/scenario.h"
 
-#include <QString>
-
-#include <cstdint>
 #include <optional>
 
 namespace napkin {
 
-/// A refused input: which scenario field and what it accepts.
-struct ValidationError {
-    QString field;    ///< scenario JSON key, e.g. "d_model"
-    QString problem;  ///< e.g. "must be an integer from 1 to 1024 (got 0)"
-    QString message() const { return field + QStringLiteral(": ") + problem; }
-};
-
-/// Accepted ranges. Chosen so that every derived figure stays finite and exact in double
-/// (and every parameter count fits comfortably in int64); shared with the UI's controls.
-namespace limits {
-constexpr std::int64_t maxLayers = 1024;
-constexpr std::int64_t maxDModel = 131072;
-constexpr std::int64_t maxHeads = 1024;
-constexpr std::int64_t maxDFf = 1048576;
-constexpr std::int64_t maxExperts = 4096;
-constexpr double maxCapacityFactor = 64;
-constexpr std::int64_t maxVocab = 16777216;
-constexpr std::int64_t maxPositions = 16777216;
-constexpr std::int64_t maxSeqLen = 1048576;
-constexpr std::int64_t maxMicroBatch = 65536;
-constexpr std::int64_t maxGpus = 1048576;
-/// Sequences per optimizer step: above any published run (Llama 3 405B: 16M tokens of 8192).
-constexpr std::int64_t maxGlobalBatch = 1000000000000;  // 1e12
-/// Efficiencies are fractions of a peak: above 0, at most 1.
-constexpr double maxEfficiency = 1;
-/// The allocator margin: at most as much again as the model needs.
-constexpr double maxAllocatorMargin = 1;
-constexpr std::int64_t maxParams = 1000000000000000;  // 1e15
-constexpr double minTokens = 1;
-constexpr double maxTokens = 1e16;
-/// The lowest MFU accepted: below it a run's time, cost and energy leave any useful range
-/// (at 1e-300 they overflow to infinity).
-constexpr double minMfu = 1e-3;
-constexpr double maxMfu = 1;
-constexpr double maxPriceUsd = 10000;
-/// Reserved bytes per GPU: up to 1 TiB, above any catalog GPU's memory.
-constexpr double maxReservedBytes = 1099511627776.0;
-/// Width and height of an exported PNG in chart pixels: the export dialog, `napkin export
-/// --size` and the renderer all take this range.
-constexpr std::int64_t minExportSide = 200;
-constexpr std::int64_t maxExportSide = 8192;
-/// Device pixels per chart pixel in an exported PNG: the export dialog's 1x and 2x.
-constexpr std::int64_t minExportScale = 1;
-constexpr std::int64_t maxExportScale = 2;
-} // namespace limits
 
 /// Checks a shape on its own: ranges, heads divide d_model, kv_heads divide heads.
-std::optional<ValidationError> validateShape(const ModelShape &m);
+std::optional<Refusal> validateShape(const ModelShape &m);
 
 /// Checks a whole scenario (shape, run, and that gpt2 sequences fit its position table).
 /// Catalog ids (gpu, recipe, preset) are checked where the catalog is known.
-std::optional<ValidationError> validateScenario(const Scenario &s);
-
-/// User-supplied text made safe for a one-line message: control characters (newlines, tabs,
-/// escapes) become \n, \t or \xNN, and text longer than maxShown characters (when
-/// positive) is cut with an ellipsis.
-QString printable(const QString &text, qsizetype maxShown = 200);
-
-/// "must be an integer from LO to HI (got X)" - one wording everywhere.
-QString integerRangeProblem(std::int64_t lo, std::int64_t hi, const QString &got);
+std::optional<Refusal> validateScenario(const Scenario &s);
 
 } // namespace napkin

@@ -63,9 +63,9 @@ bool hasRecipePeaks(const GpuSpec &gpu, const Recipe &recipe)
     return gpu.peakFor(recipe.computeDtype) && gpu.peakFor(recipe.matmulDtype());
 }
 
-std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, ValidationError *error)
+std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, Refusal *error)
 {
-    auto refuse = [error](ValidationError e) -> std::optional<Report> {
+    auto refuse = [error](Refusal e) -> std::optional<Report> {
         if (error)
             *error = std::move(e);
         return std::nullopt;
@@ -121,7 +121,7 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, V
         // A pinned scenario is a whole scenario of its own; its problems name it.
         if (s.baseline.scenario->baseline)
             return refuse({QStringLiteral("baseline"), QStringLiteral("must not hold a baseline of its own")});
-        ValidationError e;
+        Refusal e;
         auto pinned = computeReport(*s.baseline.scenario, catalog, &e);
         if (!pinned)
             return refuse({QStringLiteral("baseline.") + e.field, e.problem});

@@ -1,5 +1,6 @@
 #include "core/run/memory.h"
 
+#include "core/model/limits.h"
 #include "core/model/modelshape.h"
 #include "core/model/recipe.h"
 

@@ -34,7 +34,7 @@ int main()
         s.gpuId = catalog->gpus[i % catalog->gpus.size()].id;
         s.zeroStage = i % 4;
         s.flashAttention = i % 2;
-        ValidationError e;
+        Refusal e;
         timer.start();
         const auto r = computeReport(s, *catalog, &e);
         ns.push_back(static_cast<double>(timer.nsecsElapsed()));
@@ -83,7 +83,7 @@ int main()
         s.pp = l[1];
         s.vpp = l[2];
         s.cp = l[3];
-        ValidationError e;
+        Refusal e;
         timer.start();
         const auto r = computeReport(s, *catalog, &e);
         parallel.push_back(static_cast<double>(timer.nsecsElapsed()));
@@ -97,7 +97,7 @@ int main()
 
     // The planner, as the window reruns it on a slider change.
     const auto plan = [&](const char *what, const Scenario &s, int runs) {
-        ValidationError e;
+        Refusal e;
         const auto r = computeReport(s, *catalog, &e);
         if (!r) {
             std::fprintf(stderr, "refused: %s\n", qPrintable(e.message()));

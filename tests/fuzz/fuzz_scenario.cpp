@@ -61,7 +61,7 @@ void checkRefusal(const QString &message, const QByteArray &input)
 /// The report and a file save/load round trip of an accepted scenario.
 void checkAccepted(const Scenario &s, const QByteArray &input)
 {
-    ValidationError e;
+    Refusal e;
     const auto report = computeReport(s, catalog(), &e);
     if (!report) {
         checkRefusal(e.message(), input);
@@ -81,7 +81,7 @@ void scenarioFile(const QByteArray &payload, const QByteArray &input)
 {
     if (!writeFileAtomically(scratchFile(), payload, nullptr))
         fail(QStringLiteral("cannot write the scratch file"), input);
-    ValidationError e;
+    Refusal e;
     const auto s = readScenarioFile(scratchFile(), Scenario{}, &e);
     if (!s)
         return checkRefusal(e.message(), input);
@@ -108,7 +108,7 @@ void rememberedScenario(const QByteArray &payload, const QByteArray &input)
         return;
     QStringList replaced;
     const Scenario s = scenarioFromJsonLenient(doc.object(), catalog(), &replaced);
-    ValidationError e;
+    Refusal e;
     if (!computeReport(s, catalog(), &e))
         fail(QStringLiteral("a remembered scenario the window cannot show: ") + e.message(), input);
     for (const QString &r : replaced)

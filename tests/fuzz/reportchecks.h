@@ -48,7 +48,7 @@ inline QString reportProblem(const Report &report, const Catalog &catalog)
             if (text.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(QLatin1String(word)))))
                 return QStringLiteral("text report shows '%1'").arg(QLatin1String(word));
     }
-    ValidationError e;
+    Refusal e;
     const auto back = scenarioFromJson(scenarioToJson(report.scenario), Scenario{}, &e);
     if (!back)
         return QStringLiteral("its own JSON is refused: ") + e.message();

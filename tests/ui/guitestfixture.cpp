@@ -25,7 +25,7 @@ Environment::Environment()
 
 Report Environment::report(const Scenario &s) const
 {
-    ValidationError e;
+    Refusal e;
     auto r = computeReport(s, m_catalog, &e);
     if (!r)
         qFatal("test scenario is invalid: %s", qPrintable(e.message()));

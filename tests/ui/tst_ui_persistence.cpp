@@ -61,7 +61,7 @@ private slots:
         QString error;
         QVERIFY2(a.fileActions()->saveScenario(path, &error), qPrintable(error));
         // The file is the core's scenario JSON, readable without any window.
-        ValidationError e;
+        Refusal e;
         const auto fromFile = readScenarioFile(path, Scenario{}, &e);
         QVERIFY2(fromFile, qPrintable(e.message()));
         QCOMPARE(*fromFile, edited());

@@ -43,14 +43,14 @@ QList<std::int64_t> candidates(std::int64_t n, std::int64_t limit, std::int64_t 
 /// Whether a layout choice is possible, and the rule that forbids it: the scenario's rules and
 /// the node against the GPU's fast link (computeReport() checks the same; the rest of the
 /// report is not needed to grey an item).
-std::optional<ValidationError> layoutProblem(const Scenario &s, const Catalog &catalog)
+std::optional<Refusal> layoutProblem(const Scenario &s, const Catalog &catalog)
 {
     if (auto e = validateScenario(s))
         return e;
     const GpuSpec *gpu = catalog.findGpu(s.gpuId);
     const Interconnect *up = gpu ? catalog.findInterconnect(gpu->scaleUpId) : nullptr;
     if (up && s.gpusPerNode && *s.gpusPerNode > up->domainGpus)
-        return ValidationError{QStringLiteral("gpus_per_node"),
+        return Refusal{QStringLiteral("gpus_per_node"),
                                QStringLiteral("must be at most %1, the GPUs %2 connects").arg(up->domainGpus).arg(up->name)};
     return std::nullopt;
 }

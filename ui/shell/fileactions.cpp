@@ -27,7 +27,7 @@ FileActions::FileActions(ScenarioController *controller, Dashboard *dashboard, Q
 
 bool FileActions::openScenario(const QString &path, QString *error)
 {
-    ValidationError e;
+    Refusal e;
     const auto s = readScenarioFile(path, Scenario{}, &e);
     if (!s) {
         if (error)

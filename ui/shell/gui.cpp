@@ -54,7 +54,7 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
     if (scale < limits::minExportScale || scale > limits::maxExportScale)
         return fail(QApplication::translate("napkin::ui::Export", "scale %1 must be from %2 to %3")
                         .arg(scale).arg(limits::minExportScale).arg(limits::maxExportScale));
-    ValidationError invalid;
+    Refusal invalid;
     const auto report = computeReport(scenario, catalog, &invalid);
     if (!report)
         return fail(invalid.message());

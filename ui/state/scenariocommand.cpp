@@ -1,14 +1,14 @@
 #include "ui/state/scenariocommand.h"
 
-#include "ui/state/scenariocontroller.h"
+#include <utility>
 
 namespace napkin::ui {
 
-ScenarioCommand::ScenarioCommand(ScenarioController *controller, const Scenario &before,
+ScenarioCommand::ScenarioCommand(std::function<void(const Scenario &)> apply, const Scenario &before,
                                  const Scenario &after, const QString &text, int mergeKey,
                                  int interaction)
     : QUndoCommand(text),
-      m_controller(controller),
+      m_apply(std::move(apply)),
       m_before(before),
       m_after(after),
       m_mergeKey(mergeKey),
@@ -18,12 +18,12 @@ ScenarioCommand::ScenarioCommand(ScenarioController *controller, const Scenario 
 
 void ScenarioCommand::undo()
 {
-    m_controller->setScenario(m_before);
+    m_apply(m_before);
 }
 
 void ScenarioCommand::redo()
 {
-    m_controller->setScenario(m_after);
+    m_apply(m_after);
 }
 
 int ScenarioCommand::id() const

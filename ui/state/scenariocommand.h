@@ -4,16 +4,17 @@
 
 #include <QUndoCommand>
 
+#include <functional>
+
 namespace napkin::ui {
 
-class ScenarioController;
-
 /// One undoable change of the scenario. Consecutive commands of one slider drag merge, so a
-/// drag is a single undo step.
+/// drag is a single undo step. It applies a scenario through `apply` (the controller's
+/// setScenario), so the command knows nothing of who holds the scenario.
 class ScenarioCommand final : public QUndoCommand
 {
 public:
-    ScenarioCommand(ScenarioController *controller, const Scenario &before, const Scenario &after,
+    ScenarioCommand(std::function<void(const Scenario &)> apply, const Scenario &before, const Scenario &after,
                     const QString &text, int mergeKey, int interaction);
 
     void undo() override;
@@ -22,7 +23,7 @@ public:
     bool mergeWith(const QUndoCommand *other) override;
 
 private:
-    ScenarioController *m_controller;
+    std::function<void(const Scenario &)> m_apply;
     Scenario m_before;
     Scenario m_after;
     int m_mergeKey;

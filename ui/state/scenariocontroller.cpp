@@ -16,7 +16,8 @@ void ScenarioController::propose(const Scenario &next, const QString &descriptio
 {
     if (next == m_scenario)
         return;
-    m_undo->push(new ScenarioCommand(this, m_scenario, next, description, mergeKey, m_interaction));
+    const auto apply = [this](const Scenario &v) { setScenario(v); };
+    m_undo->push(new ScenarioCommand(apply, m_scenario, next, description, mergeKey, m_interaction));
 }
 
 void ScenarioController::setScenario(const Scenario &s)
@@ -45,7 +46,7 @@ void ScenarioController::endInteraction()
 
 void ScenarioController::recompute()
 {
-    ValidationError e;
+    Refusal e;
     std::optional<Report> r = computeReport(m_scenario, m_catalog, &e);
     emit scenarioChanged(m_scenario);
     if (!r) {

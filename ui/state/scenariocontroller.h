@@ -28,7 +28,7 @@ public:
     /// The last report that could be computed; stays on screen while the scenario is invalid.
     const std::optional<Report> &report() const { return m_report; }
     /// Set while the current scenario is refused by core.
-    const std::optional<ValidationError> &error() const { return m_error; }
+    const std::optional<Refusal> &error() const { return m_error; }
     QUndoStack *undoStack() const { return m_undo; }
 
     /// Records `next` as one undo step. While an interaction (a slider drag) is open, steps
@@ -44,7 +44,7 @@ public:
 signals:
     void scenarioChanged(const napkin::Scenario &scenario);
     void reportChanged(const napkin::Report &report);
-    /// Empty when the scenario is valid, else core's ValidationError message.
+    /// Empty when the scenario is valid, else core's Refusal message.
     void errorChanged(const QString &message);
     void interactionChanged(bool active);
     /// A one-line explanation of something changed on the user's behalf.
@@ -56,7 +56,7 @@ private:
     const Catalog &m_catalog;
     Scenario m_scenario;
     std::optional<Report> m_report;
-    std::optional<ValidationError> m_error;
+    std::optional<Refusal> m_error;
     QUndoStack *m_undo = nullptr;
     int m_interaction = 0;      // serial of the open drag; 0 when none
     int m_lastInteraction = 0;
