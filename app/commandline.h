@@ -1,48 +1,25 @@
 #pragma once
 
+#include "app/command.h"
 #include "core/model/catalog.h"
-#include "core/model/scenario.h"
-#include "core/text/units.h"
+#include "core/model/refusal.h"
 
-#include <QSize>
 #include <QString>
 #include <QStringList>
 
-#include <optional>
-
 namespace napkin {
 
-enum class Verb { Window, Report, Plan, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
-
-/// A parsed `napkin` invocation.
-struct Command {
-    Verb verb = Verb::Window;
-    Scenario scenario;
-    bool scenarioGiven = false;  ///< any scenario option or file was on the command line
-    bool json = false;
-    ByteUnit unit = ByteUnit::GB;
-    bool unitGiven = false;  ///< --gib: the window uses it instead of the remembered unit
-    /// --memory-axis; absent: all stages, or the chosen stage for --lecture
-    std::optional<MemoryAxisFocus> memoryAxis;
-    QString outDir;
-    QSize size{1600, 1000};
-    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale
-    int planTop = 10;             ///< plan: layouts to print (--top)
-    bool planTpBeyondNode = false;  ///< plan: let TP span nodes (--tp-beyond-node)
-};
-
-/// Either a command or one line naming the option and what it accepts (exit status 2).
-struct ParseOutcome {
-    std::optional<Command> command;
-    QString error;
-};
-
 /// Parses arguments after the program name. Precedence: the `--scenario` file, then
-/// `--preset`, then every other option, whatever their order on the line.
-ParseOutcome parseCommandLine(const QStringList &args, const Catalog &catalog);
+/// `--preset`, then every other option, whatever their order on the line. A refusal names the
+/// option and what it accepts, on one line (exit status 2).
+Result<Command> parseCommandLine(const QStringList &args, const Catalog &catalog);
 
 /// The option that sets a scenario JSON field ("d_model" -> "--d-model").
 QString optionForField(const QString &field);
+
+/// A core refusal (validation, a scenario file, the report) as the command line says it: its
+/// JSON key becomes the option ("d_model: ..." -> "--d-model: ...").
+Refusal onCommandLine(const Refusal &refusal);
 
 QString helpText();
 

@@ -24,19 +24,19 @@ void print(FILE *stream, const QString &text)
     std::fflush(stream);
 }
 
-// Every refusal is one line: whatever the user typed is escaped (printable()).
-int refuse(const QString &message)
+// The one place a refusal becomes an exit status: one line on stderr, whatever the user typed
+// escaped (printable()), and status 2.
+int refuse(const Refusal &refusal)
 {
-    print(stderr, QStringLiteral("napkin: ") + printable(message, -1) + QLatin1Char('\n'));
+    print(stderr, QStringLiteral("napkin: ") + printable(refusal.message(), -1) + QLatin1Char('\n'));
     return 2;
 }
 
 int printReport(const Command &c, const Catalog &catalog)
 {
-    Refusal e;
-    const auto report = computeReport(c.scenario, catalog, &e);
-    if (!report)
-        return refuse(optionForField(e.field) + QStringLiteral(": ") + e.problem);
+    const auto report = computeReport(c.scenario, catalog);
+    if (!report.ok())
+        return refuse(onCommandLine(report.refusal()));
     if (c.json)
         print(stdout, QString::fromUtf8(QJsonDocument(reportToJson(*report)).toJson(QJsonDocument::Indented)));
     else
@@ -46,10 +46,9 @@ int printReport(const Command &c, const Catalog &catalog)
 
 int printPlan(const Command &c, const Catalog &catalog)
 {
-    Refusal e;
-    const auto report = computeReport(c.scenario, catalog, &e);  // validates and resolves ids and links
-    if (!report)
-        return refuse(optionForField(e.field) + QStringLiteral(": ") + e.problem);
+    const auto report = computeReport(c.scenario, catalog);  // validates and resolves ids and links
+    if (!report.ok())
+        return refuse(onCommandLine(report.refusal()));
     PlanOptions options;
     options.top = c.planTop;
     options.tpBeyondNode = c.planTpBeyondNode;
@@ -71,13 +70,12 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &
         print(stderr, QStringLiteral("napkin: Qt: ") + message + QLatin1Char('\n'));
 }
 
-/// Needs a QApplication. Writes the four PNGs and lists them on stdout.
+/// Needs a QApplication. Writes one PNG per chart kind and lists them on stdout.
 int writePngs(const Command &c, const Catalog &catalog)
 {
-    QString error;
-    if (!ui::exportCharts(catalog, c.scenario, c.outDir, c.size, &error, c.scale, c.unit,
-                          c.memoryAxis.value_or(MemoryAxisFocus::AllStages)))
-        return refuse(QStringLiteral("--out: ") + error);
+    if (auto refused = ui::exportCharts(catalog, c.scenario, c.outDir, c.size, c.scale, c.unit,
+                                        c.memoryAxis.value_or(MemoryAxisFocus::AllStages)))
+        return refuse({QStringLiteral("--out"), refused->message()});
     for (ui::ChartKind kind : ui::kAllChartKinds)
         print(stdout, QDir(c.outDir).filePath(ui::chartFileName(kind)) + QLatin1Char('\n'));
     return 0;
@@ -112,16 +110,16 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
 
-    QString catalogError;
-    const auto catalog = loadBuiltinCatalog(&catalogError);
-    if (!catalog) {
-        print(stderr, QStringLiteral("napkin: built-in catalog is invalid: ") + catalogError + QLatin1Char('\n'));
+    const auto catalog = loadBuiltinCatalog();
+    if (!catalog.ok()) {
+        // Not the user's input: a broken build, status 3.
+        print(stderr, QStringLiteral("napkin: built-in catalog is invalid: ") + catalog.refusal().message() + QLatin1Char('\n'));
         return 3;
     }
-    const ParseOutcome parsed = parseCommandLine(args, *catalog);
-    if (!parsed.command)
-        return refuse(parsed.error);
-    const Command &c = *parsed.command;
+    const auto parsed = parseCommandLine(args, *catalog);
+    if (!parsed.ok())
+        return refuse(parsed.refusal());
+    const Command &c = *parsed;
 
     switch (c.verb) {
     case Verb::Help:

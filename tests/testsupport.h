@@ -11,10 +11,9 @@ namespace napkin::test {
 inline const Catalog &catalog()
 {
     static const Catalog c = [] {
-        QString error;
-        const auto loaded = loadBuiltinCatalog(&error);
-        if (!loaded)
-            qFatal("built-in catalog failed to load: %s", qPrintable(error));
+        const auto loaded = loadBuiltinCatalog();
+        if (!loaded.ok())
+            qFatal("built-in catalog failed to load: %s", qPrintable(loaded.refusalMessage()));
         return *loaded;
     }();
     return c;
@@ -22,10 +21,9 @@ inline const Catalog &catalog()
 
 inline Report reportFor(const Scenario &s)
 {
-    Refusal e;
-    const auto r = computeReport(s, catalog(), &e);
-    if (!r)
-        qFatal("scenario refused: %s", qPrintable(e.message()));
+    const auto r = computeReport(s, catalog());
+    if (!r.ok())
+        qFatal("scenario refused: %s", qPrintable(r.refusalMessage()));
     return *r;
 }
 

@@ -96,9 +96,8 @@ private slots:
         s.zeroStage = 3;
         const QJsonObject o = scenarioToJson(s);
         QVERIFY(o.value(QStringLiteral("baseline")).isObject());
-        Refusal e;
-        const auto back = scenarioFromJson(o, Scenario{}, &e);
-        QVERIFY2(back, qPrintable(e.message()));
+        const auto back = scenarioFromJson(o, Scenario{});
+        QVERIFY2(back.ok(), qPrintable(back.refusalMessage()));
         QCOMPARE(*back, s);
         QVERIFY(!scenarioToJson(Scenario{}).contains(QStringLiteral("baseline")));
     }
@@ -118,13 +117,13 @@ private slots:
     {
         QFETCH(QJsonValue, baseline);
         QFETCH(QString, field);
-        Refusal e;
-        QVERIFY(!scenarioFromJson(QJsonObject{{QStringLiteral("baseline"), baseline}}, Scenario{}, &e));
+        const auto refused = scenarioFromJson(QJsonObject{{QStringLiteral("baseline"), baseline}}, Scenario{});
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         QCOMPARE(e.field, field);
         // The window's remembered scenario drops a bad pin and keeps the rest.
-        QStringList replaced;
-        const Scenario lenient = scenarioFromJsonLenient(
-            QJsonObject{{QStringLiteral("layers"), 6}, {QStringLiteral("baseline"), baseline}}, test::catalog(), &replaced);
+        const auto [lenient, replaced] = scenarioFromJsonLenient(
+            QJsonObject{{QStringLiteral("layers"), 6}, {QStringLiteral("baseline"), baseline}}, test::catalog());
         QCOMPARE(lenient.model.layers, 6);
         QVERIFY(!lenient.baseline);
         QCOMPARE(replaced.size(), 1);
@@ -136,8 +135,9 @@ private slots:
         pinned.gpuId = QStringLiteral("h999");
         Scenario s;
         s.baseline.scenario = std::make_shared<const Scenario>(pinned);
-        Refusal e;
-        QVERIFY(!computeReport(s, test::catalog(), &e));
+        const auto refused = computeReport(s, test::catalog());
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         QCOMPARE(e.field, QStringLiteral("baseline.gpu"));
     }
 };

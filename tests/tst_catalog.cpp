@@ -213,17 +213,16 @@ private slots:
         QFETCH(QString, message);
         QFile models(QStringLiteral(":/napkin/models.json"));
         QVERIFY(models.open(QIODevice::ReadOnly));
-        QString error;
         QFile links(QStringLiteral(":/napkin/interconnects.json"));
         QVERIFY(links.open(QIODevice::ReadOnly));
-        const auto parsed = parseCatalog(gpus, models.readAll(), links.readAll(), &error);
+        const auto parsed = parseCatalog(gpus, models.readAll(), links.readAll());
         if (message.isEmpty()) {  // the control row: the same entry, valid, is accepted
-            QVERIFY2(parsed, qPrintable(error));
+            QVERIFY2(parsed.ok(), qPrintable(parsed.refusalMessage()));
             QCOMPARE(parsed->gpus.first().pricePerGpuHourUsd.value_or(0), 2.0);
             return;
         }
-        QVERIFY(!parsed);
-        QVERIFY2(error.contains(message), qPrintable(error));
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.refusalMessage().contains(message), qPrintable(parsed.refusalMessage()));
     }
 };
 

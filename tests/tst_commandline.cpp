@@ -41,12 +41,12 @@ class TestCommandLine final : public QObject
 private slots:
     void accepted()
     {
-        const ParseOutcome o = parseCommandLine(
+        const auto o = parseCommandLine(
             split(QStringLiteral("report --preset llama2-7b --layers 16 --seq-len 2048 --tokens 1.5T --gpu a100-80gb-sxm "
                                  "--gpus 64 --zero 3 --recipe fp32-adamw --recompute selective --flash --mfu 0.5 --price 1.1 --json")),
             test::catalog());
-        QVERIFY2(o.command, qPrintable(o.error));
-        const Command &c = *o.command;
+        QVERIFY2(o.ok(), qPrintable(o.refusalMessage()));
+        const Command &c = *o;
         QCOMPARE(c.verb, Verb::Report);
         QVERIFY(c.json);
         QCOMPARE(c.scenario.model.layers, qint64(16));      // flag after --preset overrides it
@@ -75,10 +75,10 @@ private slots:
         QFETCH(QString, args);
         QFETCH(int, basis);
         QFETCH(double, fraction);
-        const ParseOutcome o = parseCommandLine(split(args), test::catalog());
-        QVERIFY2(o.command, qPrintable(o.error));
-        QCOMPARE(int(o.command->scenario.utilizationBasis), basis);
-        QCOMPARE(o.command->scenario.mfuFraction, fraction);
+        const auto o = parseCommandLine(split(args), test::catalog());
+        QVERIFY2(o.ok(), qPrintable(o.refusalMessage()));
+        QCOMPARE(int(o->scenario.utilizationBasis), basis);
+        QCOMPARE(o->scenario.mfuFraction, fraction);
     }
 
     // Full recomputation runs every block's forward again (Narayanan et al. 2021, eq. 3): under
@@ -306,10 +306,10 @@ private slots:
 
     void shapeFlagBeforePresetStillWins()
     {
-        const ParseOutcome o = parseCommandLine(split(QStringLiteral("report --layers 2 --preset gpt2-xl")), test::catalog());
-        QVERIFY(o.command);
-        QCOMPARE(o.command->scenario.model.layers, qint64(2));
-        QCOMPARE(o.command->scenario.model.dModel, qint64(1600));
+        const auto o = parseCommandLine(split(QStringLiteral("report --layers 2 --preset gpt2-xl")), test::catalog());
+        QVERIFY(o.ok());
+        QCOMPARE(o->scenario.model.layers, qint64(2));
+        QCOMPARE(o->scenario.model.dModel, qint64(1600));
     }
 
     void scenarioFileThenFlags()
@@ -320,22 +320,22 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(R"({"layers": 6, "batch": 2})");
         f.close();
-        const ParseOutcome o = parseCommandLine({QStringLiteral("report"), QStringLiteral("--batch=5"),
+        const auto o = parseCommandLine({QStringLiteral("report"), QStringLiteral("--batch=5"),
                                                  QStringLiteral("--scenario"), path}, test::catalog());
-        QVERIFY2(o.command, qPrintable(o.error));
-        QCOMPARE(o.command->scenario.model.layers, qint64(6));
-        QCOMPARE(o.command->scenario.microBatch, qint64(5));
+        QVERIFY2(o.ok(), qPrintable(o.refusalMessage()));
+        QCOMPARE(o->scenario.model.layers, qint64(6));
+        QCOMPARE(o->scenario.microBatch, qint64(5));
     }
 
     // Qt's standard options reach QApplication instead of being refused (-platform, -style, ...).
     void qtStandardArguments()
     {
-        const ParseOutcome o = parseCommandLine(split(QStringLiteral("-platform xcb -qwindowgeometry 1280x720+0+0 -style=fusion -reverse --layers 6")),
+        const auto o = parseCommandLine(split(QStringLiteral("-platform xcb -qwindowgeometry 1280x720+0+0 -style=fusion -reverse --layers 6")),
                                                 test::catalog());
-        QVERIFY2(o.command, qPrintable(o.error));
-        QCOMPARE(o.command->verb, Verb::Window);
-        QCOMPARE(o.command->scenario.model.layers, qint64(6));
-        QVERIFY(!parseCommandLine(split(QStringLiteral("-bogus")), test::catalog()).command);
+        QVERIFY2(o.ok(), qPrintable(o.refusalMessage()));
+        QCOMPARE(o->verb, Verb::Window);
+        QCOMPARE(o->scenario.model.layers, qint64(6));
+        QVERIFY(!parseCommandLine(split(QStringLiteral("-bogus")), test::catalog()).ok());
     }
 
     void rejected_data()
@@ -389,9 +389,9 @@ private slots:
     {
         QFETCH(QString, args);
         QFETCH(QString, message);
-        const ParseOutcome o = parseCommandLine(split(args), test::catalog());
-        QVERIFY(!o.command);
-        QVERIFY2(o.error.startsWith(message), qPrintable(o.error));
+        const auto o = parseCommandLine(split(args), test::catalog());
+        QVERIFY(!o.ok());
+        QVERIFY2(o.refusalMessage().startsWith(message), qPrintable(o.refusalMessage()));
     }
 
     // The real binary: status 2 and exactly one line on stderr, nothing on stdout.

@@ -121,22 +121,21 @@ private slots:
                     s.activationModel = counter % 2 ? ActivationModel::PyTorch : ActivationModel::Korthikanti;
                     s.zeroStage = counter % 4;
                     s.flashAttention = counter % 5 < 2;
-                    Refusal e;
-                    const auto report = computeReport(s, test::catalog(), &e);
+                    const auto report = computeReport(s, test::catalog());
                     // A GPU without a peak for the recipe's dtypes (TPUs for the fp32 recipes: Google
                     // lists only bf16; an A100 for FP8) is refused on the recipe, never timed at
                     // another dtype's rate.
                     if (!hasRecipePeaks(gpu, recipe)) {
-                        QVERIFY2(!report, qPrintable(gpu.id + QLatin1Char('/') + recipe.id));
-                        QCOMPARE(e.field, QStringLiteral("recipe"));
+                        QVERIFY2(!report.ok(), qPrintable(gpu.id + QLatin1Char('/') + recipe.id));
+                        QCOMPARE(report.refusal().field, QStringLiteral("recipe"));
                         continue;
                     }
                     // MFU 100% with recomputation means more than 100% HFU: refused, by that rule.
-                    if (!report && s.utilizationBasis == UtilizationBasis::Mfu && s.recompute != Recompute::None
-                        && s.mfuFraction == limits::maxMfu && e.field == QLatin1String("mfu")
-                        && e.problem.contains(QLatin1String("HFU")))
+                    if (!report.ok() && s.utilizationBasis == UtilizationBasis::Mfu && s.recompute != Recompute::None
+                        && s.mfuFraction == limits::maxMfu && report.refusal().field == QLatin1String("mfu")
+                        && report.refusal().problem.contains(QLatin1String("HFU")))
                         continue;
-                    QVERIFY2(report, qPrintable(e.message()));
+                    QVERIFY2(report.ok(), qPrintable(report.refusalMessage()));
                     const QString problem = checks::reportProblem(*report, test::catalog());
                     QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("%1 / %2 / zero %3: %4")
                                                                .arg(gpu.id, recipe.id).arg(s.zeroStage).arg(problem)));

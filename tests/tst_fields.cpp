@@ -50,8 +50,9 @@ private slots:
                 continue;
             const QString key = QLatin1String(f.key);
             const double above = f.kind == FieldKind::Integer ? f.hi + 1 : f.hi * 2 + 1;
-            Refusal e;
-            QVERIFY2(!scenarioFromJson(QJsonObject{{key, above}}, Scenario{}, &e), qPrintable(key));
+            const auto refused = scenarioFromJson(QJsonObject{{key, above}}, Scenario{});
+            QVERIFY2(!refused.ok(), qPrintable(key));
+            const Refusal &e = refused.refusal();
             QCOMPARE(e.field, key);
             const QString hi = f.kind == FieldKind::Integer ? QString::number(static_cast<qint64>(f.hi)) : boundText(f.hi);
             QVERIFY2(e.problem.contains(hi), qPrintable(e.problem));
@@ -61,12 +62,12 @@ private slots:
             QVERIFY2(invalid && invalid->field == key, qPrintable(key));
             if (!f.option)
                 continue;
-            const ParseOutcome parsed = parseCommandLine(
+            const auto parsed = parseCommandLine(
                 {QStringLiteral("report"), QStringLiteral("--") + QLatin1String(f.option), QString::number(above, 'g', 17)},
                 test::catalog());
-            QVERIFY2(!parsed.command, qPrintable(key));
-            QVERIFY2(parsed.error.startsWith(QStringLiteral("--") + QLatin1String(f.option) + QLatin1Char(':')),
-                     qPrintable(parsed.error));
+            QVERIFY2(!parsed.ok(), qPrintable(key));
+            QVERIFY2(parsed.refusalMessage().startsWith(QStringLiteral("--") + QLatin1String(f.option) + QLatin1Char(':')),
+                     qPrintable(parsed.refusalMessage()));
         }
     }
 };

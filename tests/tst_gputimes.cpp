@@ -189,15 +189,16 @@ private slots:
         Scenario s;
         s.gpuId = QStringLiteral("tpu-v5e");
         s.recipeId = QStringLiteral("fp32-adamw");
-        Refusal e;
-        QVERIFY(!computeReport(s, test::catalog(), &e));
+        const auto refused = computeReport(s, test::catalog());
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         QCOMPARE(e.field, QStringLiteral("recipe"));
         QVERIFY2(e.problem.contains(QLatin1String("\"tpu-v5e\" lists no fp32 peak")), qPrintable(e.problem));
         QVERIFY2(e.problem.contains(QLatin1String("bf16-mixed-adamw")), qPrintable(e.problem));
         QVERIFY2(e.problem.contains(QLatin1String("h100-sxm")) && !e.problem.contains(QLatin1String("tpu-v4")),
                  qPrintable(e.problem));
         s.recipeId = QStringLiteral("bf16-mixed-adamw");
-        QVERIFY(computeReport(s, test::catalog(), &e));
+        QVERIFY(computeReport(s, test::catalog()).ok());
     }
 
     void costOnEachGpusOwnPrice()

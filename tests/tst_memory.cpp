@@ -123,8 +123,9 @@ private slots:
         QVERIFY(r.memory.perGpu.overheads > 0);
         QCOMPARE(r.memory.cpuPerNode, r.memory.perGpu.cpu * 8);
         s.zeroStage = 1;
-        Refusal e;
-        QVERIFY(!computeReport(s, test::catalog(), &e));
+        const auto refused = computeReport(s, test::catalog());
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         QCOMPARE(e.field, QStringLiteral("offload"));
         QVERIFY(e.problem.contains(QLatin1String("ZeRO stage 3")));
     }

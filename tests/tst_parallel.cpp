@@ -441,9 +441,8 @@ private slots:
             for (const PlannedLayout &p : plan.layouts) {
                 QVERIFY(p.zeroStage >= (offload == Offload::Params ? 3 : 1));
                 const Scenario applied = withPlannedLayout(s, p);
-                Refusal e;
-                const auto report = computeReport(applied, test::catalog(), &e);
-                QVERIFY2(report, qPrintable(e.message()));
+                const auto report = computeReport(applied, test::catalog());
+                QVERIFY2(report.ok(), qPrintable(report.refusalMessage()));
                 QCOMPARE(report->memory.perGpu.total(), p.worstStageBytes);
             }
         }

@@ -170,8 +170,9 @@ private slots:
         Scenario s = test::presetScenario("llama2-7b");
         s.gpuId = QStringLiteral("a100-80gb-sxm");
         s.recipeId = QStringLiteral("fp8-mixed-adamw");
-        Refusal e;
-        QVERIFY(!computeReport(s, test::catalog(), &e));
+        const auto refused = computeReport(s, test::catalog());
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         QCOMPARE(e.field, QStringLiteral("recipe"));
         QVERIFY2(e.problem.contains(QLatin1String("runs its GEMMs in fp8")), qPrintable(e.problem));
         QVERIFY2(e.problem.contains(QLatin1String("h100-sxm")), qPrintable(e.problem));

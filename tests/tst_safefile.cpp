@@ -36,9 +36,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("a.json"));
-        QString error;
-        QVERIFY2(writeFileAtomically(path, "first", &error), qPrintable(error));
-        QVERIFY2(writeFileAtomically(path, "second", &error), qPrintable(error));
+        const auto first = writeFileAtomically(path, "first");
+        QVERIFY2(!first, qPrintable(messageOf(first)));
+        const auto second = writeFileAtomically(path, "second");
+        QVERIFY2(!second, qPrintable(messageOf(second)));
         QCOMPARE(contents(path), QByteArray("second"));
         // Nothing but the file itself is left in the folder.
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("a.json")});
@@ -48,9 +49,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("a.json"));
-        QVERIFY(writeFileAtomically(path, "x", nullptr));
+        QVERIFY(!writeFileAtomically(path, "x"));
         QVERIFY(::chmod(QFile::encodeName(path).constData(), 0640) == 0);
-        QVERIFY(writeFileAtomically(path, "y", nullptr));
+        QVERIFY(!writeFileAtomically(path, "y"));
         struct stat st {};
         QVERIFY(::stat(QFile::encodeName(path).constData(), &st) == 0);
         QCOMPARE(st.st_mode & 0777, mode_t(0640));
@@ -62,13 +63,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString kept = dir.filePath(QStringLiteral("memory.png"));
-        QVERIFY(writeFileAtomically(kept, "old", nullptr));
-        QString error;
-        const bool ok = writeFilesAtomically({{kept, "new"},
-                                              {dir.filePath(QStringLiteral("time.png")), "new"},
-                                              {dir.filePath(QStringLiteral("no/such/dir/roofline.png")), "new"}},
-                                             &error);
-        QVERIFY(!ok);
+        QVERIFY(!writeFileAtomically(kept, "old"));
+        const auto refused = writeFilesAtomically({{kept, "new"},
+                                                   {dir.filePath(QStringLiteral("time.png")), "new"},
+                                                   {dir.filePath(QStringLiteral("no/such/dir/roofline.png")), "new"}});
+        QVERIFY(refused);
+        const QString error = refused->message();
         QVERIFY2(error.contains(QLatin1String("roofline.png")) && error.contains(QLatin1String("No such file or directory")),
                  qPrintable(error));
         QCOMPARE(contents(kept), QByteArray("old"));
@@ -95,7 +95,7 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("partial");
         }
-        QVERIFY(writeFileAtomically(path, "complete", nullptr));
+        QVERIFY(!writeFileAtomically(path, "complete"));
         QVERIFY(!QFile::exists(stale));
         QVERIFY(QFile::exists(live));
         QVERIFY(QFileInfo(stale).fileName().startsWith(QLatin1String(".run.json.")));
@@ -109,7 +109,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("run.json"));
         Scenario before;
         before.model.layers = 7;
-        QVERIFY(writeScenarioFile(path, before, nullptr));
+        QVERIFY(!writeScenarioFile(path, before));
         const QByteArray old = contents(path);
         int pipeFds[2];
         QVERIFY(::pipe(pipeFds) == 0);
@@ -120,9 +120,9 @@ private slots:
             ::setrlimit(RLIMIT_FSIZE, &limit);
             Scenario after;
             after.model.layers = 9;
-            QString error;
-            const bool ok = writeScenarioFile(path, after, &error);
-            const QByteArray message = error.toUtf8();
+            const auto refused = writeScenarioFile(path, after);
+            const bool ok = !refused;
+            const QByteArray message = refused ? refused->message().toUtf8() : QByteArray();
             [[maybe_unused]] const auto n = ::write(pipeFds[1], message.constData(), static_cast<size_t>(message.size()));
             ::_exit(ok ? 0 : 1);
         }
@@ -156,8 +156,9 @@ private slots:
     {
         QFETCH(QString, path);
         QFETCH(QString, reason);
-        QString error;
-        QVERIFY(!readSmallRegularFile(path, kMaxScenarioFileBytes, &error));
+        const auto refused = readSmallRegularFile(path, kMaxScenarioFileBytes);
+        QVERIFY(!refused.ok());
+        const QString error = refused.refusalMessage();
         QVERIFY2(error.endsWith(reason), qPrintable(error));
     }
 
@@ -167,8 +168,9 @@ private slots:
         QTemporaryDir dir;
         const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
         QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
-        QString error;
-        QVERIFY(!readSmallRegularFile(fifo, kMaxScenarioFileBytes, &error));
+        const auto refused = readSmallRegularFile(fifo, kMaxScenarioFileBytes);
+        QVERIFY(!refused.ok());
+        const QString error = refused.refusalMessage();
         QVERIFY2(error.endsWith(QLatin1String("it is a FIFO, not a regular file")), qPrintable(error));
     }
 
@@ -176,14 +178,15 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("big.json"));
-        QVERIFY(writeFileAtomically(path, QByteArray(kMaxScenarioFileBytes + 1, ' '), nullptr));
-        QString error;
-        QVERIFY(!readSmallRegularFile(path, kMaxScenarioFileBytes, &error));
+        QVERIFY(!writeFileAtomically(path, QByteArray(kMaxScenarioFileBytes + 1, ' ')));
+        const auto refused = readSmallRegularFile(path, kMaxScenarioFileBytes);
+        QVERIFY(!refused.ok());
+        const QString error = refused.refusalMessage();
         QVERIFY2(error.contains(QLatin1String("larger than the 1048576-byte limit (1 MiB)")), qPrintable(error));
-        QVERIFY(writeFileAtomically(path, QByteArray(kMaxScenarioFileBytes, ' '), nullptr));
-        QCOMPARE(readSmallRegularFile(path, kMaxScenarioFileBytes, &error)->size(), kMaxScenarioFileBytes);
+        QVERIFY(!writeFileAtomically(path, QByteArray(kMaxScenarioFileBytes, ' ')));
+        QCOMPARE(readSmallRegularFile(path, kMaxScenarioFileBytes)->size(), kMaxScenarioFileBytes);
         // Files that report size 0 but have contents (procfs) are read up to the limit.
-        QVERIFY(readSmallRegularFile(QStringLiteral("/proc/self/status"), kMaxScenarioFileBytes, &error)->size() > 0);
+        QVERIFY(readSmallRegularFile(QStringLiteral("/proc/self/status"), kMaxScenarioFileBytes)->size() > 0);
     }
 
     // What the user typed comes back escaped, so a refusal is always one line.
@@ -200,9 +203,10 @@ private slots:
         QFETCH(QByteArray, json);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("odd\nname.json"));
-        QVERIFY(writeFileAtomically(path, json, nullptr));
-        Refusal e;
-        QVERIFY(!readScenarioFile(path, Scenario{}, &e));
+        QVERIFY(!writeFileAtomically(path, json));
+        const auto refused = readScenarioFile(path, Scenario{});
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         const QString message = e.message();
         QVERIFY2(!message.contains(QLatin1Char('\n')) && !message.contains(QChar(0x2028))
                      && !message.contains(QChar(0x1b)),

@@ -35,9 +35,8 @@ private slots:
         s.dropout = true;
         s.mfuFraction = 0.55;
         s.utilizationBasis = UtilizationBasis::Mfu;
-        Refusal e;
-        const auto back = scenarioFromJson(scenarioToJson(s), Scenario{}, &e);
-        QVERIFY2(back, qPrintable(e.message()));
+        const auto back = scenarioFromJson(scenarioToJson(s), Scenario{});
+        QVERIFY2(back.ok(), qPrintable(back.refusalMessage()));
         QVERIFY(*back == s);
     }
 
@@ -57,11 +56,10 @@ private slots:
             s.pricePerGpuHourUsd = price;
         const QJsonObject o = scenarioToJson(s);
         QCOMPARE(o[QStringLiteral("price")].isNull(), price < 0);
-        Refusal e;
         Scenario base;
         base.pricePerGpuHourUsd = 9;  // a null in the file clears a base's price too
-        const auto back = scenarioFromJson(o, base, &e);
-        QVERIFY2(back, qPrintable(e.message()));
+        const auto back = scenarioFromJson(o, base);
+        QVERIFY2(back.ok(), qPrintable(back.refusalMessage()));
         QCOMPARE(back->pricePerGpuHourUsd.has_value(), price >= 0);
         QVERIFY(*back == s);
     }
@@ -72,23 +70,22 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("run.json"));
         Scenario s;
         s.microBatch = 3;
-        QString error;
-        QVERIFY2(writeScenarioFile(path, s, &error), qPrintable(error));
-        Refusal e;
-        const auto back = readScenarioFile(path, Scenario{}, &e);
-        QVERIFY(back && *back == s);
+        const auto saved = writeScenarioFile(path, s);
+        QVERIFY2(!saved, qPrintable(messageOf(saved)));
+        const auto back = readScenarioFile(path, Scenario{});
+        QVERIFY(back.ok() && *back == s);
         // A write into a folder that does not exist fails cleanly and leaves nothing behind.
-        QVERIFY(!writeScenarioFile(dir.filePath(QStringLiteral("missing/run.json")), s, &error));
-        QVERIFY(error.contains(QLatin1String("cannot write")));
+        const auto refused = writeScenarioFile(dir.filePath(QStringLiteral("missing/run.json")), s);
+        QVERIFY(refused);
+        QVERIFY(refused->message().contains(QLatin1String("cannot write")));
     }
 
     void partialFileKeepsBase()
     {
         Scenario base;
         base.gpus = 64;
-        Refusal e;
-        const auto s = scenarioFromJson(QJsonObject{{QStringLiteral("layers"), 24}}, base, &e);
-        QVERIFY(s);
+        const auto s = scenarioFromJson(QJsonObject{{QStringLiteral("layers"), 24}}, base);
+        QVERIFY(s.ok());
         QCOMPARE(s->model.layers, qint64(24));
         QCOMPARE(s->gpus, qint64(64));
     }
@@ -117,8 +114,9 @@ private slots:
     {
         QFETCH(QByteArray, json);
         QFETCH(QString, field);
-        Refusal e;
-        QVERIFY(!scenarioFromJson(QJsonDocument::fromJson(json).object(), Scenario{}, &e));
+        const auto refused = scenarioFromJson(QJsonDocument::fromJson(json).object(), Scenario{});
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         QCOMPARE(e.field, field);
         QVERIFY(!e.problem.isEmpty());
     }
@@ -131,11 +129,13 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"layers\": 12,");
         f.close();
-        Refusal e;
-        QVERIFY(!readScenarioFile(path, Scenario{}, &e));
+        const auto refused = readScenarioFile(path, Scenario{});
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         QCOMPARE(e.field, QStringLiteral("scenario file"));
-        QVERIFY(!readScenarioFile(dir.filePath(QStringLiteral("none.json")), Scenario{}, &e));
-        QVERIFY(e.problem.contains(QLatin1String("cannot read")));
+        const auto missing = readScenarioFile(dir.filePath(QStringLiteral("none.json")), Scenario{});
+        QVERIFY(!missing.ok());
+        QVERIFY(missing.refusal().problem.contains(QLatin1String("cannot read")));
     }
 };
 

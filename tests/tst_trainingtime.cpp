@@ -200,18 +200,19 @@ private slots:
         s.utilizationBasis = UtilizationBasis::Mfu;
         s.recompute = Recompute::Full;
         s.mfuFraction = 0.9;
-        Refusal e;
-        QVERIFY(!computeReport(s, test::catalog(), &e));
+        const auto refused = computeReport(s, test::catalog());
+        QVERIFY(!refused.ok());
+        const Refusal &e = refused.refusal();
         QCOMPARE(e.field, QStringLiteral("mfu"));
         QVERIFY2(e.problem.contains(QStringLiteral("must be at most")) && e.problem.contains(QStringLiteral("HFU")),
                  qPrintable(e.problem));
         s.mfuFraction = 0.7;  // full recompute adds about a third: HFU about 93%
-        const auto ok = computeReport(s, test::catalog(), &e);
-        QVERIFY2(ok, qPrintable(e.message()));
+        const auto ok = computeReport(s, test::catalog());
+        QVERIFY2(ok.ok(), qPrintable(ok.refusalMessage()));
         QVERIFY(ok->time.hfuFraction > 0.9 && ok->time.hfuFraction < 1);
         s.recompute = Recompute::None;
         s.mfuFraction = 1;
-        QVERIFY(computeReport(s, test::catalog(), &e));
+        QVERIFY(computeReport(s, test::catalog()).ok());
     }
 };
 

@@ -47,13 +47,12 @@ void removeStalePartials(const QString &path)
     }
 }
 
-/// Writes one temporary completely; on failure it is removed and `error` says why.
-bool writePartial(const QString &finalPath, const QString &partial, const QByteArray &bytes, QString *error)
+/// Writes one temporary completely; on failure it is removed and the refusal says why.
+std::optional<Refusal> writePartial(const QString &finalPath, const QString &partial, const QByteArray &bytes)
 {
     const auto fail = [&](int err) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(finalPath), systemReason(err));
-        return false;
+        return Refusal{QString(), QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(finalPath),
+                                                                             systemReason(err))};
     };
     const QByteArray name = encoded(partial);
     const int fd = ::open(name.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
@@ -85,7 +84,7 @@ bool writePartial(const QString &finalPath, const QString &partial, const QByteA
         ::unlink(name.constData());
         return fail(err);
     }
-    return true;
+    return std::nullopt;
 }
 
 } // namespace
@@ -97,7 +96,7 @@ QString partialFileName(const QString &path, qint64 pid)
                                          + QString::number(pid) + kPartialSuffix);
 }
 
-bool writeFilesAtomically(const QList<FileContents> &files, QString *error)
+std::optional<Refusal> writeFilesAtomically(const QList<FileContents> &files)
 {
     // A full disk under `ulimit -f` would otherwise end the process with SIGXFSZ; ignored, the
     // write fails with EFBIG and is reported like any other.
@@ -110,15 +109,13 @@ bool writeFilesAtomically(const QList<FileContents> &files, QString *error)
     for (const FileContents &f : files) {
         if (f.path.isEmpty()) {
             removePartials();
-            if (error)
-                *error = QStringLiteral("cannot write a file with an empty name");
-            return false;
+            return Refusal{QString(), QStringLiteral("cannot write a file with an empty name")};
         }
         removeStalePartials(f.path);
         const QString partial = partialFileName(f.path, ::getpid());
-        if (!writePartial(f.path, partial, f.bytes, error)) {
+        if (auto refused = writePartial(f.path, partial, f.bytes)) {
             removePartials();
-            return false;
+            return refused;
         }
         partials << partial;
     }
@@ -149,27 +146,24 @@ bool writeFilesAtomically(const QList<FileContents> &files, QString *error)
             }
             removePartials();
             dropPrevious();
-            if (error)
-                *error = QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(files[i].path), systemReason(err));
-            return false;
+            return Refusal{QString(), QStringLiteral("cannot write %1: %2")
+                                          .arg(QDir::toNativeSeparators(files[i].path), systemReason(err))};
         }
     }
     dropPrevious();
-    return true;
+    return std::nullopt;
 }
 
-bool writeFileAtomically(const QString &path, const QByteArray &bytes, QString *error)
+std::optional<Refusal> writeFileAtomically(const QString &path, const QByteArray &bytes)
 {
-    return writeFilesAtomically({FileContents{path, bytes}}, error);
+    return writeFilesAtomically({FileContents{path, bytes}});
 }
 
-std::optional<QByteArray> readSmallRegularFile(const QString &path, qint64 maxBytes, QString *error)
+Result<QByteArray> readSmallRegularFile(const QString &path, qint64 maxBytes)
 {
     const QString shown = QDir::toNativeSeparators(path);
-    const auto fail = [&](const QString &why) -> std::optional<QByteArray> {
-        if (error)
-            *error = QStringLiteral("cannot read %1: %2").arg(shown, why);
-        return std::nullopt;
+    const auto fail = [&](const QString &why) {
+        return Refusal{QString(), QStringLiteral("cannot read %1: %2").arg(shown, why)};
     };
     if (path.isEmpty())
         return fail(QStringLiteral("the file name is empty"));

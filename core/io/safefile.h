@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/model/refusal.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -20,18 +22,18 @@ struct FileContents {
 /// The one path every file Napkin writes goes through. Each file is written to a temporary
 /// beside its final name (".NAME.PID.napkin-partial"), every write, the flush and fsync are
 /// checked, and only when all files are complete are they renamed into place. On any failure
-/// the temporaries are removed, no final name is touched, and `error` names the path and the
+/// the temporaries are removed, no final name is touched, and the refusal names the path and the
 /// system's reason ("No space left on device"). Temporaries left by a killed Napkin (their
 /// process is gone) are removed on the next write of the same name.
-bool writeFilesAtomically(const QList<FileContents> &files, QString *error);
+std::optional<Refusal> writeFilesAtomically(const QList<FileContents> &files);
 
 /// writeFilesAtomically() for one file.
-bool writeFileAtomically(const QString &path, const QByteArray &bytes, QString *error);
+std::optional<Refusal> writeFileAtomically(const QString &path, const QByteArray &bytes);
 
 /// Reads a small regular file whole, never blocking and never reading more than maxBytes:
 /// directories, FIFOs, sockets and devices are refused by type before they are opened, and a
 /// file over the limit is refused with the limit named.
-std::optional<QByteArray> readSmallRegularFile(const QString &path, qint64 maxBytes, QString *error);
+Result<QByteArray> readSmallRegularFile(const QString &path, qint64 maxBytes);
 
 /// The temporary name writeFilesAtomically() uses for `path` in process `pid`.
 QString partialFileName(const QString &path, qint64 pid);

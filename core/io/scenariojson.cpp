@@ -18,30 +18,12 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
-bool refuse(Refusal *error, const QString &field, const QString &problem)
-{
-    if (error)
-        *error = {field, problem};
-    return false;
-}
-
-QString describe(const QJsonValue &v)
-{
-    if (v.isString())
-        return QLatin1Char('"') + printable(v.toString()) + QLatin1Char('"');
-    if (v.isDouble())
-        return QString::number(v.toDouble());
-    return printable(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
-}
-
-bool readInt(const QJsonValue &v, const QString &key, std::int64_t lo, std::int64_t hi, std::int64_t *out,
-             Refusal *error)
+std::optional<Refusal> checkInteger(const QJsonValue &v, const QString &key, std::int64_t lo, std::int64_t hi)
 {
     const double d = v.toDouble();
     if (!v.isDouble() || std::floor(d) != d || d < static_cast<double>(lo) || d > static_cast<double>(hi))
-        return refuse(error, key, integerRangeProblem(lo, hi, describe(v)));
-    *out = static_cast<std::int64_t>(d);
-    return true;
+        return Refusal{key, integerRangeProblem(lo, hi, describeValue(v))};
+    return std::nullopt;
 }
 
 } // namespace
@@ -56,52 +38,43 @@ QJsonObject scenarioToJson(const Scenario &s)
     return o;
 }
 
-std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base, Refusal *error)
+Result<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base)
 {
     Scenario s = base;
     ModelShape &m = s.model;
-    // The two keys that are not scenario fields: the format version and the pinned baseline.
-    const auto readVersion = [&](const QJsonValue &v, const QString &k) {
-        std::int64_t version = 0;
-        return readInt(v, k, kFormatVersion, kFormatVersion, &version, error);
-    };
-    const auto readBaseline = [&](const QJsonValue &v, const QString &k) {
+    // The one key that is not a scenario field besides the format version: the pinned baseline.
+    const auto readBaseline = [&](const QJsonValue &v, const QString &k) -> std::optional<Refusal> {
         if (v.isNull()) {
             s.baseline.scenario.reset();
-            return true;
+            return std::nullopt;
         }
         if (!v.isObject())
-            return refuse(error, k, QStringLiteral("must be a scenario object or null"));
+            return Refusal{k, QStringLiteral("must be a scenario object or null")};
         if (v.toObject().contains(QStringLiteral("baseline")))
-            return refuse(error, k, QStringLiteral("must not hold a baseline of its own"));
+            return Refusal{k, QStringLiteral("must not hold a baseline of its own")};
         // The pinned scenario is complete in itself: it starts from the defaults.
-        Refusal inner;
-        const auto pinned = scenarioFromJson(v.toObject(), Scenario{}, &inner);
-        if (!pinned)
-            return refuse(error, k + QLatin1Char('.') + inner.field, inner.problem);
+        const auto pinned = scenarioFromJson(v.toObject(), Scenario{});
+        if (!pinned.ok())
+            return Refusal{k + QLatin1Char('.') + pinned.refusal().field, pinned.refusal().problem};
         s.baseline.scenario = std::make_shared<const Scenario>(*pinned);
-        return true;
+        return std::nullopt;
     };
     for (auto it = o.begin(); it != o.end(); ++it) {
         if (it.key() == QLatin1String("napkin_scenario")) {
-            if (!readVersion(it.value(), it.key()))
-                return std::nullopt;
+            if (auto refused = checkInteger(it.value(), it.key(), kFormatVersion, kFormatVersion))
+                return *refused;
             continue;
         }
         if (it.key() == QLatin1String("baseline")) {
-            if (!readBaseline(it.value(), it.key()))
-                return std::nullopt;
+            if (auto refused = readBaseline(it.value(), it.key()))
+                return *refused;
             continue;
         }
         const ScenarioField *field = findScenarioField(it.key());
-        if (!field) {
-            refuse(error, printable(it.key()), QStringLiteral("is not a scenario field"));
-            return std::nullopt;
-        }
-        if (const auto problem = checkValue(*field, it.value())) {
-            refuse(error, it.key(), *problem);
-            return std::nullopt;
-        }
+        if (!field)
+            return Refusal{printable(it.key()), QStringLiteral("is not a scenario field")};
+        if (auto refused = checkValue(*field, it.value()))
+            return *refused;
         field->set(s, it.value());
     }
     ShapeFieldsGiven given;
@@ -112,21 +85,18 @@ std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &b
     given.dFf = o.contains(QStringLiteral("d_ff"));
     given.tied = o.contains(QStringLiteral("tied"));
     m = deriveDependentFields(m, given);
-    if (auto e = validateScenario(s)) {
-        if (error)
-            *error = *e;
-        return std::nullopt;
-    }
+    if (auto refused = validateScenario(s))
+        return *refused;
     return s;
 }
 
-Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, QStringList *replaced)
+LenientScenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog)
 {
     const Scenario defaults;
+    QStringList replaced;
     QJsonObject rest = o;
     const auto drop = [&](const QString &key, const QString &why) {
-        if (replaced)
-            replaced->append(why);
+        replaced.append(why);
         rest.remove(key);
     };
     const auto idKnown = [&](const QString &key, auto isKnown, const QString &fallback) {
@@ -138,9 +108,10 @@ Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, Q
     idKnown(QStringLiteral("recipe"), [](const QString &id) { return findRecipe(id).has_value(); }, defaults.recipeId);
     // Each refusal names one field; drop it and try again with the rest (bounded by the key count).
     for (qsizetype attempts = rest.size() + 1; attempts > 0; --attempts) {
-        Refusal e;
-        if (auto s = scenarioFromJson(rest, defaults, &e))
-            return *s;
+        const auto s = scenarioFromJson(rest, defaults);
+        if (s.ok())
+            return {*s, replaced};
+        const Refusal &e = s.refusal();
         if (e.field.startsWith(QLatin1String("baseline")) && rest.contains(QStringLiteral("baseline"))) {
             drop(QStringLiteral("baseline"), QStringLiteral("%1 %2: the pinned baseline is dropped").arg(e.field, e.problem));
             continue;
@@ -149,39 +120,33 @@ Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, Q
             break;
         drop(e.field, QStringLiteral("%1 %2: using the default").arg(e.field, e.problem));
     }
-    if (replaced)
-        replaced->append(QStringLiteral("the saved scenario is inconsistent: using the defaults"));
-    return defaults;
+    replaced.append(QStringLiteral("the saved scenario is inconsistent: using the defaults"));
+    return {defaults, replaced};
 }
 
-std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &base, Refusal *error)
+Result<Scenario> readScenarioFile(const QString &path, const Scenario &base)
 {
     const QString field = QStringLiteral("scenario file");
     const QString shown = printable(QDir::toNativeSeparators(path));
-    QString why;
-    const auto bytes = readSmallRegularFile(path, kMaxScenarioFileBytes, &why);
-    if (!bytes) {
-        refuse(error, field, printable(why));
-        return std::nullopt;
-    }
+    const auto bytes = readSmallRegularFile(path, kMaxScenarioFileBytes);
+    if (!bytes.ok())
+        return Refusal{field, printable(bytes.refusal().message())};
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
-        refuse(error, field, QStringLiteral("%1 is not a JSON object (%2 at offset %3)")
-                                 .arg(shown, pe.error != QJsonParseError::NoError ? pe.errorString()
-                                                                                  : QStringLiteral("top level"))
-                                 .arg(pe.offset));
-        return std::nullopt;
-    }
-    return scenarioFromJson(doc.object(), base, error);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject())
+        return Refusal{field, QStringLiteral("%1 is not a JSON object (%2 at offset %3)")
+                                  .arg(shown, pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                                                   : QStringLiteral("top level"))
+                                  .arg(pe.offset)};
+    return scenarioFromJson(doc.object(), base);
 }
 
-bool writeScenarioFile(const QString &path, const Scenario &s, QString *error)
+std::optional<Refusal> writeScenarioFile(const QString &path, const Scenario &s)
 {
-    const bool ok = writeFileAtomically(path, QJsonDocument(scenarioToJson(s)).toJson(QJsonDocument::Indented), error);
-    if (!ok && error)
-        *error = printable(*error);
-    return ok;
+    const auto refused = writeFileAtomically(path, QJsonDocument(scenarioToJson(s)).toJson(QJsonDocument::Indented));
+    if (!refused)
+        return std::nullopt;
+    return Refusal{refused->field, printable(refused->problem)};
 }
 
 } // namespace napkin

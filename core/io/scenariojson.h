@@ -19,19 +19,23 @@ QJsonObject scenarioToJson(const Scenario &s);
 
 /// Applies the keys present in `o` on top of `base`; a missing key keeps the base value.
 /// Unknown keys, wrong types and out-of-range values are refused, naming the key.
-std::optional<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base, Refusal *error);
+Result<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base);
 
 /// Like scenarioFromJson() over the defaults, but never refuses: a field that is unknown,
 /// invalid or names a GPU or recipe no longer in the catalog is dropped (its default kept) and
 /// described in `replaced` ("gpu \"h999\" is not in the catalog: using h100-sxm"). For the
 /// window's remembered scenario, which may predate the running version.
-Scenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog, QStringList *replaced);
+struct LenientScenario {
+    Scenario scenario;
+    QStringList replaced;  ///< one sentence per field dropped, in the order they were dropped
+};
+LenientScenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &catalog);
 
 /// Reads a scenario file (the whole file is parsed before anything is applied). Only regular
 /// files of at most kMaxScenarioFileBytes (1 MiB) are read; FIFOs and devices are refused unopened.
-std::optional<Scenario> readScenarioFile(const QString &path, const Scenario &base, Refusal *error);
+Result<Scenario> readScenarioFile(const QString &path, const Scenario &base);
 
 /// Writes a scenario file atomically (writeFileAtomically): either the whole new file or the old one.
-bool writeScenarioFile(const QString &path, const Scenario &s, QString *error);
+std::optional<Refusal> writeScenarioFile(const QString &path, const Scenario &s);
 
 } // namespace napkin

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/refusal.h"
 #include "core/model/scenario.h"
 
 #include <QByteArray>
@@ -96,11 +97,19 @@ struct Catalog {
     QString presetIdList() const;
 };
 
-/// Parses both catalogs; on failure returns nullopt and a message naming the entry and field.
-std::optional<Catalog> parseCatalog(const QByteArray &gpusJson, const QByteArray &modelsJson,
-                                    const QByteArray &interconnectsJson, QString *error);
+/// The one refusal of an id its catalog does not hold, for the command line, scenario files
+/// and the window alike: `gpu: must be one of a100-sxm, h100-sxm (got "h999"; see `napkin
+/// gpus`)`. `field` is the JSON key or the option; `listCommand` the napkin command that
+/// lists the catalog ("gpus", "presets", "recipes", "interconnects").
+Refusal unknownIdRefusal(const QString &field, const QString &got, const QString &acceptedIds,
+                         const QString &listCommand);
+
+/// Parses the three catalogs, or refuses naming the file or entry ("gpus.json \"h100-sxm\"")
+/// and the key.
+Result<Catalog> parseCatalog(const QByteArray &gpusJson, const QByteArray &modelsJson,
+                             const QByteArray &interconnectsJson);
 
 /// Loads the catalogs compiled into the binary (qt_add_resources, prefix /napkin).
-std::optional<Catalog> loadBuiltinCatalog(QString *error);
+Result<Catalog> loadBuiltinCatalog();
 
 } // namespace napkin

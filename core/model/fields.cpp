@@ -42,15 +42,6 @@ std::optional<double> toOptionalReal(const QJsonValue &v)
     return v.isNull() ? std::nullopt : std::optional<double>(v.toDouble());
 }
 
-QString describe(const QJsonValue &v)
-{
-    if (v.isString())
-        return QLatin1Char('"') + printable(v.toString()) + QLatin1Char('"');
-    if (v.isDouble())
-        return QString::number(v.toDouble());
-    return printable(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
-}
-
 constexpr double kMax = limits::maxGpus;
 
 std::vector<ScenarioField> buildFields()
@@ -373,29 +364,28 @@ QString defaultText(const ScenarioField &f)
     return number(v.toDouble());
 }
 
-std::optional<QString> checkValue(const ScenarioField &f, const QJsonValue &v)
+std::optional<Refusal> checkValue(const ScenarioField &f, const QJsonValue &v)
 {
     if (v.isNull() && f.nullable)
         return std::nullopt;
-    const auto problem = [&] { return QStringLiteral("must be %1 (got %2)").arg(acceptedText(f), describe(v)); };
+    const auto refuse = [&](const QString &problem) { return std::optional<Refusal>(Refusal{QLatin1String(f.key), problem}); };
+    const auto notAccepted = [&] { return refuse(QStringLiteral("must be %1 (got %2)").arg(acceptedText(f), describeValue(v))); };
     switch (f.kind) {
     case FieldKind::Integer: {
         const double d = v.toDouble();
         if (!v.isDouble() || std::floor(d) != d || d < f.lo || d > f.hi)
-            return integerRangeProblem(static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi), describe(v));
+            return refuse(integerRangeProblem(static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi), describeValue(v)));
         return std::nullopt;
     }
     case FieldKind::Real:
     case FieldKind::Count: {
         const double d = v.toDouble();
         const bool ok = v.isDouble() && std::isfinite(d) && (f.loExclusive ? d > f.lo : d >= f.lo) && d <= f.hi;
-        return ok ? std::nullopt : std::optional<QString>(problem());
+        return ok ? std::nullopt : notAccepted();
     }
-    case FieldKind::Flag: return v.isBool() ? std::nullopt : std::optional<QString>(problem());
-    case FieldKind::Choice:
-        return v.isString() && f.choices().contains(v.toString()) ? std::nullopt : std::optional<QString>(problem());
-    case FieldKind::Text:
-        return v.isString() && !v.toString().isEmpty() ? std::nullopt : std::optional<QString>(problem());
+    case FieldKind::Flag: return v.isBool() ? std::nullopt : notAccepted();
+    case FieldKind::Choice: return v.isString() && f.choices().contains(v.toString()) ? std::nullopt : notAccepted();
+    case FieldKind::Text: return v.isString() && !v.toString().isEmpty() ? std::nullopt : notAccepted();
     }
     return std::nullopt;
 }
@@ -405,8 +395,8 @@ std::optional<Refusal> checkFields(const Scenario &s, bool shapeOnly)
     for (const ScenarioField &f : scenarioFields()) {
         if (shapeOnly && !f.shape)
             continue;
-        if (auto problem = checkValue(f, f.get(s)))
-            return Refusal{QLatin1String(f.key), *problem};
+        if (auto refused = checkValue(f, f.get(s)))
+            return refused;
     }
     return std::nullopt;
 }

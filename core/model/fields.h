@@ -53,9 +53,9 @@ const ScenarioField *findScenarioField(const QString &key);
 double fieldLo(const char *key);
 double fieldHi(const char *key);
 
-/// Type and range of a JSON value for the field; nullopt when it is acceptable. The problem
-/// reads "must be an integer from 1 to 1024 (got 0)".
-std::optional<QString> checkValue(const ScenarioField &f, const QJsonValue &v);
+/// Type and range of a JSON value for the field; nothing when it is acceptable, else the
+/// refusal naming the field: "layers: must be an integer from 1 to 1024 (got 0)".
+std::optional<Refusal> checkValue(const ScenarioField &f, const QJsonValue &v);
 
 /// A range bound as people write it: 1e16, 0.001, 10000.
 QString boundText(double x);

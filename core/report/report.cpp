@@ -63,23 +63,16 @@ bool hasRecipePeaks(const GpuSpec &gpu, const Recipe &recipe)
     return gpu.peakFor(recipe.computeDtype) && gpu.peakFor(recipe.matmulDtype());
 }
 
-std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, Refusal *error)
+Result<Report> computeReport(const Scenario &s, const Catalog &catalog)
 {
-    auto refuse = [error](Refusal e) -> std::optional<Report> {
-        if (error)
-            *error = std::move(e);
-        return std::nullopt;
-    };
-    if (auto e = validateScenario(s))
-        return refuse(*e);
+    if (auto refused = validateScenario(s))
+        return *refused;
     const GpuSpec *gpu = catalog.findGpu(s.gpuId);
     if (!gpu)
-        return refuse({QStringLiteral("gpu"),
-                       QStringLiteral("must be one of %1 (got \"%2\")").arg(catalog.gpuIdList(), printable(s.gpuId))});
+        return unknownIdRefusal(QStringLiteral("gpu"), s.gpuId, catalog.gpuIdList(), QStringLiteral("gpus"));
     const auto recipe = findRecipe(s.recipeId);
     if (!recipe)
-        return refuse({QStringLiteral("recipe"),
-                       QStringLiteral("must be one of %1 (got \"%2\")").arg(recipeIdList(), printable(s.recipeId))});
+        return unknownIdRefusal(QStringLiteral("recipe"), s.recipeId, recipeIdList(), QStringLiteral("recipes"));
     // One dtype rule (GpuSpec::peakFor): the recipe's dtypes, bf16 and fp16 for each other, never
     // a tensor-core rate for fp32 or another dtype's for fp8; a GPU without such a peak gives no
     // time rather than a wrong one.
@@ -90,42 +83,41 @@ std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, R
         for (const Recipe &other : recipes())
             if (hasRecipePeaks(*gpu, other))
                 recipesWithPeak << other.id;
-        return refuse({QStringLiteral("recipe"),
+        return Refusal{QStringLiteral("recipe"),
                        QStringLiteral("\"%6\" %7 %1, and GPU \"%2\" lists no %3 peak: choose a recipe it "
                                       "has a peak for (%4) or a GPU that lists one (%5)")
                            .arg(dtype, gpu->id, acceptedPeakDtypes(dtype).join(QStringLiteral(" or ")),
                                 recipesWithPeak.join(QStringLiteral(", ")), catalog.gpuIdListWithPeak(dtype), recipe->id,
-                                dtype == recipe->computeDtype ? QStringLiteral("computes in") : QStringLiteral("runs its GEMMs in"))});
+                                dtype == recipe->computeDtype ? QStringLiteral("computes in") : QStringLiteral("runs its GEMMs in"))};
     }
     const Interconnect *scaleUp = catalog.findInterconnect(gpu->scaleUpId);
     const Interconnect *scaleOut = catalog.findInterconnect(s.interconnectId.isEmpty() ? gpu->scaleOutId : s.interconnectId);
     if (!scaleOut)
-        return refuse({QStringLiteral("interconnect"),
-                       QStringLiteral("must be one of %1 (got \"%2\")").arg(catalog.interconnectIdList(), printable(s.interconnectId))});
+        return unknownIdRefusal(QStringLiteral("interconnect"), s.interconnectId, catalog.interconnectIdList(),
+                                QStringLiteral("interconnects"));
     if (s.gpusPerNode && *s.gpusPerNode > scaleUp->domainGpus)
-        return refuse({QStringLiteral("gpus_per_node"),
+        return Refusal{QStringLiteral("gpus_per_node"),
                        QStringLiteral("must be at most %1, the GPUs %2's %3 connects (got %4)")
-                           .arg(scaleUp->domainGpus).arg(gpu->id, scaleUp->name).arg(*s.gpusPerNode)});
+                           .arg(scaleUp->domainGpus).arg(gpu->id, scaleUp->name).arg(*s.gpusPerNode)};
     Report r = computeReport(s, *gpu, *recipe, *scaleUp, *scaleOut);
     // Under MFU the hardware runs the recomputed forward too: its utilisation is higher and
     // cannot pass 100% of peak (Chowdhery et al. 2022, App. B).
     if (r.time.hfuFraction > 1.0 + 1e-12) {
         const double highest = r.time.trainingFlops / r.time.hardwareFlops;
-        return refuse({QStringLiteral("mfu"),
+        return Refusal{QStringLiteral("mfu"),
                        QStringLiteral("must be at most %1%% with this recompute setting: MFU %2%% means HFU %3%% "
                                       "(got %2%%)")
                            .arg(QString::number(std::floor(highest * 1000) / 10), QString::number(s.mfuFraction * 100),
-                                QString::number(std::round(r.time.hfuFraction * 1000) / 10))});
+                                QString::number(std::round(r.time.hfuFraction * 1000) / 10))};
     }
     if (s.baseline) {
         // A pinned scenario is a whole scenario of its own; its problems name it.
         if (s.baseline.scenario->baseline)
-            return refuse({QStringLiteral("baseline"), QStringLiteral("must not hold a baseline of its own")});
-        Refusal e;
-        auto pinned = computeReport(*s.baseline.scenario, catalog, &e);
-        if (!pinned)
-            return refuse({QStringLiteral("baseline.") + e.field, e.problem});
-        r.baseline = std::make_shared<const Report>(std::move(*pinned));
+            return Refusal{QStringLiteral("baseline"), QStringLiteral("must not hold a baseline of its own")};
+        auto pinned = computeReport(*s.baseline.scenario, catalog);
+        if (!pinned.ok())
+            return Refusal{QStringLiteral("baseline.") + pinned.refusal().field, pinned.refusal().problem};
+        r.baseline = std::make_shared<const Report>(std::move(pinned).value());
     }
     return r;
 }

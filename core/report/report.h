@@ -56,7 +56,7 @@ StepTimeReport estimateStepTimeOn(const Scenario &s, const Recipe &recipe, const
                                   const QList<double> &stageParams, const QList<double> &stageExpertParams);
 
 /// Validates the scenario and resolves its GPU and recipe ids against the catalog first.
-std::optional<Report> computeReport(const Scenario &s, const Catalog &catalog, Refusal *error);
+Result<Report> computeReport(const Scenario &s, const Catalog &catalog);
 
 /// Whether `gpu` lists a peak for each of the recipe's dtypes (its compute dtype and, under FP8,
 /// its GEMMs'), by GpuSpec::peakFor()'s rule: what a time on that GPU needs.

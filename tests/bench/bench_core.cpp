@@ -14,10 +14,9 @@ using namespace napkin;
 
 int main()
 {
-    QString error;
-    const auto catalog = loadBuiltinCatalog(&error);
-    if (!catalog) {
-        std::fprintf(stderr, "catalog: %s\n", qPrintable(error));
+    const auto catalog = loadBuiltinCatalog();
+    if (!catalog.ok()) {
+        std::fprintf(stderr, "catalog: %s\n", qPrintable(catalog.refusalMessage()));
         return 1;
     }
     constexpr int kRuns = 20000;
@@ -34,12 +33,11 @@ int main()
         s.gpuId = catalog->gpus[i % catalog->gpus.size()].id;
         s.zeroStage = i % 4;
         s.flashAttention = i % 2;
-        Refusal e;
         timer.start();
-        const auto r = computeReport(s, *catalog, &e);
+        const auto r = computeReport(s, *catalog);
         ns.push_back(static_cast<double>(timer.nsecsElapsed()));
-        if (!r) {
-            std::fprintf(stderr, "refused: %s\n", qPrintable(e.message()));
+        if (!r.ok()) {
+            std::fprintf(stderr, "refused: %s\n", qPrintable(r.refusalMessage()));
             return 1;
         }
         sink += r->roofline.stepSeconds;
@@ -83,12 +81,11 @@ int main()
         s.pp = l[1];
         s.vpp = l[2];
         s.cp = l[3];
-        Refusal e;
         timer.start();
-        const auto r = computeReport(s, *catalog, &e);
+        const auto r = computeReport(s, *catalog);
         parallel.push_back(static_cast<double>(timer.nsecsElapsed()));
-        if (!r) {
-            std::fprintf(stderr, "refused: %s\n", qPrintable(e.message()));
+        if (!r.ok()) {
+            std::fprintf(stderr, "refused: %s\n", qPrintable(r.refusalMessage()));
             return 1;
         }
         parallelSink += r->step.stepSeconds;
@@ -97,10 +94,9 @@ int main()
 
     // The planner, as the window reruns it on a slider change.
     const auto plan = [&](const char *what, const Scenario &s, int runs) {
-        Refusal e;
-        const auto r = computeReport(s, *catalog, &e);
-        if (!r) {
-            std::fprintf(stderr, "refused: %s\n", qPrintable(e.message()));
+        const auto r = computeReport(s, *catalog);
+        if (!r.ok()) {
+            std::fprintf(stderr, "refused: %s\n", qPrintable(r.refusalMessage()));
             return false;
         }
         std::vector<double> t;

@@ -145,11 +145,9 @@ int main(int argc, char **argv)
     QStandardPaths::setTestModeEnabled(true);
     QTemporaryDir settingsDir;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
-
-    QString error;
-    const auto catalog = loadBuiltinCatalog(&error);
-    if (!catalog) {
-        std::fprintf(stderr, "bench_ui: %s\n", qPrintable(error));
+    const auto catalog = loadBuiltinCatalog();
+    if (!catalog.ok()) {
+        std::fprintf(stderr, "bench_ui: %s\n", qPrintable(catalog.refusalMessage()));
         return 1;
     }
     const double appMs = static_cast<double>(cold.nsecsElapsed()) / 1e6;

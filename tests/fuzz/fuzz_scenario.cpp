@@ -33,10 +33,9 @@ namespace {
 const Catalog &catalog()
 {
     static const Catalog c = [] {
-        QString error;
-        const auto loaded = loadBuiltinCatalog(&error);
-        if (!loaded) {
-            std::fprintf(stderr, "catalog: %s\n", qPrintable(error));
+        const auto loaded = loadBuiltinCatalog();
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "catalog: %s\n", qPrintable(loaded.refusalMessage()));
             std::abort();
         }
         return *loaded;
@@ -61,30 +60,27 @@ void checkRefusal(const QString &message, const QByteArray &input)
 /// The report and a file save/load round trip of an accepted scenario.
 void checkAccepted(const Scenario &s, const QByteArray &input)
 {
-    Refusal e;
-    const auto report = computeReport(s, catalog(), &e);
-    if (!report) {
-        checkRefusal(e.message(), input);
+    const auto report = computeReport(s, catalog());
+    if (!report.ok()) {
+        checkRefusal(report.refusalMessage(), input);
         return;
     }
     if (const QString problem = checks::reportProblem(*report, catalog()); !problem.isEmpty())
         fail(problem, input);
-    QString error;
-    if (!writeScenarioFile(scratchFile(), s, &error))
-        fail(QStringLiteral("cannot save: ") + error, input);
-    const auto back = readScenarioFile(scratchFile(), Scenario{}, &e);
-    if (!back || !(*back == s))
+    if (auto refused = writeScenarioFile(scratchFile(), s))
+        fail(QStringLiteral("cannot save: ") + refused->message(), input);
+    const auto back = readScenarioFile(scratchFile(), Scenario{});
+    if (!back.ok() || !(*back == s))
         fail(QStringLiteral("a saved scenario does not load back unchanged"), input);
 }
 
 void scenarioFile(const QByteArray &payload, const QByteArray &input)
 {
-    if (!writeFileAtomically(scratchFile(), payload, nullptr))
+    if (writeFileAtomically(scratchFile(), payload))
         fail(QStringLiteral("cannot write the scratch file"), input);
-    Refusal e;
-    const auto s = readScenarioFile(scratchFile(), Scenario{}, &e);
-    if (!s)
-        return checkRefusal(e.message(), input);
+    const auto s = readScenarioFile(scratchFile(), Scenario{});
+    if (!s.ok())
+        return checkRefusal(s.refusalMessage(), input);
     checkAccepted(*s, input);
 }
 
@@ -95,10 +91,10 @@ void commandLine(const QByteArray &payload, const QByteArray &input)
         args << QString::fromLocal8Bit(a);
     if (args.size() > 64)
         return;
-    const ParseOutcome parsed = parseCommandLine(args, catalog());
-    if (!parsed.command)
-        return checkRefusal(parsed.error, input);
-    checkAccepted(parsed.command->scenario, input);
+    const auto parsed = parseCommandLine(args, catalog());
+    if (!parsed.ok())
+        return checkRefusal(parsed.refusalMessage(), input);
+    checkAccepted(parsed->scenario, input);
 }
 
 void rememberedScenario(const QByteArray &payload, const QByteArray &input)
@@ -106,11 +102,9 @@ void rememberedScenario(const QByteArray &payload, const QByteArray &input)
     const QJsonDocument doc = QJsonDocument::fromJson(payload);
     if (!doc.isObject())
         return;
-    QStringList replaced;
-    const Scenario s = scenarioFromJsonLenient(doc.object(), catalog(), &replaced);
-    Refusal e;
-    if (!computeReport(s, catalog(), &e))
-        fail(QStringLiteral("a remembered scenario the window cannot show: ") + e.message(), input);
+    const auto [s, replaced] = scenarioFromJsonLenient(doc.object(), catalog());
+    if (const auto report = computeReport(s, catalog()); !report.ok())
+        fail(QStringLiteral("a remembered scenario the window cannot show: ") + report.refusalMessage(), input);
     for (const QString &r : replaced)
         checkRefusal(r, input);
     checkAccepted(s, input);

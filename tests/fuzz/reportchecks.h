@@ -48,10 +48,9 @@ inline QString reportProblem(const Report &report, const Catalog &catalog)
             if (text.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(QLatin1String(word)))))
                 return QStringLiteral("text report shows '%1'").arg(QLatin1String(word));
     }
-    Refusal e;
-    const auto back = scenarioFromJson(scenarioToJson(report.scenario), Scenario{}, &e);
-    if (!back)
-        return QStringLiteral("its own JSON is refused: ") + e.message();
+    const auto back = scenarioFromJson(scenarioToJson(report.scenario), Scenario{});
+    if (!back.ok())
+        return QStringLiteral("its own JSON is refused: ") + back.refusalMessage();
     if (!(*back == report.scenario))
         return QStringLiteral("the scenario changes on a JSON round trip");
     return {};

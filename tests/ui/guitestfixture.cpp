@@ -16,19 +16,17 @@ Environment::Environment()
     QStandardPaths::setTestModeEnabled(true);
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-    QString error;
-    if (auto c = loadBuiltinCatalog(&error))
+    if (const auto c = loadBuiltinCatalog(); c.ok())
         m_catalog = *c;
     else
-        qWarning("catalog: %s", qPrintable(error));
+        qWarning("catalog: %s", qPrintable(c.refusalMessage()));
 }
 
 Report Environment::report(const Scenario &s) const
 {
-    Refusal e;
-    auto r = computeReport(s, m_catalog, &e);
-    if (!r)
-        qFatal("test scenario is invalid: %s", qPrintable(e.message()));
+    auto r = computeReport(s, m_catalog);
+    if (!r.ok())
+        qFatal("test scenario is invalid: %s", qPrintable(r.refusalMessage()));
     return *r;
 }
 

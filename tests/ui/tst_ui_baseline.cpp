@@ -110,10 +110,10 @@ private slots:
         MainWindow w(env().catalog(), s);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("pinned.napkin.json"));
-        QString error;
-        QVERIFY2(w.fileActions()->saveScenario(path, &error), qPrintable(error));
+        const auto done = w.fileActions()->saveScenario(path);
+        QVERIFY2(!done, qPrintable(messageOf(done)));
         w.controller()->propose(Scenario{}, QStringLiteral("reset"));
-        QVERIFY(w.fileActions()->openScenario(path, &error));
+        QVERIFY(!w.fileActions()->openScenario(path));
         QCOMPARE(w.controller()->scenario(), s);
 
         // The export's caption states the differences (full recompute under HFU: slower).

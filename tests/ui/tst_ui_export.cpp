@@ -71,8 +71,8 @@ private slots:
         QFETCH(QSize, size);
         QTemporaryDir tmp;
         const QString dir = tmp.filePath(QStringLiteral("out/charts"));  // created by exportCharts
-        QString error;
-        QVERIFY2(exportCharts(env().catalog(), Scenario{}, dir, size, &error), qPrintable(error));
+        const auto done = exportCharts(env().catalog(), Scenario{}, dir, size);
+        QVERIFY2(!done, qPrintable(messageOf(done)));
         // dashboard, memory, time, roofline, steptime and layout.png
         for (ChartKind kind : kAllChartKinds) {
             const QString name = chartFileName(kind);
@@ -89,8 +89,8 @@ private slots:
     void exportMatchesTheSharedRenderer()
     {
         QTemporaryDir tmp;
-        QString error;
-        QVERIFY2(exportCharts(env().catalog(), Scenario{}, tmp.path(), QSize(700, 450), &error), qPrintable(error));
+        const auto done = exportCharts(env().catalog(), Scenario{}, tmp.path(), QSize(700, 450));
+        QVERIFY2(!done, qPrintable(messageOf(done)));
         const QImage written(tmp.filePath(QStringLiteral("roofline.png")));
         const QImage rendered = renderChart(ChartKind::Roofline, env().report(Scenario{}), env().catalog(),
                                             ViewOptions{}, QSize(700, 450));
@@ -166,8 +166,8 @@ private slots:
         QVERIFY(uitest::showAndWait(w));
         QTemporaryDir tmp;
         const QString path = tmp.filePath(QStringLiteral("dashboard.png"));
-        QString error;
-        QVERIFY2(w.fileActions()->exportChart(ChartKind::Dashboard, path, QSize(640, 400), 2, &error), qPrintable(error));
+        const auto done = w.fileActions()->exportChart(ChartKind::Dashboard, path, QSize(640, 400), 2);
+        QVERIFY2(!done, qPrintable(messageOf(done)));
         const QImage image(path);
         QCOMPARE(image.size(), QSize(1280, 800));
         QVERIFY(inkOf(image).share > 0.03);
@@ -194,15 +194,20 @@ private slots:
             QFile f(blocker);
             QVERIFY(f.open(QIODevice::WriteOnly));
         }
+        std::optional<Refusal> refused;
         QString error;
         const QString dir = blocker + QStringLiteral("/charts");
-        QVERIFY(!exportCharts(env().catalog(), Scenario{}, dir, QSize(400, 300), &error));
+        refused = exportCharts(env().catalog(), Scenario{}, dir, QSize(400, 300));
+        QVERIFY(refused);
+        error = refused->message();
         QVERIFY2(error.contains(QStringLiteral("blocker")), qPrintable(error));
 
         // A directory where memory.png should go: the writer itself fails.
         QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("out/memory.png")));
         error.clear();
-        QVERIFY(!exportCharts(env().catalog(), Scenario{}, tmp.filePath(QStringLiteral("out")), QSize(400, 300), &error));
+        refused = exportCharts(env().catalog(), Scenario{}, tmp.filePath(QStringLiteral("out")), QSize(400, 300));
+        QVERIFY(refused);
+        error = refused->message();
         QVERIFY2(error.contains(QStringLiteral("memory.png")), qPrintable(error));
         QVERIFY2(error.startsWith(QStringLiteral("cannot write")), qPrintable(error));
         QCOMPARE(QDir(tmp.filePath(QStringLiteral("out"))).entryList(QDir::Files), QStringList());
@@ -213,8 +218,11 @@ private slots:
         Scenario s;
         s.model.heads = 7;
         QTemporaryDir tmp;
+        std::optional<Refusal> refused;
         QString error;
-        QVERIFY(!exportCharts(env().catalog(), s, tmp.path(), QSize(400, 300), &error));
+        refused = exportCharts(env().catalog(), s, tmp.path(), QSize(400, 300));
+        QVERIFY(refused);
+        error = refused->message();
         QVERIFY2(error.startsWith(QStringLiteral("heads")), qPrintable(error));
         QVERIFY(QDir(tmp.path()).entryList(QDir::Files).isEmpty());
     }

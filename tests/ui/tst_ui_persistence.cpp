@@ -58,16 +58,16 @@ private slots:
         QTemporaryDir tmp;
         const QString path = tmp.filePath(QStringLiteral("run.json"));
         MainWindow a(env().catalog(), edited());
-        QString error;
-        QVERIFY2(a.fileActions()->saveScenario(path, &error), qPrintable(error));
+        const auto notSaved = a.fileActions()->saveScenario(path);
+        QVERIFY2(!notSaved, qPrintable(messageOf(notSaved)));
         // The file is the core's scenario JSON, readable without any window.
-        Refusal e;
-        const auto fromFile = readScenarioFile(path, Scenario{}, &e);
-        QVERIFY2(fromFile, qPrintable(e.message()));
+        const auto fromFile = readScenarioFile(path, Scenario{});
+        QVERIFY2(fromFile.ok(), qPrintable(fromFile.refusalMessage()));
         QCOMPARE(*fromFile, edited());
 
         MainWindow b(env().catalog(), Scenario{});
-        QVERIFY2(b.fileActions()->openScenario(path, &error), qPrintable(error));
+        const auto notOpened = b.fileActions()->openScenario(path);
+        QVERIFY2(!notOpened, qPrintable(messageOf(notOpened)));
         QCOMPARE(b.controller()->scenario(), edited());
         QCOMPARE(b.controls()->slider(ControlsPanel::Main::Layers)->value(), 30.0);
         // Opening is one undo step.
@@ -84,11 +84,16 @@ private slots:
         f.write(R"({"layers": 0})");
         f.close();
         MainWindow w(env().catalog(), Scenario{});
+        std::optional<Refusal> refused;
         QString error;
-        QVERIFY(!w.fileActions()->openScenario(path, &error));
+        refused = w.fileActions()->openScenario(path);
+        QVERIFY(refused);
+        error = refused->message();
         QVERIFY2(error.startsWith(QStringLiteral("layers")), qPrintable(error));
         QCOMPARE(w.controller()->scenario(), Scenario{});
-        QVERIFY(!w.fileActions()->openScenario(tmp.filePath(QStringLiteral("missing.json")), &error));
+        refused = w.fileActions()->openScenario(tmp.filePath(QStringLiteral("missing.json")));
+        QVERIFY(refused);
+        error = refused->message();
         QVERIFY2(error.contains(QStringLiteral("missing.json")), qPrintable(error));
     }
 
@@ -101,8 +106,11 @@ private slots:
         QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
         MainWindow w(env().catalog(), Scenario{});
         for (const QString &path : {fifo, QStringLiteral("/dev/zero"), QStringLiteral("/dev/urandom")}) {
+            std::optional<Refusal> refused;
             QString error;
-            QVERIFY(!w.fileActions()->openScenario(path, &error));
+            refused = w.fileActions()->openScenario(path);
+            QVERIFY(refused);
+            error = refused->message();
             QVERIFY2(error.contains(QStringLiteral("not a regular file")), qPrintable(error));
         }
         QCOMPARE(w.controller()->scenario(), Scenario{});
@@ -122,11 +130,11 @@ private slots:
         }
         const auto saved = settings::lastScenario(env().catalog());
         QVERIFY(saved);
-        QCOMPARE(*saved, edited());
+        QCOMPARE(saved->scenario, edited());
         QCOMPARE(settings::byteUnit(), ByteUnit::GiB);
         QCOMPARE(settings::fontScale(), 1.3);
 
-        MainWindow again(env().catalog(), *saved);
+        MainWindow again(env().catalog(), saved->scenario);
         again.restoreSavedGeometry();
         QCOMPARE(again.controller()->scenario(), edited());
         QCOMPARE(again.byteUnit(), ByteUnit::GiB);
@@ -155,9 +163,10 @@ private slots:
         QFETCH(int, layers);
         QFETCH(QStringList, replacedFields);
         QSettings(QStringLiteral("napkin"), QStringLiteral("napkin")).setValue(QStringLiteral("lastScenario"), saved);
-        QStringList replaced;
-        const auto s = settings::lastScenario(env().catalog(), &replaced);
-        QVERIFY(s);
+        const auto last = settings::lastScenario(env().catalog());
+        QVERIFY(last);
+        const Scenario *s = &last->scenario;
+        const QStringList &replaced = last->replaced;
         QCOMPARE(s->model.layers, layers);
         QVERIFY(env().catalog().findGpu(s->gpuId));
         QCOMPARE(s->gpuId, Scenario{}.gpuId);

@@ -25,44 +25,37 @@ FileActions::FileActions(ScenarioController *controller, Dashboard *dashboard, Q
 {
 }
 
-bool FileActions::openScenario(const QString &path, QString *error)
+std::optional<Refusal> FileActions::openScenario(const QString &path)
 {
-    Refusal e;
-    const auto s = readScenarioFile(path, Scenario{}, &e);
-    if (!s) {
-        if (error)
-            *error = e.message();
-        return false;
-    }
+    const auto s = readScenarioFile(path, Scenario{});
+    if (!s.ok())
+        return s.refusal();
     m_controller->propose(*s, tr("Open %1").arg(QDir::toNativeSeparators(path)));
     m_path = path;
     emit message(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
-    return true;
+    return std::nullopt;
 }
 
-bool FileActions::saveScenario(const QString &path, QString *error)
+std::optional<Refusal> FileActions::saveScenario(const QString &path)
 {
-    if (!writeScenarioFile(path, m_controller->scenario(), error))
-        return false;
+    if (auto refused = writeScenarioFile(path, m_controller->scenario()))
+        return refused;
     m_path = path;
     emit message(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    return true;
+    return std::nullopt;
 }
 
-bool FileActions::exportChart(ChartKind kind, const QString &path, QSize size, qreal scale, QString *error)
+std::optional<Refusal> FileActions::exportChart(ChartKind kind, const QString &path, QSize size, qreal scale)
 {
     const auto &report = m_controller->report();
-    if (!report) {
-        if (error)
-            *error = tr("there is no valid scenario to draw");
-        return false;
-    }
+    if (!report)
+        return Refusal{QString(), tr("there is no valid scenario to draw")};
     const QImage image = renderChart(kind, *report, m_controller->catalog(), m_dashboard->viewOptions(), size,
                                      scale, m_dashboard->font());
-    if (!writePng(image, path, error))
-        return false;
+    if (auto refused = writePng(image, path))
+        return refused;
     emit message(tr("Exported %1 (%2 × %3 px)").arg(QDir::toNativeSeparators(path)).arg(image.width()).arg(image.height()));
-    return true;
+    return std::nullopt;
 }
 
 void FileActions::copyChart(ChartKind kind)
@@ -94,9 +87,10 @@ void FileActions::open()
 {
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Open scenario"), QFileInfo(m_path).path(),
                                                       tr("Napkin scenarios (*.json);;All files (*)"));
-    QString error;
-    if (!path.isEmpty() && !openScenario(path, &error))
-        warn(tr("Cannot open scenario"), error);
+    if (path.isEmpty())
+        return;
+    if (auto refused = openScenario(path))
+        warn(tr("Cannot open scenario"), *refused);
 }
 
 void FileActions::save()
@@ -105,9 +99,8 @@ void FileActions::save()
         saveAs();
         return;
     }
-    QString error;
-    if (!saveScenario(m_path, &error))
-        warn(tr("Cannot save scenario"), error);
+    if (auto refused = saveScenario(m_path))
+        warn(tr("Cannot save scenario"), *refused);
 }
 
 void FileActions::saveAs()
@@ -118,9 +111,10 @@ void FileActions::saveAs()
                               : m_path;
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Save scenario"), start,
                                                       tr("Napkin scenarios (*.json)"));
-    QString error;
-    if (!path.isEmpty() && !saveScenario(path, &error))
-        warn(tr("Cannot save scenario"), error);
+    if (path.isEmpty())
+        return;
+    if (auto refused = saveScenario(path))
+        warn(tr("Cannot save scenario"), *refused);
 }
 
 void FileActions::exportInteractive(ChartKind kind)
@@ -132,14 +126,15 @@ void FileActions::exportInteractive(ChartKind kind)
                           + chartFileName(kind);
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Export %1").arg(chartTitle(kind).toLower()),
                                                       start, tr("PNG images (*.png)"));
-    QString error;
-    if (!path.isEmpty() && !exportChart(kind, path, dialog.logicalSize(), dialog.scale(), &error))
-        warn(tr("Cannot export"), error);
+    if (path.isEmpty())
+        return;
+    if (auto refused = exportChart(kind, path, dialog.logicalSize(), dialog.scale()))
+        warn(tr("Cannot export"), *refused);
 }
 
-void FileActions::warn(const QString &title, const QString &text)
+void FileActions::warn(const QString &title, const Refusal &refusal)
 {
-    QMessageBox::warning(m_window, title, text);
+    QMessageBox::warning(m_window, title, refusal.message());
 }
 
 } // namespace napkin::ui

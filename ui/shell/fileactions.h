@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/refusal.h"
 #include "ui/state/viewoptions.h"
 
 #include <QObject>
@@ -23,11 +24,11 @@ public:
     FileActions(ScenarioController *controller, Dashboard *dashboard, QWidget *window);
 
     /// Reads a scenario file (the `--scenario` format) and makes it the current scenario as one undo step.
-    bool openScenario(const QString &path, QString *error);
+    std::optional<Refusal> openScenario(const QString &path);
     /// Writes the current scenario atomically.
-    bool saveScenario(const QString &path, QString *error);
+    std::optional<Refusal> saveScenario(const QString &path);
     /// Renders one chart (or the dashboard) for the current report and writes it as PNG.
-    bool exportChart(ChartKind kind, const QString &path, QSize size, qreal scale, QString *error);
+    std::optional<Refusal> exportChart(ChartKind kind, const QString &path, QSize size, qreal scale);
     /// Puts the chart as it is on screen, at 2x, on the clipboard.
     void copyChart(ChartKind kind);
     /// The chart's current on-screen size (the default export size).
@@ -44,7 +45,8 @@ signals:
     void message(const QString &text);
 
 private:
-    void warn(const QString &title, const QString &text);
+    /// The one place a file action's refusal reaches the user: a warning dialog with its sentence.
+    void warn(const QString &title, const Refusal &refusal);
 
     ScenarioController *m_controller;
     Dashboard *m_dashboard;

@@ -22,10 +22,12 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
 {
     Scenario start;
     QStringList replaced;
-    if (initial)
+    if (initial) {
         start = *initial;
-    else if (const auto last = settings::lastScenario(catalog, &replaced))
-        start = *last;
+    } else if (const auto last = settings::lastScenario(catalog)) {
+        start = last->scenario;
+        replaced = last->replaced;
+    }
     MainWindow window(catalog, start);
     window.restoreSavedGeometry();
     if (unit)
@@ -39,14 +41,10 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
     return QApplication::exec();
 }
 
-bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error,
-                  int scale, ByteUnit unit, MemoryAxisFocus memoryAxis)
+std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size,
+                                    int scale, ByteUnit unit, MemoryAxisFocus memoryAxis)
 {
-    const auto fail = [error](const QString &message) {
-        if (error)
-            *error = message;
-        return false;
-    };
+    const auto fail = [](const QString &message) { return Refusal{QString(), message}; };
     const auto side = [](int n) { return n >= limits::minExportSide && n <= limits::maxExportSide; };
     if (!side(size.width()) || !side(size.height()))
         return fail(QApplication::translate("napkin::ui::Export", "image size %1x%2 must be from %3x%3 to %4x%4")
@@ -54,10 +52,9 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
     if (scale < limits::minExportScale || scale > limits::maxExportScale)
         return fail(QApplication::translate("napkin::ui::Export", "scale %1 must be from %2 to %3")
                         .arg(scale).arg(limits::minExportScale).arg(limits::maxExportScale));
-    Refusal invalid;
-    const auto report = computeReport(scenario, catalog, &invalid);
-    if (!report)
-        return fail(invalid.message());
+    const auto report = computeReport(scenario, catalog);
+    if (!report.ok())
+        return report.refusal();
     if (!QDir().mkpath(dir))
         return fail(QApplication::translate("napkin::ui::Export", "cannot create directory %1")
                         .arg(printable(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath()))));
@@ -67,21 +64,18 @@ bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QStrin
     QList<FileContents> files;
     for (ChartKind kind : kAllChartKinds) {
         const QString path = out.absoluteFilePath(chartFileName(kind));
-        QString reason;
         ViewOptions options;
         options.unit = unit;
         options.memoryFocus = memoryAxis;
-        const auto png = encodePng(renderChart(kind, *report, catalog, options, size, scale), &reason);
-        if (!png)
+        const auto png = encodePng(renderChart(kind, *report, catalog, options, size, scale));
+        if (!png.ok())
             return fail(QApplication::translate("napkin::ui::Export", "cannot write %1: %2")
-                            .arg(printable(QDir::toNativeSeparators(path)), reason));
+                            .arg(printable(QDir::toNativeSeparators(path)), png.refusal().message()));
         files.append({path, *png});
     }
-    if (writeFilesAtomically(files, error))
-        return true;
-    if (error)
-        *error = printable(*error);
-    return false;
+    if (auto refused = writeFilesAtomically(files))
+        return Refusal{refused->field, printable(refused->problem)};
+    return std::nullopt;
 }
 
 } // namespace napkin::ui

@@ -16,10 +16,14 @@ namespace napkin::ui {
 int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial,
                   std::optional<ByteUnit> unit = std::nullopt, std::optional<MemoryAxisFocus> memoryAxis = std::nullopt);
 
-/// Writes memory.png, time.png, roofline.png and dashboard.png into `dir` (created if missing) at `size` pixels each; false + a clear message (naming the path and QImageWriter::errorString()) on failure. No file is left half-written (write to QSaveFile or a temp name then rename).
+/// Writes one PNG per chart kind (kAllChartKinds, named by chartFileName()) into `dir`, created
+/// if missing, at `size` pixels each. All are encoded before any is written, then written
+/// together (writeFilesAtomically): a failure leaves no file half-written and refuses with the
+/// path and the reason (QImageWriter::errorString() or the system's).
 /// `scale` device pixels per logical pixel (limits::minExportScale to maxExportScale) as in the export dialog.
 /// `unit` and `memoryAxis` as View > GiB and the memory chart's Axis button.
-bool exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size, QString *error,
-                  int scale = 1, ByteUnit unit = ByteUnit::GB, MemoryAxisFocus memoryAxis = MemoryAxisFocus::AllStages);
+std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size,
+                                    int scale = 1, ByteUnit unit = ByteUnit::GB,
+                                    MemoryAxisFocus memoryAxis = MemoryAxisFocus::AllStages);
 
 } // namespace napkin::ui

@@ -22,7 +22,7 @@ const QString kFontScale = QStringLiteral("view/fontScale");
 
 } // namespace
 
-std::optional<Scenario> lastScenario(const Catalog &catalog, QStringList *replaced)
+std::optional<LenientScenario> lastScenario(const Catalog &catalog)
 {
     const QByteArray json = store().value(kScenario).toByteArray();
     if (json.isEmpty())
@@ -31,7 +31,7 @@ std::optional<Scenario> lastScenario(const Catalog &catalog, QStringList *replac
     if (!doc.isObject())
         return std::nullopt;
     // A stale or hand-edited entry keeps what is valid rather than failing start-up.
-    return scenarioFromJsonLenient(doc.object(), catalog, replaced);
+    return scenarioFromJsonLenient(doc.object(), catalog);
 }
 
 void saveLastScenario(const Scenario &s)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/scenariojson.h"
 #include "core/model/catalog.h"
 #include "core/model/scenario.h"
 #include "core/text/units.h"
@@ -15,7 +16,7 @@ namespace napkin::ui::settings {
 /// The scenario is stored as the same JSON a scenario file holds. Fields that are invalid or
 /// name a GPU or recipe no longer in the catalog fall back to their defaults, each described
 /// in `replaced`; nullopt only when nothing readable was saved.
-std::optional<Scenario> lastScenario(const Catalog &catalog, QStringList *replaced = nullptr);
+std::optional<LenientScenario> lastScenario(const Catalog &catalog);
 void saveLastScenario(const Scenario &s);
 
 QByteArray windowGeometry();

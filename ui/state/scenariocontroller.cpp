@@ -46,17 +46,16 @@ void ScenarioController::endInteraction()
 
 void ScenarioController::recompute()
 {
-    Refusal e;
-    std::optional<Report> r = computeReport(m_scenario, m_catalog, &e);
+    Result<Report> r = computeReport(m_scenario, m_catalog);
     emit scenarioChanged(m_scenario);
-    if (!r) {
-        m_error = e;
-        emit errorChanged(e.message());
+    if (!r.ok()) {
+        m_error = r.refusal();
+        emit errorChanged(m_error->message());
         return;
     }
     const bool hadError = m_error.has_value();
     m_error.reset();
-    m_report = std::move(r);
+    m_report = std::move(r).value();
     if (hadError)
         emit errorChanged(QString());
     emit reportChanged(*m_report);

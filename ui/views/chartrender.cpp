@@ -138,13 +138,9 @@ QImage renderChart(ChartKind kind, const Report &report, const Catalog &catalog,
     return image;
 }
 
-std::optional<QByteArray> encodePng(const QImage &image, QString *error)
+Result<QByteArray> encodePng(const QImage &image)
 {
-    const auto fail = [&](const QString &reason) -> std::optional<QByteArray> {
-        if (error)
-            *error = reason;
-        return std::nullopt;
-    };
+    const auto fail = [](const QString &reason) { return Refusal{QString(), reason}; };
     if (image.isNull())
         return fail(QApplication::translate("napkin::ui::ChartRender", "nothing was rendered"));
     // Encoded in memory, so a full disk is met by one checked write, never inside libpng.
@@ -157,21 +153,15 @@ std::optional<QByteArray> encodePng(const QImage &image, QString *error)
     return bytes;
 }
 
-bool writePng(const QImage &image, const QString &path, QString *error)
+std::optional<Refusal> writePng(const QImage &image, const QString &path)
 {
-    QString reason;
-    const auto png = encodePng(image, &reason);
-    if (!png) {
-        if (error)
-            *error = QApplication::translate("napkin::ui::ChartRender", "cannot write %1: %2")
-                         .arg(printable(QDir::toNativeSeparators(path)), reason);
-        return false;
-    }
-    if (writeFileAtomically(path, *png, error))
-        return true;
-    if (error)
-        *error = printable(*error);
-    return false;
+    const auto png = encodePng(image);
+    if (!png.ok())
+        return Refusal{QString(), QApplication::translate("napkin::ui::ChartRender", "cannot write %1: %2")
+                                      .arg(printable(QDir::toNativeSeparators(path)), png.refusal().message())};
+    if (auto refused = writeFileAtomically(path, *png))
+        return Refusal{refused->field, printable(refused->problem)};
+    return std::nullopt;
 }
 
 QString chartFileName(ChartKind kind)

@@ -20,12 +20,12 @@ namespace napkin::ui {
 QImage renderChart(ChartKind kind, const Report &report, const Catalog &catalog, const ViewOptions &options,
                    QSize size, qreal scale = 1, const QFont &font = QFont());
 
-/// The image as PNG bytes, encoded in memory; nullopt and the encoder's reason on failure.
-std::optional<QByteArray> encodePng(const QImage &image, QString *error);
+/// The image as PNG bytes, encoded in memory, or the encoder's reason.
+Result<QByteArray> encodePng(const QImage &image);
 
 /// Writes a PNG atomically (writeFileAtomically): the complete image or nothing, the previous
-/// file untouched. On failure `error` names the path and the system's reason.
-bool writePng(const QImage &image, const QString &path, QString *error);
+/// file untouched. A refusal names the path and the system's reason.
+std::optional<Refusal> writePng(const QImage &image, const QString &path);
 
 /// "memory.png", "time.png", "roofline.png", "dashboard.png".
 QString chartFileName(ChartKind kind);

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/text/units.h"
+
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+namespace napkin {
+
+enum class Verb { Window, Report, Plan, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
+
+/// A parsed `napkin` invocation.
+struct Command {
+    Verb verb = Verb::Window;
+    Scenario scenario;
+    bool scenarioGiven = false;  ///< any scenario option or file was on the command line
+    bool json = false;
+    ByteUnit unit = ByteUnit::GB;
+    bool unitGiven = false;  ///< --gib: the window uses it instead of the remembered unit
+    /// --memory-axis; absent: all stages, or the chosen stage for --lecture
+    std::optional<MemoryAxisFocus> memoryAxis;
+    QString outDir;
+    QSize size{1600, 1000};
+    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale
+    int planTop = 10;             ///< plan: layouts to print (--top)
+    bool planTpBeyondNode = false;  ///< plan: let TP span nodes (--tp-beyond-node)
+};
+
+} // namespace napkin
