@@ -47,6 +47,16 @@ QList<double> stageParamsFrom(const Scenario &s, const Layout &l, const Workload
     return out;
 }
 
+/// One figure of every stage of the report, in stage order.
+QList<double> eachStage(const MemoryReport &m, double StageMemory::*figure)
+{
+    QList<double> out;
+    out.reserve(m.perStage.size());
+    for (const StageMemory &st : m.perStage)
+        out.append(st.*figure);
+    return out;
+}
+
 } // namespace
 
 QList<double> stageParams(const Scenario &s, const Layout &l)
@@ -77,20 +87,12 @@ QList<double> stageExpertParams(const Scenario &s, const Layout &l, const Worklo
 
 QList<double> stageExpertParams(const MemoryReport &m)
 {
-    QList<double> out;
-    out.reserve(m.perStage.size());
-    for (const StageMemory &st : m.perStage)
-        out.append(st.expertParams);
-    return out;
+    return eachStage(m, &StageMemory::expertParams);
 }
 
 QList<double> stageParams(const MemoryReport &m)
 {
-    QList<double> out;
-    out.reserve(m.perStage.size());
-    for (const StageMemory &st : m.perStage)
-        out.append(st.params);
-    return out;
+    return eachStage(m, &StageMemory::params);
 }
 
 namespace {

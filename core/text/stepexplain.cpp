@@ -4,6 +4,9 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+#include <initializer_list>
+
 namespace napkin {
 
 namespace {
@@ -22,20 +25,40 @@ double sumExposed(const StepTimeReport &s, CommGroup group)
     return sum;
 }
 
-QString commLines(const StepTimeReport &s, bool model)
+/// One collective as a line of a segment's text. An EP all-to-all's line gives no exposed
+/// time; a host transfer's (between a GPU and its CPU) no ranks and no bytes sent.
+QString commLine(const CommOp &op)
+{
+    switch (op.group) {
+    case CommGroup::Ep:
+        return tr("%1: %2 × %3 over %4 ranks on %5 = %6 sent, %7")
+            .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes), QString::number(op.groupSize), op.linkId,
+                 fmt::bytes(op.bytes), fmt::duration(op.seconds));
+    case CommGroup::Host:
+        return tr("%1: %2 × %3 on %4 = %5, exposed %6")
+            .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes), op.linkId, fmt::duration(op.seconds),
+                 fmt::duration(op.exposedSeconds));
+    case CommGroup::Tp:
+    case CommGroup::Cp:
+    case CommGroup::Pp:
+    case CommGroup::Dp:
+        break;
+    }
+    return tr("%1: %2 × %3 over %4 ranks on %5 = %6 sent, %7 (exposed %8)")
+        .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes), QString::number(op.groupSize), op.linkId,
+             fmt::bytes(op.bytes), fmt::duration(op.seconds), fmt::duration(op.exposedSeconds));
+}
+
+/// The lines of the step's collectives in `groups`, one per row in the step's order, or
+/// `none` when it has none.
+QString commLines(const StepTimeReport &s, std::initializer_list<CommGroup> groups,
+                  const QString &none = tr("no collective of this kind in this layout"))
 {
     QStringList lines;
-    for (const CommOp &op : s.comm) {
-        if (op.group == CommGroup::Ep || op.group == CommGroup::Host)
-            continue;  // listed with their own segments
-        const bool isModel = op.group != CommGroup::Dp;
-        if (isModel != model)
-            continue;
-        lines << tr("%1: %2 × %3 over %4 ranks on %5 = %6 sent, %7 (exposed %8)")
-                     .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes), QString::number(op.groupSize),
-                          op.linkId, fmt::bytes(op.bytes), fmt::duration(op.seconds), fmt::duration(op.exposedSeconds));
-    }
-    return lines.isEmpty() ? tr("no collective of this kind in this layout") : lines.join(QLatin1Char('\n'));
+    for (const CommOp &op : s.comm)
+        if (std::find(groups.begin(), groups.end(), op.group) != groups.end())
+            lines << commLine(op);
+    return lines.isEmpty() ? none : lines.join(QLatin1Char('\n'));
 }
 
 } // namespace
@@ -114,45 +137,33 @@ QString stepSegmentText(const Report &r, StepComponent c)
                   "points on the roofline: its roofs are this GPU's FLOP/s and HBM bandwidth, and a collective is "
                   "bound by its link.\n%4")
                    .arg(fmt::duration(sumExposed(s, CommGroup::Tp)), fmt::duration(sumExposed(s, CommGroup::Cp)),
-                        fmt::duration(sumExposed(s, CommGroup::Pp)), commLines(s, true));
+                        fmt::duration(sumExposed(s, CommGroup::Pp)),
+                        commLines(s, {CommGroup::Tp, CommGroup::Cp, CommGroup::Pp}));
         break;
-    case StepComponent::ExpertComm: {
-        QStringList lines;
-        for (const CommOp &op : s.comm)
-            if (op.group == CommGroup::Ep)
-                lines << tr("%1: %2 × %3 over %4 ranks on %5 = %6 sent, %7")
-                             .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes),
-                                  QString::number(op.groupSize), op.linkId, fmt::bytes(op.bytes),
-                                  fmt::duration(op.seconds));
+    case StepComponent::ExpertComm:
         body = tr("Each Mixture-of-Experts block sends every token's top-k copies (padded to the capacity factor) "
                   "to the %1 expert-parallel ranks that hold their experts and brings the outputs back: dispatch and "
                   "combine forward, both again backward. All-to-all traffic is (n − 1)/n of the buffer; it is exposed "
                   "whole, as the experts wait for their tokens, unless overlapped with another micro-batch's compute "
                   "(DualPipe).\n%2")
                    .arg(l.ep)
-                   .arg(lines.isEmpty() ? tr("no expert parallelism in this layout (ep = 1)") : lines.join(QLatin1Char('\n')));
+                   .arg(commLines(s, {CommGroup::Ep}, tr("no expert parallelism in this layout (ep = 1)")));
         break;
-    }
     case StepComponent::DataComm:
         body = tr("The gradient reduction (and ZeRO's parameter gathers) over %1 DP × CP ranks, hidden behind the last "
                   "micro-batch's backward (ZeRO-3: behind each micro-batch's compute); what does not fit is exposed.\n%2")
                    .arg(l.shardGroup())
-                   .arg(commLines(s, false));
+                   .arg(commLines(s, {CommGroup::Dp}));
         break;
     case StepComponent::Offload: {
-        QStringList lines;
-        for (const CommOp &op : s.comm)
-            if (op.group == CommGroup::Host)
-                lines << tr("%1: %2 × %3 on %4 = %5, exposed %6")
-                             .arg(op.name, fmt::number(op.count), fmt::bytes(op.tensorBytes), op.linkId,
-                                  fmt::duration(op.seconds), fmt::duration(op.exposedSeconds));
+        const QString lines = commLines(s, {CommGroup::Host}, QString());
         body = lines.isEmpty()
                    ? tr("Nothing is offloaded (offload none): the optimizer state, gradients and parameters stay on the GPU.")
                    : tr("ZeRO-Offload (Ren et al. 2021): this GPU's partition of the gradients crosses to the CPU behind "
                         "the backward, the updated parameters come back after the CPU's optimizer step (exposed); "
                         "ZeRO-Infinity also fetches the parameters for every micro-batch, behind its compute. The CPU's "
                         "step itself is not modelled.\n%1")
-                         .arg(lines.join(QLatin1Char('\n')));
+                         .arg(lines);
         break;
     }
     case StepComponent::Bubble:

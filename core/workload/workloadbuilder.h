@@ -1,0 +1,195 @@
+#pragma once
+
+// What buildWorkload's parts share: the per-element FLOP counts, the kernel-counting primitives
+// and the quantities every region's formulas use. Only core/workload/workload.cpp and
+// core/workload/workloadblock.cpp include it.
+#include "core/workload/workload.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace napkin {
+
+// FLOPs per element of the non-matmul kernels. Napkin's own counts, stated here because no
+// paper standardises them: LayerNorm mean 1 + variance 3 + normalise 2 + affine 2 = 8;
+// RMSNorm square-and-sum 2 + scale 1 + weight 1 = 4; softmax max, subtract, exp, sum,
+// divide = 5; GELU tanh form (Hendrycks & Gimpel 2016) 8; SwiGLU silu 4 + product 1 = 5;
+// cross-entropy max, subtract, exp, sum, log = 5; dropout compare and scale = 2; the embedding
+// lookup one per element (the position add for gpt2, the gather for llama). Backward kernels
+// cost twice their forward.
+constexpr double kLayerNormFlops = 8;
+constexpr double kRmsNormFlops = 4;
+constexpr double kSoftmaxFlops = 5;
+constexpr double kGeluFlops = 8;
+constexpr double kSwigluFlops = 5;
+constexpr double kCrossEntropyFlops = 5;
+constexpr double kDropoutFlops = 2;
+constexpr double kEmbeddingFlops = 1;
+constexpr double kFp32 = 4;
+constexpr double kInt64 = 8;
+constexpr double kMask = 1;  // a dropout mask: one byte per element
+
+/// What one forward op keeps and owns (its backward copy carries neither).
+struct Keeps {
+    double saved = 0;
+    double params = 0;
+};
+
+/// Appends ops to `out` (cleared first), counting a kernel's FLOPs and bytes from its shape.
+/// Inline: the planner builds workloads thousands of times per slider move.
+class OpBuilder final
+{
+public:
+    OpBuilder(const WorkloadInput &in, std::vector<WorkloadOp> &out) : m_in(in), m_out(out) { m_out.clear(); }
+
+    Region region = Region::Block;
+
+    bool expert = false;  ///< the ops added now are a routed expert's
+
+    void add(const char *name, Phase phase, OpKind kind, double count, double flops, double matmulFlops, double bytes,
+             Keeps keeps = {})
+    {
+        if (count > 0)
+            m_out.push_back(WorkloadOp{name, phase, kind, region, count, flops, matmulFlops, bytes, keeps.saved,
+                                       keeps.params, expert});
+    }
+
+    /// Forward (M x K)(K x N): activations in, weights, activations out; and its backward,
+    /// dX = dY W^T and dW = X^T dY, each the same 2MKN.
+    void matmul(const char *name, double count, double m, double k, double n, Keeps keeps)
+    {
+        const double a = m_in.activationBytes;
+        const double w = m_in.weightBytes;
+        const double g = m_in.gradBytes;
+        const double f = 2 * m * k * n;
+        add(name, Phase::Forward, OpKind::Matmul, count, f, f, m * k * a + k * n * w + m * n * a, keeps);
+        add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
+            (m * n * a + k * n * w + m * k * a)          // dX: read dY and W, write dX
+                + (m * k * a + m * n * a + k * n * g));  // dW: read X and dY, write dW
+    }
+
+    /// The same for `groups` weight matrices applied to `m` rows in all (a grouped GEMM over
+    /// this GPU's experts): the FLOPs of one (m x k)(k x n), the weight bytes of every group.
+    /// Few rows per expert make its intensity low (the roofline's point for small batches).
+    void groupedMatmul(const char *name, double count, double groups, double m, double k, double n, Keeps keeps)
+    {
+        const double a = m_in.activationBytes;
+        const double w = m_in.weightBytes;
+        const double g = m_in.gradBytes;
+        const double f = 2 * m * k * n;
+        const double weights = groups * k * n;
+        add(name, Phase::Forward, OpKind::Matmul, count, f, f, m * k * a + weights * w + m * n * a, keeps);
+        add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
+            (m * n * a + weights * w + m * k * a) + (m * k * a + m * n * a + weights * g));
+    }
+
+    /// Elementwise kernel over `elements`, reading `reads` and writing `writes` tensors of that size.
+    void elementwise(const char *name, OpKind kind, double count, double elements, double flopsPerElement,
+                     double reads, double writes, double extraBytes = 0, Keeps keeps = {})
+    {
+        const double a = m_in.activationBytes;
+        add(name, Phase::Forward, kind, count, flopsPerElement * elements, 0, (reads + writes) * elements * a + extraBytes,
+            keeps);
+        // Backward reads the saved input and the incoming grad for each forward read and writes a grad for each.
+        add(name, Phase::Backward, kind, count, 2 * flopsPerElement * elements, 0,
+            (2 * reads + writes) * elements * a + extraBytes);
+    }
+
+private:
+    const WorkloadInput &m_in;
+    std::vector<WorkloadOp> &m_out;
+};
+
+/// Builds one stage's ops for buildWorkload, a region per call, in the order buildWorkload
+/// calls them (the op order is the order sums add up in). Its members are the symbols of the
+/// formulas, named as the formulas (and the papers) name them rather than m_-prefixed, each
+/// derived once from the input and from those declared above it.
+class WorkloadBuilder final
+{
+public:
+    WorkloadBuilder(const WorkloadInput &input, std::vector<WorkloadOp> &output) : in(input), out(output) {}
+
+    // workload.cpp
+    void embedding();
+    void head();
+    void recompute(std::size_t layerOpsBegin, std::size_t layerOpsEnd);
+    void multiTokenPrediction();
+    void optimizerStep();
+
+    // workloadblock.cpp: one block's ops, each `count`ed once per layer.
+    void attentionProjections();
+    void attentionCore();
+    void attentionOutput();
+    void blockMlp();
+
+private:
+    void latentAttentionProjections();
+    void mixtureOfExperts();
+    void mlp(const char *up, const char *act, const char *down, double count, double tokensHere, double tokensAll,
+             double width, double groups, double inSaved);
+
+    /// A tensor of `bytes` over the micro-batch placed on this GPU: one TP keeps whole (/ tp
+    /// only with SP), or one TP splits; either / cp.
+    double whole(double bytes) const { return keep ? bytes / rep / in.cp : 0; }
+    double split(double bytes) const { return keep ? bytes / tp / in.cp : 0; }
+
+    const WorkloadInput &in;
+    std::vector<WorkloadOp> &out;
+    OpBuilder ops{in, out};
+
+    const bool llama = in.llama;
+    const double L = in.layers;
+    const double b = in.microBatch;
+    const double sq = in.seqLen;
+    const double sb = b * sq;         // tokens of one micro-batch, whole sequence
+    const double T = sb / in.cp;      // of them on this GPU
+    const double d = in.dModel;
+    const double kv = in.kvWidth;
+    const double ff = in.dFf;
+    const double tp = in.tp;
+    const double headsHere = in.heads / tp;
+    const double V = in.vocab;
+    const double a = in.activationBytes;
+    const double w = in.weightBytes;
+    const bool gpt2 = !llama;
+    const bool biased = gpt2 || in.linearBias;  // every linear layer of the block has a bias
+    // Score entries per head and sequence on this GPU: its s / cp queries against every key
+    // (causal: the lower triangle, which the load-balanced CP split shares evenly).
+    // Sliding windows: the model's average over its windowed and full blocks.
+    const double scoreEntries = (in.pairsPerBlock > 0 ? in.pairsPerBlock : in.causal ? sq * (sq + 1) / 2 : sq * sq) / in.cp;
+    const double scores = b * headsHere * scoreEntries;  // elements of the materialised score matrix
+    // Norms, residuals and dropouts run on every TP rank whole, or on s / tp tokens with SP.
+    const double replicatedTokens = in.sp ? T / tp : T;
+    const double normFlops = llama ? kRmsNormFlops : kLayerNormFlops;
+    const double normParams = (llama ? 1 : 2) * d;
+    const double normParamBytes = normParams * w;
+
+    // Saved activations (Korthikanti et al. 2022, Table 2 term by term; or what autograd keeps
+    // in the reference PyTorch decoders, tests/validation/ACTIVATION_MODEL.md), written for the
+    // whole micro-batch and placed on this GPU: a tensor TP splits / tp, one it keeps whole / tp
+    // only with SP (Table 2's rows), every tensor / cp (whole() and split() above).
+    const double B = a;
+    const double F = kFp32;
+    const bool keep = in.includeActivations;
+    const bool pytorch = in.activationModel == ActivationModel::PyTorch;
+    const bool full = in.recompute == Recompute::Full;
+    const bool scoresKept = in.recompute == Recompute::None;
+    const double drop = in.dropout ? 1 : 0;
+    const double rep = in.sp ? tp : 1;
+    const double allScores = in.heads * sq * sb;  // a s^2 b: score entries are stored whole, not halved
+    // A norm's own saved tensors: LayerNorm keeps its input and fp32 mean and rstd (CUDA kernel);
+    // RMSNorm as Meta writes it keeps x.float(), rsqrt(mean(x^2)) and the normalised tensor.
+    const double pytorchNorm = llama ? F * sb * d + F * sb + B * sb * d : B * sb * d + 2 * F * sb;
+    const double normSaved = full ? 0 : whole(pytorch ? pytorchNorm : B * sb * d);
+    const double inputSaved = full ? 0 : whole(B * sb * d);  // a projection's whole input
+
+    // qw, kw, vw, ow: the queries', keys', values' and output's widths over all heads (d_model
+    // for Q and the output unless head_dim is set apart; multi-head latent attention in
+    // latentAttentionProjections()).
+    const double qw = in.queryWidth;
+    const double kw = in.keyWidth;
+    const double vw = in.valueWidth;
+    const double ow = in.outWidth;
+};
+
+} // namespace napkin
