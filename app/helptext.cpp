@@ -44,7 +44,7 @@ QString fieldsHelp(FieldGroup group)
             left += QStringLiteral(" | --") + QLatin1String(f.offOption);
             detail = QStringLiteral("default %1").arg(defaultText(f));
         } else {
-            left += QLatin1Char(' ') + QLatin1String(f.valueName);
+            left += QLatin1Char(' ') + (f.valueName ? QLatin1String(f.valueName) : choiceNames(f).join(QLatin1Char('|')));
             detail = f.kind == FieldKind::Choice || f.kind == FieldKind::Text
                          ? QStringLiteral("default %1").arg(defaultText(f))
                          : QStringLiteral("%1; default %2").arg(acceptedText(f), defaultText(f));

@@ -105,8 +105,8 @@ Apply fieldOption(const ScenarioField &f, const Catalog &catalog)
             break;
         }
         case FieldKind::Choice:
-            if (!field->choices().contains(v))
-                return failure(name, QStringLiteral("must be %1 (got '%2')").arg(choiceList(field->choices()), v));
+            if (!choiceNames(*field).contains(v))
+                return failure(name, QStringLiteral("must be %1 (got '%2')").arg(choiceList(choiceNames(*field)), v));
             value = v;
             break;
         case FieldKind::Text:

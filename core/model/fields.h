@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace napkin {
@@ -18,12 +19,17 @@ enum class FieldKind {
     Real,     ///< a finite number in [lo, hi] (or (lo, hi] when loExclusive)
     Count,    ///< a Real the command line also takes as 300B, 1.5T or 3e11
     Flag,     ///< true or false; on the command line --option and --offOption
-    Choice,   ///< one of choices()
+    Choice,   ///< one of choices()'s names
     Text,     ///< a non-empty string (catalog ids are checked against the catalog elsewhere)
 };
 
 /// Where a field sits in --help and in the window.
 enum class FieldGroup { Model, Run, Parallel };
+
+/// Which formula the window's "how this is computed" strip shows (core/text/formulas.h). It
+/// lives here, one per field, so that a change to any field names its formula; the strip's text
+/// stays in core/text.
+enum class FormulaTopic { Params, Flops, ModelState, Activations, Time, Cost, Roofline };
 
 /// One scenario field, described once: its JSON key, command-line option, range, default
 /// (the value in Scenario{}), help, and how to read and write it. Scenario JSON, validation,
@@ -38,13 +44,34 @@ struct ScenarioField {
     double hi = 0;
     bool loExclusive = false;
     bool nullable = false;    ///< JSON null (and an unset optional) means "derived": see help
-    const char *valueName;    ///< "N", "F", "ID" in --help
+    const char *valueName;    ///< "N", "F", "ID" in --help; nullptr for a Choice: its names
     const char *help;         ///< one line: what it is, what null means
-    QStringList (*choices)() = nullptr;
+    FormulaTopic topic;       ///< the formula a change to it is about
+    const char *label;        ///< the window's name: form row, accessible name, "Set <label> to 4"
+    const char *tip;          ///< the window's tooltip; nullptr: help
+    /// A Choice's values (an enum's one table of names and labels, core/model/scenario.h); an
+    /// Integer with choices is chosen from their labels in the window (the ZeRO stage).
+    std::span<const EnumEntry> (*choices)() = nullptr;
     QJsonValue (*get)(const Scenario &) = nullptr;
     void (*set)(Scenario &, const QJsonValue &) = nullptr;  ///< the value already passed checkValue()
     bool shape = false;       ///< part of the model shape (checked for presets too)
 };
+
+/// A table as a field's choices: `choicesOf<kRecomputeNames>`.
+template <const auto &table>
+std::span<const EnumEntry> choicesOf()
+{
+    return table;
+}
+
+/// A field's choice names ("none", "selective", "full"); empty when it has no choices.
+QStringList choiceNames(const ScenarioField &f);
+
+/// The window's tooltip for a field: its tip, or else its help.
+inline const char *fieldTip(const ScenarioField &f)
+{
+    return f.tip ? f.tip : f.help;
+}
 
 /// Every field, in the order they are checked and listed.
 const std::vector<ScenarioField> &scenarioFields();

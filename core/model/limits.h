@@ -18,6 +18,11 @@ constexpr std::int64_t maxPositions = 16777216;
 constexpr std::int64_t maxSeqLen = 1048576;
 constexpr std::int64_t maxMicroBatch = 65536;
 constexpr std::int64_t maxGpus = 1048576;
+/// ZeRO stages (Rajbhandari et al. 2019): 0 shards nothing, 1 the optimizer state, 2 + gradients,
+/// 3 + parameters. The field, the memory report's per-stage arrays, the planner and the
+/// window's chooser all count to this.
+constexpr int minZeroStage = 0;
+constexpr int maxZeroStage = 3;
 /// Sequences per optimizer step: above any published run (Llama 3 405B: 16M tokens of 8192).
 constexpr std::int64_t maxGlobalBatch = 1000000000000;  // 1e12
 /// Efficiencies are fractions of a peak: above 0, at most 1.

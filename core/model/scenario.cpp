@@ -9,110 +9,109 @@ bool PinnedBaseline::operator==(const PinnedBaseline &other) const
     return scenario == other.scenario || *scenario == *other.scenario;
 }
 
+QString enumName(std::span<const EnumEntry> table, int value)
+{
+    for (const EnumEntry &e : table)
+        if (e.value == value)
+            return QLatin1String(e.name);
+    return {};
+}
+
+std::optional<int> enumValue(std::span<const EnumEntry> table, const QString &name)
+{
+    for (const EnumEntry &e : table)
+        if (name == QLatin1String(e.name))
+            return e.value;
+    return std::nullopt;
+}
+
+QStringList enumNames(std::span<const EnumEntry> table)
+{
+    QStringList out;
+    for (const EnumEntry &e : table)
+        out << QLatin1String(e.name);
+    return out;
+}
+
+namespace {
+
+template <typename E>
+std::optional<E> fromName(std::span<const EnumEntry> table, const QString &name)
+{
+    const std::optional<int> v = enumValue(table, name);
+    return v ? std::optional<E>(static_cast<E>(*v)) : std::nullopt;
+}
+
+} // namespace
+
 QString archName(Arch arch)
 {
-    return arch == Arch::Gpt2 ? QStringLiteral("gpt2") : QStringLiteral("llama");
+    return enumName(kArchNames, static_cast<int>(arch));
 }
 
 std::optional<Arch> archFromName(const QString &name)
 {
-    if (name == QLatin1String("gpt2"))
-        return Arch::Gpt2;
-    if (name == QLatin1String("llama"))
-        return Arch::Llama;
-    return std::nullopt;
+    return fromName<Arch>(kArchNames, name);
 }
 
 QString offloadName(Offload offload)
 {
-    switch (offload) {
-    case Offload::None: return QStringLiteral("none");
-    case Offload::Optimizer: return QStringLiteral("optimizer");
-    case Offload::Params: return QStringLiteral("params");
-    }
-    return {};
+    return enumName(kOffloadNames, static_cast<int>(offload));
 }
 
 std::optional<Offload> offloadFromName(const QString &name)
 {
-    for (Offload o : {Offload::None, Offload::Optimizer, Offload::Params})
-        if (offloadName(o) == name)
-            return o;
-    return std::nullopt;
+    return fromName<Offload>(kOffloadNames, name);
 }
 
 QString recomputeName(Recompute recompute)
 {
-    switch (recompute) {
-    case Recompute::None: return QStringLiteral("none");
-    case Recompute::Selective: return QStringLiteral("selective");
-    case Recompute::Full: return QStringLiteral("full");
-    }
-    return {};
+    return enumName(kRecomputeNames, static_cast<int>(recompute));
 }
 
 std::optional<Recompute> recomputeFromName(const QString &name)
 {
-    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full})
-        if (recomputeName(r) == name)
-            return r;
-    return std::nullopt;
+    return fromName<Recompute>(kRecomputeNames, name);
 }
 
 QString activationModelName(ActivationModel model)
 {
-    return model == ActivationModel::Korthikanti ? QStringLiteral("korthikanti") : QStringLiteral("pytorch");
+    return enumName(kActivationModelNames, static_cast<int>(model));
 }
 
 std::optional<ActivationModel> activationModelFromName(const QString &name)
 {
-    if (name == QLatin1String("korthikanti"))
-        return ActivationModel::Korthikanti;
-    if (name == QLatin1String("pytorch"))
-        return ActivationModel::PyTorch;
-    return std::nullopt;
+    return fromName<ActivationModel>(kActivationModelNames, name);
 }
 
 QString flopsBasisName(FlopsBasis basis)
 {
-    return basis == FlopsBasis::SixND ? QStringLiteral("6nd") : QStringLiteral("detailed");
+    return enumName(kFlopsBasisNames, static_cast<int>(basis));
 }
 
 std::optional<FlopsBasis> flopsBasisFromName(const QString &name)
 {
-    if (name == QLatin1String("6nd"))
-        return FlopsBasis::SixND;
-    if (name == QLatin1String("detailed"))
-        return FlopsBasis::Detailed;
-    return std::nullopt;
+    return fromName<FlopsBasis>(kFlopsBasisNames, name);
 }
 
 QString utilizationBasisName(UtilizationBasis basis)
 {
-    return basis == UtilizationBasis::Hfu ? QStringLiteral("hfu") : QStringLiteral("mfu");
+    return enumName(kUtilizationBasisNames, static_cast<int>(basis));
 }
 
 std::optional<UtilizationBasis> utilizationBasisFromName(const QString &name)
 {
-    if (name == QLatin1String("hfu"))
-        return UtilizationBasis::Hfu;
-    if (name == QLatin1String("mfu"))
-        return UtilizationBasis::Mfu;
-    return std::nullopt;
+    return fromName<UtilizationBasis>(kUtilizationBasisNames, name);
 }
 
 QString timeBasisName(TimeBasis basis)
 {
-    return basis == TimeBasis::Utilization ? QStringLiteral("mfu") : QStringLiteral("estimated");
+    return enumName(kTimeBasisNames, static_cast<int>(basis));
 }
 
 std::optional<TimeBasis> timeBasisFromName(const QString &name)
 {
-    if (name == QLatin1String("mfu"))
-        return TimeBasis::Utilization;
-    if (name == QLatin1String("estimated"))
-        return TimeBasis::Estimated;
-    return std::nullopt;
+    return fromName<TimeBasis>(kTimeBasisNames, name);
 }
 
 } // namespace napkin

@@ -1,10 +1,12 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 
 namespace napkin {
 
@@ -125,7 +127,7 @@ struct Scenario {
     double tokens = 300e9;            ///< training tokens, the source document's D
     QString gpuId = QStringLiteral("h100-sxm");
     std::int64_t gpus = 8;            ///< data-parallel GPUs
-    int zeroStage = 0;                ///< 0..3, Rajbhandari et al. 2019
+    int zeroStage = 0;                ///< limits::minZeroStage to maxZeroStage, Rajbhandari et al. 2019
     QString recipeId = QStringLiteral("bf16-mixed-adamw");
     Recompute recompute = Recompute::None;
     bool flashAttention = false;
@@ -184,6 +186,56 @@ struct Scenario {
 
     bool operator==(const Scenario &) const = default;
 };
+
+/// One value of a scenario enum, spelled once: the name JSON and the command line use ("selective")
+/// and the label the window's chooser shows ("Selective (attention)"). Each enum has one table
+/// below, in the order the window lists them; the name functions, the field table's choices
+/// and the window's combo boxes all read it.
+struct EnumEntry {
+    int value;          ///< the enum value (static_cast<int>), or a ZeRO stage
+    const char *name;   ///< JSON and command line
+    const char *label;  ///< the window (translated there in the "napkin::ScenarioField" context)
+};
+
+inline constexpr EnumEntry kArchNames[] = {
+    {static_cast<int>(Arch::Gpt2), "gpt2", "GPT-2"},
+    {static_cast<int>(Arch::Llama), "llama", "Llama"},
+};
+inline constexpr EnumEntry kRecomputeNames[] = {
+    {static_cast<int>(Recompute::None), "none", "None"},
+    {static_cast<int>(Recompute::Selective), "selective", "Selective (attention)"},
+    {static_cast<int>(Recompute::Full), "full", "Full (layer inputs only)"},
+};
+inline constexpr EnumEntry kActivationModelNames[] = {
+    {static_cast<int>(ActivationModel::Korthikanti), "korthikanti", "Korthikanti et al. 2022"},
+    {static_cast<int>(ActivationModel::PyTorch), "pytorch", "As in PyTorch (measured)"},
+};
+inline constexpr EnumEntry kOffloadNames[] = {
+    {static_cast<int>(Offload::None), "none", "Nothing"},
+    {static_cast<int>(Offload::Optimizer), "optimizer", "Optimizer + grads"},
+    {static_cast<int>(Offload::Params), "params", "+ parameters"},
+};
+// The detailed count first: it is the default, and the window has always offered it first.
+inline constexpr EnumEntry kFlopsBasisNames[] = {
+    {static_cast<int>(FlopsBasis::Detailed), "detailed", "Detailed (matmuls x 3)"},
+    {static_cast<int>(FlopsBasis::SixND), "6nd", "6ND (Kaplan et al. 2020)"},
+};
+inline constexpr EnumEntry kUtilizationBasisNames[] = {
+    {static_cast<int>(UtilizationBasis::Hfu), "hfu", "HFU (counts recompute)"},
+    {static_cast<int>(UtilizationBasis::Mfu), "mfu", "MFU (model FLOPs)"},
+};
+// "mfu" for the utilisation basis: the JSON name is older than HFU.
+inline constexpr EnumEntry kTimeBasisNames[] = {
+    {static_cast<int>(TimeBasis::Utilization), "mfu", "Your utilisation"},
+    {static_cast<int>(TimeBasis::Estimated), "estimated", "Estimated step"},
+};
+
+/// A table's name for `value`; empty when it has none.
+QString enumName(std::span<const EnumEntry> table, int value);
+/// The value a table names `name`; nullopt for a name it does not have.
+std::optional<int> enumValue(std::span<const EnumEntry> table, const QString &name);
+/// Every name of a table, in its order.
+QStringList enumNames(std::span<const EnumEntry> table);
 
 QString archName(Arch arch);
 QString timeBasisName(TimeBasis basis);

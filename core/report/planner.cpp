@@ -2,6 +2,7 @@
 
 #include "core/workload/flops.h"
 #include "core/model/layout.h"
+#include "core/model/limits.h"
 #include "core/run/memory.h"
 #include "core/report/report.h"
 
@@ -216,7 +217,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                             // ZeRO stages the offload allows (optimizer: 1+, params: 3); one
                             // replica shards nothing, so it takes the lowest of them.
                             const int zeroLo = lowestZeroStage(s.offload);
-                            const int zeroHi = std::max(zeroLo, dp * cp > 1 ? 3 : 0);
+                            const int zeroHi = std::max(zeroLo, dp * cp > 1 ? limits::maxZeroStage : limits::minZeroStage);
                             for (int zero = zeroLo; zero <= zeroHi; ++zero) {
                                 for (Recompute rc : recomputes) {
                                     // FlashAttention keeps no scores: selective recompute is no recompute.

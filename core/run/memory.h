@@ -3,6 +3,7 @@
 #include "core/workload/activations.h"
 #include "core/model/catalog.h"
 #include "core/model/layout.h"
+#include "core/model/limits.h"
 #include "core/model/recipe.h"
 #include "core/model/scenario.h"
 
@@ -30,8 +31,9 @@ struct FrameworkOverheads {
     double total() const { return zero3Gathered + zero3Prefetch + allocatorMargin; }
 };
 
-/// ZeRO stages 0 to 3 (Rajbhandari et al. 2019): every per-stage array and loop uses this.
-constexpr int kZeroStages = 4;
+/// How many ZeRO stages there are (limits::minZeroStage to maxZeroStage): every per-stage array and
+/// loop uses this.
+constexpr int kZeroStages = limits::maxZeroStage - limits::minZeroStage + 1;
 
 /// Bytes one GPU holds, by component (the source document's dictionary).
 struct MemoryBreakdown {

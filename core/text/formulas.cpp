@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 
 #include <array>
+#include <iterator>
 
 namespace napkin {
 
@@ -152,26 +153,18 @@ QString rooflineText(const Report &r)
 
 FormulaTopic topicOfChange(const Scenario &before, const Scenario &after, FormulaTopic current)
 {
-    const ModelShape &a = before.model;
-    const ModelShape &b = after.model;
-    if (a != b || before.paramsOverride != after.paramsOverride)
-        return FormulaTopic::Params;
-    if (before.tokens != after.tokens)
-        return FormulaTopic::Flops;
-    if (before.microBatch != after.microBatch || before.seqLen != after.seqLen || before.recompute != after.recompute
-        || before.flashAttention != after.flashAttention || before.includeActivations != after.includeActivations
-        || before.activationModel != after.activationModel || before.dropout != after.dropout)
-        return FormulaTopic::Activations;
-    if (before.gpus != after.gpus || before.zeroStage != after.zeroStage || before.recipeId != after.recipeId)
-        return FormulaTopic::ModelState;
-    if (before.gpuId != after.gpuId)
-        return FormulaTopic::Roofline;
-    if (before.mfuFraction != after.mfuFraction || before.flopsBasis != after.flopsBasis
-        || before.utilizationBasis != after.utilizationBasis
-        || before.causalHalving != after.causalHalving)
-        return FormulaTopic::Time;
-    if (before.pricePerGpuHourUsd != after.pricePerGpuHourUsd)
-        return FormulaTopic::Cost;
+    // The order a step that changes several topics is named by: the shape leads (a preset also
+    // moves the run's fields), the price follows everything.
+    constexpr FormulaTopic order[] = {FormulaTopic::Params,   FormulaTopic::Flops,    FormulaTopic::Activations,
+                                      FormulaTopic::ModelState, FormulaTopic::Roofline, FormulaTopic::Time,
+                                      FormulaTopic::Cost};
+    bool changed[std::size(order)] = {};
+    for (const ScenarioField &f : scenarioFields())
+        if (f.get(before) != f.get(after))
+            changed[static_cast<std::size_t>(f.topic)] = true;
+    for (FormulaTopic topic : order)
+        if (changed[static_cast<std::size_t>(topic)])
+            return topic;
     return current;
 }
 

@@ -1,7 +1,6 @@
 #include "core/workload/workload.h"
 
 #include "core/model/modelshape.h"
-#include "core/workload/workloadbuilder.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -67,122 +66,6 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     in.headHasOwnTable = !m.tied || s.pp > 1;
     in.mtpDepth = s.paramsOverride ? 0 : static_cast<double>(m.mtpDepth);
     return in;
-}
-
-void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
-{
-    WorkloadBuilder builder(in, out);
-    builder.embedding();
-    // The block's ops, whose forwards recompute() runs again.
-    const std::size_t layerOpsBegin = out.size();
-    builder.attentionProjections();
-    builder.attentionCore();
-    builder.attentionOutput();
-    builder.blockMlp();
-    const std::size_t layerOpsEnd = out.size();
-    builder.head();
-    builder.recompute(layerOpsBegin, layerOpsEnd);
-    builder.multiTokenPrediction();
-    builder.optimizerStep();
-}
-
-void WorkloadBuilder::embedding()
-{
-    ops.region = Region::Embedding;
-    if (!in.firstStage)
-        return;
-    // Token ids (int64) and the embedding dropout mask; the RoPE cos/sin tables that every
-    // block shares (reference LLaMA). Parameters: the vocabulary-parallel token table and
-    // gpt2's whole position table.
-    double saved = kInt64 * sb + drop * sb * d;
-    if (pytorch && llama && !full) {
-        // One table pair of the rotated width: the head (or, under latent attention, its RoPE part).
-        const double ropeWidth = in.kvLoraRank > 0 ? in.qkRopeDim : in.queryWidth / in.heads;
-        saved += 2 * sq * ropeWidth * B;
-    }
-    const double params = V * d / tp + (gpt2 ? in.maxPositions * d : 0);
-    ops.add("embedding lookup", Phase::Forward, OpKind::Elementwise, 1, kEmbeddingFlops * replicatedTokens * d, 0,
-            kInt64 * T + replicatedTokens * d * (w * (gpt2 ? 2 : 1) + a), {whole(saved), params});
-    ops.add("embedding lookup", Phase::Backward, OpKind::Elementwise, 1, kEmbeddingFlops * replicatedTokens * d, 0,
-            replicatedTokens * d * (a + 2 * in.gradBytes));
-}
-
-void WorkloadBuilder::head()
-{
-    ops.region = Region::Head;
-    if (!in.lastStage)
-        return;
-    // The final norm's and the LM head's inputs (Korthikanti Section 4.3: 2sbh each; the
-    // reference keeps the norm's own tensors too), the fp32 logits or their log-softmax, and
-    // the reference's int64 targets and nll_loss's total weight.
-    ops.elementwise(llama ? "RMSNorm (final)" : "LayerNorm (final)", OpKind::Normalization, 1,
-                    replicatedTokens * d, normFlops, 1, 1, normParamBytes,
-                    {whole(pytorch ? pytorchNorm : B * sb * d), normParams});
-    ops.matmul("LM head", 1, T, d, V / tp, {whole(B * sb * d), in.headHasOwnTable ? V * d / tp : 0});
-    ops.elementwise("cross-entropy loss", OpKind::Loss, 1, T * V / tp, kCrossEntropyFlops, 1, 1, 0,
-                    {split(F * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
-}
-
-void WorkloadBuilder::recompute(std::size_t layerOpsBegin, std::size_t layerOpsEnd)
-{
-    // Narayanan et al. 2021, eq. 3: full recompute runs every block's forward again (not the
-    // LM head: checkpoints wrap the blocks). Korthikanti et al. 2022, Appendix A: selective
-    // reruns QK^T, the softmax and attention over V; FlashAttention already keeps no scores.
-    ops.region = Region::Block;
-    for (std::size_t i = layerOpsBegin; i < layerOpsEnd; ++i) {
-        const WorkloadOp op = out[i];  // a copy: push_back may reallocate
-        if (op.phase != Phase::Forward)
-            continue;
-        const bool unfusedAttention = op.kind == OpKind::Attention && !in.flash;
-        if (full || (in.recompute == Recompute::Selective && unfusedAttention))
-            ops.add(op.name, Phase::Recompute, op.kind, op.count, op.flops, op.matmulFlops, op.bytes);
-    }
-}
-
-void WorkloadBuilder::multiTokenPrediction()
-{
-    if (!in.lastStage || in.mtpDepth <= 0)
-        return;
-    // DeepSeek-V3 Section 2.2 (HF layer 61): each multi-token prediction module normalises the
-    // next tokens' embeddings and the hidden states (enorm, hnorm), projects their 2d-wide
-    // concatenation to d (eh_proj), runs one more block (built below as the model's own,
-    // recompute included) and the shared head after its own norm, with a loss of its own.
-    // Beside the head on the last stage, as Megatron-LM places it.
-    ops.region = Region::Head;
-    const double depth = in.mtpDepth;
-    ops.elementwise("MTP norms (enorm, hnorm)", OpKind::Normalization, 2 * depth, replicatedTokens * d, normFlops, 1,
-                    1, normParamBytes, {normSaved, normParams});
-    ops.matmul("MTP projection (eh_proj)", depth, T, 2 * d, d / tp, {whole(2 * B * sb * d), 2 * d * d / tp});
-    ops.elementwise("MTP head norm", OpKind::Normalization, depth, replicatedTokens * d, normFlops, 1, 1,
-                    normParamBytes, {normSaved, normParams});
-    ops.matmul("MTP head (shared)", depth, T, d, V / tp, {whole(B * sb * d), 0});
-    ops.elementwise("MTP loss", OpKind::Loss, depth, T * V / tp, kCrossEntropyFlops, 1, 1, 0,
-                    {split(F * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
-    WorkloadInput block = in;
-    block.layers = depth;
-    block.denseLayers = 0;  // the model's last kind of block (DeepSeek-V3: a MoE block)
-    block.firstStage = false;
-    block.lastStage = false;
-    block.optimizerParams = 0;
-    block.mtpDepth = 0;
-    thread_local std::vector<WorkloadOp> blockOps;
-    buildWorkload(block, blockOps);
-    for (WorkloadOp op : blockOps) {
-        if (op.region != Region::Block)
-            continue;  // its empty optimizer step
-        op.region = Region::Head;
-        out.push_back(op);
-    }
-}
-
-void WorkloadBuilder::optimizerStep()
-{
-    // One optimizer update over this GPU's shard: reads and writes the optimizer state, reads
-    // the grad, writes the compute copy of the weights.
-    ops.region = Region::Step;
-    const double p = in.optimizerParams;
-    ops.add(in.optimizerFlopsPerParam == 15 ? "AdamW step" : "SGD step", Phase::Optimizer, OpKind::Optimizer, 1,
-            p * in.optimizerFlopsPerParam, 0, p * (2 * in.optimizerBytes + in.gradBytes + w));
 }
 
 WorkloadSums sumWorkload(const std::vector<WorkloadOp> &ops)

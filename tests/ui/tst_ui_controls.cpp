@@ -1,11 +1,13 @@
 // Controls: width changes keep heads valid and say so, refused values show core's message in
 // a banner (never NaN), presets fill every shape field, every control is described for tooltips
-// and screen readers, and the window fits 1280x720.
+// and screen readers, the generated controls follow the field table, and the window fits 1280x720.
 
 #include "ui/widgets/banner.h"
 #include "ui/widgets/barlabels.h"
 #include "ui/widgets/chartview.h"
 #include "ui/controls/controlspanel.h"
+#include "ui/controls/fieldcontrols.h"
+#include "core/model/fields.h"
 #include "ui/views/dashboard.h"
 #include "ui/widgets/divisorspinbox.h"
 #include "ui/views/gputimechart.h"
@@ -26,6 +28,9 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFormLayout>
+#include <QJsonValue>
+#include <QUndoStack>
 #include <QGraphicsLayout>
 #include <QLabel>
 #include <QPainterPath>
@@ -168,6 +173,91 @@ private slots:
         for (QAbstractButton *c : w.controls()->findChildren<QAbstractButton *>())
             check(c);
         QVERIFY(checked >= 30);
+    }
+
+    // Every control generated from the field table shows the table's label (row label or check
+    // box text, and accessible name), its tooltip, its range or its choices, and an edit sets the
+    // field as one undo step "Set <label> to <value>". The list is the controls meant to be
+    // generated: one hand-built again fails here.
+    void generatedControlsFollowTheTable_data()
+    {
+        QTest::addColumn<QString>("key");
+        for (const char *key : {"gpus", "zero", "recompute", "offload", "flash", "activations", "activation_model",
+                                "dropout", "reserved_bytes", "flops_basis", "causal", "utilization_basis", "mfu", "arch",
+                                "d_ff", "vocab", "tied", "experts", "experts_per_token", "shared_experts", "expert_d_ff",
+                                "dense_layers", "sp", "capacity_factor", "ep_overlap", "time_basis"})
+            QTest::newRow(key) << QString::fromLatin1(key);
+    }
+
+    void generatedControlsFollowTheTable()
+    {
+        QFETCH(QString, key);
+        const ScenarioField &f = *findScenarioField(key);
+        // Mixture-of-Experts and TP 2: every generated control enabled, the layout group shown.
+        Scenario start;
+        start.model.experts = 8;
+        start.tp = 2;
+        MainWindow w(env().catalog(), start);
+        QVERIFY(uitest::showAndWait(w));
+        QWidget *control = nullptr;
+        FieldRowStyle style;
+        for (FieldControls *fields : w.controls()->findChildren<FieldControls *>())
+            if (QWidget *c = fields->control(f.key)) {
+                QVERIFY2(!control, "one control per field");
+                control = c;
+                style = fields->style(f.key);
+            }
+        QVERIFY(control);
+        QVERIFY(control->isEnabled());
+        const QString label = QString::fromUtf8(f.label);
+        QCOMPARE(control->accessibleName(), label);
+        QCOMPARE(control->accessibleDescription(), QString::fromUtf8(fieldTip(f)));
+        auto *check = qobject_cast<QCheckBox *>(control);
+        if (check) {
+            QCOMPARE(check->text(), label);
+        } else {
+            auto *form = qobject_cast<QFormLayout *>(control->parentWidget()->layout());
+            QVERIFY(form);
+            auto *rowLabel = qobject_cast<QLabel *>(form->labelForField(control));
+            QVERIFY(rowLabel);
+            QCOMPARE(rowLabel->text(), label);
+        }
+
+        QUndoStack *undo = w.controller()->undoStack();
+        const int steps = undo->count();
+        QString shown;
+        if (auto *combo = qobject_cast<QComboBox *>(control)) {
+            QCOMPARE(combo->count(), static_cast<int>(f.choices().size()));
+            for (int i = 0; i < combo->count(); ++i) {
+                QCOMPARE(combo->itemText(i), QString::fromUtf8(f.choices()[static_cast<std::size_t>(i)].label));
+                QCOMPARE(combo->itemData(i).toInt(), f.choices()[static_cast<std::size_t>(i)].value);
+            }
+            combo->setFocus();
+            QTest::keyClick(combo, combo->currentIndex() + 1 < combo->count() ? Qt::Key_Down : Qt::Key_Up);
+            const QJsonValue now = f.get(w.controller()->scenario());
+            QCOMPARE(now.isString() ? *enumValue(f.choices(), now.toString()) : now.toInt(), combo->currentData().toInt());
+            shown = f.kind == FieldKind::Choice ? combo->currentText() : QString::number(combo->currentData().toInt());
+        } else if (check) {
+            const bool before = check->isChecked();
+            check->click();
+            QCOMPARE(f.get(w.controller()->scenario()).toBool(), !before);
+            shown = before ? QStringLiteral("off") : QStringLiteral("on");
+        } else {
+            auto *box = qobject_cast<QDoubleSpinBox *>(control);
+            QVERIFY(box);
+            // The field's range, but where the scenario caps it: top-k at the experts there
+            // are, dense blocks at the layers.
+            const double cap = key == QLatin1String("experts_per_token") ? 8
+                               : key == QLatin1String("dense_layers")    ? static_cast<double>(start.model.layers)
+                                                                          : f.hi;
+            QCOMPARE(box->minimum(), f.lo * style.scale);
+            QCOMPARE(box->maximum(), std::min(f.hi, cap) * style.scale);
+            box->stepBy(box->value() < box->maximum() ? 1 : -1);
+            QVERIFY(uitest::nearlyEqual(f.get(w.controller()->scenario()).toDouble() * style.scale, box->value()));
+            shown = box->text();
+        }
+        QCOMPARE(undo->count(), steps + 1);
+        QCOMPARE(undo->undoText(), QStringLiteral("Set %1 to %2").arg(label, shown));
     }
 
     void fitsSmallScreens()

@@ -38,6 +38,10 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
       m_clearParams(new QPushButton(tr("Count parameters from the shape"), this))
 {
     using D = NumberSpinBox::Display;
+    // Hand-built, not generated from the field table (FieldControls): each is a slider and a spin
+    // box linked, reaching less far than the field's range (or on a log scale), a drag is one
+    // undo step, and the width carries heads and d_ff with it. The GPU chooser is hand-built too:
+    // its items are the GPU catalog with each GPU's memory and peak.
     auto *main = new SectionBox(tr("Model and run"), this);
     auto *mainLayout = new QVBoxLayout(main);
     const int integer = static_cast<int>(D::Integer);

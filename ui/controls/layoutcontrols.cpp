@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include "core/model/fields.h"
+#include "ui/controls/fieldcontrols.h"
 #include "ui/widgets/textstrip.h"
 #include <QStandardItemModel>
 
@@ -55,11 +56,27 @@ std::optional<Refusal> layoutProblem(const Scenario &s, const Catalog &catalog)
     return std::nullopt;
 }
 
+/// The field each chooser sets, for its undo step's words.
+const ScenarioField *chooserField(LayoutControls::Choice c)
+{
+    switch (c) {
+    case LayoutControls::Choice::Tp: return findScenarioField(QStringLiteral("tp"));
+    case LayoutControls::Choice::Pp: return findScenarioField(QStringLiteral("pp"));
+    case LayoutControls::Choice::Vpp: return findScenarioField(QStringLiteral("vpp"));
+    case LayoutControls::Choice::Cp: return findScenarioField(QStringLiteral("cp"));
+    case LayoutControls::Choice::GlobalBatch: return findScenarioField(QStringLiteral("global_batch"));
+    case LayoutControls::Choice::GpusPerNode: return findScenarioField(QStringLiteral("gpus_per_node"));
+    case LayoutControls::Choice::Ep: return findScenarioField(QStringLiteral("ep"));
+    }
+    return nullptr;
+}
+
 } // namespace
 
 LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     : QWidget(parent),
       m_controller(controller),
+      m_fields(new FieldControls(controller, this)),
       m_tp(new ElidingComboBox(this)),
       m_pp(new ElidingComboBox(this)),
       m_vpp(new ElidingComboBox(this)),
@@ -67,59 +84,9 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
       m_globalBatch(new ElidingComboBox(this)),
       m_gpusPerNode(new ElidingComboBox(this)),
       m_ep(new ElidingComboBox(this)),
-      m_capacity(new QDoubleSpinBox(this)),
-      m_epOverlap(new QCheckBox(tr("Overlap all-to-all (DualPipe)"), this)),
       m_interconnect(new ElidingComboBox(this)),
-      m_timeBasis(new ElidingComboBox(this)),
-      m_sp(new QCheckBox(tr("Sequence parallelism"), this)),
       m_derived(new TextStrip(this))
 {
-    described(m_tp, tr("Tensor parallelism"),
-              tr("Tensor-parallel ranks (Shoeybi et al. 2019): each block's matrices split across them, two "
-                 "all-reduces per block each way. Must divide heads and K/V heads; best inside a node."));
-    described(m_sp, tr("Sequence parallelism"),
-              tr("Split the activations tensor parallelism keeps whole (norm and projection inputs, dropout "
-                 "masks) too, at the same communication volume (Korthikanti et al. 2022)."));
-    described(m_pp, tr("Pipeline parallelism"),
-              tr("Pipeline stages (Narayanan et al. 2021): layers split across them, micro-batches flow through; "
-                 "the first stage holds the most activations, the bubble is (pp − 1)/(m × vpp)."));
-    described(m_vpp, tr("Virtual stages"),
-              tr("Model chunks per pipeline rank (interleaved 1F1B): the bubble shrinks by vpp, the first "
-                 "stage holds a little more."));
-    described(m_cp, tr("Context parallelism"),
-              tr("Context-parallel ranks: the sequence split across them, K and V passed round a ring. "
-                 "2 × cp must divide the sequence."));
-    described(m_ep, tr("Expert parallelism"),
-              tr("Expert-parallel ranks (Mixture-of-Experts): the routed experts split across them, taken from the "
-                 "data- and context-parallel ranks; tokens reach their experts by an all-to-all each way per block. "
-                 "Must divide the experts and DP × CP."));
-    described(m_capacity, tr("Capacity factor"),
-              tr("Slots per expert as a multiple of its even share of the routed tokens (Fedus et al. 2021): "
-                 "experts compute, keep and exchange every slot, so 1.25 costs 25% more expert time and memory."));
-    described(m_epOverlap, tr("Overlap all-to-all"),
-              tr("Hide the experts' all-to-all behind another micro-batch's compute, as DeepSeek-V3's DualPipe "
-                 "pairs a forward and a backward chunk; only what the compute cannot cover stays on the step. "
-                 "Off: the experts wait for their tokens."));
-    m_capacity->setRange(fieldLo("capacity_factor"), fieldHi("capacity_factor"));
-    m_capacity->setDecimals(2);
-    m_capacity->setSingleStep(0.05);
-    described(m_globalBatch, tr("Global batch"),
-              tr("Sequences per optimizer step over all replicas: a multiple of micro-batch × DP. More "
-                 "micro-batches per step shrink the pipeline bubble."));
-    described(m_gpusPerNode, tr("GPUs per node"),
-              tr("GPUs sharing the fast link (NVLink domain). Groups that fit in a node use it; the rest use "
-                 "the network."));
-    described(m_interconnect, tr("Network"), tr("The link between nodes (napkin interconnects lists each with its source)."));
-    described(m_timeBasis, tr("Time basis"),
-              tr("Where the run's time comes from: your utilisation (MFU or HFU, set under More settings) or "
-                 "Napkin's bottom-up step estimate. Both are shown on the Step chart."));
-    // Long items (network names) elide rather than widen the controls column.
-    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_ep, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis}) {
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(8);
-    }
-    m_timeBasis->addItem(tr("Your utilisation"), static_cast<int>(TimeBasis::Utilization));
-    m_timeBasis->addItem(tr("Estimated step"), static_cast<int>(TimeBasis::Estimated));
     // A strip, not a label: its text changes on every tick, and a label would relayout the window.
     m_derived->setLines(3);  // "DP 128 · 16 micro-batches … 16.78M tokens per step" in the controls column
     m_derived->setTextAsToolTip(true);
@@ -128,19 +95,25 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     auto *form = new QFormLayout(this);
     m_form = form;
     form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("GPUs per node"), m_gpusPerNode);
-    form->addRow(tr("Network"), m_interconnect);
-    form->addRow(tr("TP"), m_tp);
-    form->addRow(m_sp);
-    form->addRow(tr("PP"), m_pp);
-    form->addRow(tr("Virtual stages"), m_vpp);
-    form->addRow(tr("CP"), m_cp);
-    form->addRow(tr("EP"), m_ep);
-    form->addRow(tr("Capacity"), m_capacity);
-    form->addRow(m_epOverlap);
-    form->addRow(tr("Global batch"), m_globalBatch);
+    const auto chooserRow = [form](QComboBox *box, const char *key) { form->addRow(describeByField(box, key), box); };
+    chooserRow(m_gpusPerNode, "gpus_per_node");
+    chooserRow(m_interconnect, "interconnect");
+    chooserRow(m_tp, "tp");
+    m_sp = static_cast<QCheckBox *>(m_fields->addRow(form, "sp"));
+    chooserRow(m_pp, "pp");
+    chooserRow(m_vpp, "vpp");
+    chooserRow(m_cp, "cp");
+    chooserRow(m_ep, "ep");
+    m_capacity = static_cast<QDoubleSpinBox *>(m_fields->addRow(form, "capacity_factor", {.decimals = 2, .step = 0.05}));
+    m_epOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "ep_overlap"));
+    chooserRow(m_globalBatch, "global_batch");
     form->addRow(m_derived);
-    form->addRow(tr("Time from"), m_timeBasis);
+    m_timeBasis = static_cast<QComboBox *>(m_fields->addRow(form, "time_basis"));
+    // Long items (network names) elide rather than widen the controls column.
+    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_ep, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
+    }
 
     const QList<std::pair<QComboBox *, Choice>> boxes = {{m_tp, Choice::Tp}, {m_pp, Choice::Pp}, {m_vpp, Choice::Vpp},
                                                          {m_cp, Choice::Cp}, {m_ep, Choice::Ep},
@@ -154,32 +127,17 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
             const QList<Scenario> &options = m_options[static_cast<int>(which)];
             if (m_syncing || index < 0 || index >= options.size())
                 return;
-            m_controller->propose(options[index], tr("Set %1").arg(box->accessibleName().toLower()));
+            m_controller->propose(options[index], FieldControls::undoText(*chooserField(which), box->itemText(index)));
         });
     }
-    connect(m_sp, &QCheckBox::toggled, this, [this](bool on) {
-        if (!m_syncing)
-            proposeChange(m_controller, tr("Toggle sequence parallelism"), [&](Scenario &s) { s.sequenceParallel = on; });
-    });
-    connect(m_epOverlap, &QCheckBox::toggled, this, [this](bool on) {
-        if (!m_syncing)
-            proposeChange(m_controller, tr("Toggle the all-to-all overlap"), [&](Scenario &s) { s.epOverlap = on; });
-    });
-    connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        if (!m_syncing)
-            proposeChange(m_controller, tr("Set the capacity factor"), [&](Scenario &s) { s.capacityFactor = v; });
-    });
     connect(m_interconnect, &QComboBox::activated, this, [this](int index) {
         if (m_syncing)
             return;
         const QString id = m_interconnect->itemData(index).toString();
-        proposeChange(m_controller, tr("Choose the network"), [&](Scenario &s) { s.interconnectId = id; });
-    });
-    connect(m_timeBasis, &QComboBox::activated, this, [this](int index) {
-        if (m_syncing)
-            return;
-        const auto basis = static_cast<TimeBasis>(m_timeBasis->itemData(index).toInt());
-        proposeChange(m_controller, tr("Choose the time basis"), [&](Scenario &s) { s.timeBasis = basis; });
+        proposeChange(m_controller,
+                      FieldControls::undoText(*findScenarioField(QStringLiteral("interconnect")),
+                                              m_interconnect->itemText(index)),
+                      [&](Scenario &s) { s.interconnectId = id; });
     });
     connect(m_controller, &ScenarioController::scenarioChanged, this, &LayoutControls::sync);
     connect(m_controller, &ScenarioController::reportChanged, this, &LayoutControls::showDerived);
@@ -304,11 +262,9 @@ void LayoutControls::sync(const Scenario &s)
     m_form->setRowVisible(m_ep, moe);
     m_form->setRowVisible(m_capacity, moe);
     m_form->setRowVisible(m_epOverlap, moe);
-    m_epOverlap->setChecked(s.epOverlap);
     if (moe)
         offer(Choice::Ep, {}, candidates(s.model.experts, std::min(s.model.experts, std::max<std::int64_t>(1, dp * s.cp)), s.ep),
               s.ep, [](Scenario &n, std::optional<std::int64_t> v) { n.ep = *v; });
-    m_capacity->setValue(s.capacityFactor);
     const std::int64_t perStep = s.microBatch * dp;
     QList<std::int64_t> multiples;
     for (std::int64_t k = 2; k <= 4096 && perStep * k <= limits::maxGlobalBatch; k *= 2)
@@ -328,11 +284,10 @@ void LayoutControls::sync(const Scenario &s)
     }
     m_interconnect->setItemText(0, tr("the GPU's (%1)").arg(gpu ? gpu->scaleOutId : QString()));
     m_interconnect->setCurrentIndex(std::max(0, m_interconnect->findData(s.interconnectId)));
-    m_sp->setChecked(s.sequenceParallel);
+    m_fields->sync(s);
     m_sp->setEnabled(s.tp > 1 || s.sequenceParallel);
     m_sp->setToolTip(s.tp > 1 ? m_sp->accessibleDescription()
                               : tr("Needs tensor parallelism (tp > 1): with one TP rank nothing is split."));
-    m_timeBasis->setCurrentIndex(std::max(0, m_timeBasis->findData(static_cast<int>(s.timeBasis))));
     m_syncing = false;
 }
 

@@ -12,6 +12,7 @@ class QFormLayout;
 
 namespace napkin::ui {
 
+class FieldControls;
 class ScenarioController;
 class TextStrip;
 
@@ -19,7 +20,10 @@ class TextStrip;
 /// virtual stages, CP, EP and the capacity factor (Mixture-of-Experts only) and the global batch, with DP, micro-batches and gradient accumulation
 /// shown as what follows from them, and which time basis the run uses. Each chooser lists its
 /// usual values; the ones the scenario cannot take are greyed with the rule that forbids them
-/// as their tooltip ("why not"), so an invalid layout cannot be chosen here.
+/// as their tooltip ("why not"), so an invalid layout cannot be chosen here. Those choosers and
+/// the network's (the interconnect catalog) are hand-built, with their label and tooltip from
+/// the field table; sequence parallelism, the capacity factor, the overlap and the time basis
+/// are plain controls generated from it (FieldControls).
 class LayoutControls final : public QWidget
 {
     Q_OBJECT
@@ -47,6 +51,7 @@ private:
     void fill(Choice which, const QList<std::pair<QString, Scenario>> &options, int current);
 
     ScenarioController *m_controller;
+    FieldControls *m_fields;
     QComboBox *m_tp;
     QComboBox *m_pp;
     QComboBox *m_vpp;
@@ -54,12 +59,12 @@ private:
     QComboBox *m_globalBatch;
     QComboBox *m_gpusPerNode;
     QComboBox *m_ep;
-    QDoubleSpinBox *m_capacity;
-    QCheckBox *m_epOverlap;
+    QDoubleSpinBox *m_capacity = nullptr;
+    QCheckBox *m_epOverlap = nullptr;
     QFormLayout *m_form;
     QComboBox *m_interconnect;
-    QComboBox *m_timeBasis;
-    QCheckBox *m_sp;
+    QComboBox *m_timeBasis = nullptr;
+    QCheckBox *m_sp = nullptr;
     TextStrip *m_derived;
     QString m_syncedKey;  ///< what the choosers were last built for
     QList<Scenario> m_options[7];  ///< what each chooser's items stand for, in Choice order

@@ -4,7 +4,9 @@
 
 #include "ui/widgets/elidingcombobox.h"
 #include "ui/widgets/divisorspinbox.h"
+#include "ui/widgets/numberspinbox.h"
 #include "core/model/fields.h"
+#include "ui/controls/fieldcontrols.h"
 #include "ui/controls/optionform.h"
 #include "core/model/shapefix.h"
 #include "core/model/validation.h"
@@ -20,7 +22,7 @@
 namespace napkin::ui {
 
 ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *parent)
-    : SectionBox(tr("Model shape"), parent), m_controller(controller)
+    : SectionBox(tr("Model shape"), parent), m_controller(controller), m_fields(new FieldControls(controller, this))
 {
     auto *form = new QFormLayout(this);
     m_preset = described(new ElidingComboBox(this), tr("Model preset"),
@@ -36,45 +38,10 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     m_switches->setAccessibleName(tr("Shape switches"));
     m_switches->setToolTip(tr("Set by the preset, or by the JSON keys and options of the same names "
                               "(napkin --help lists them)"));
-    m_family = described(new ElidingComboBox(this), tr("Model family"),
-                         tr("GPT-2: LayerNorm, GELU MLP, learned positions, biases. "
-                            "Llama: RMSNorm, SwiGLU MLP (three matrices), no biases."));
-    m_family->addItem(tr("GPT-2"), static_cast<int>(Arch::Gpt2));
-    m_family->addItem(tr("Llama"), static_cast<int>(Arch::Llama));
-    m_heads = described(new DivisorSpinBox(this), tr("Attention heads"),
-                        tr("Attention heads; must divide d_model. The arrows step through the divisors."));
+    m_heads = new DivisorSpinBox(this);
     m_heads->setRange(static_cast<int>(fieldLo("heads")), static_cast<int>(fieldHi("heads")));
-    m_kvHeads = described(new DivisorSpinBox(this), tr("Key/value heads"),
-                          tr("Key/value heads (grouped-query attention); must divide the heads. "
-                             "Equal to heads is ordinary multi-head attention."));
+    m_kvHeads = new DivisorSpinBox(this);
     m_kvHeads->setRange(static_cast<int>(fieldLo("kv_heads")), static_cast<int>(fieldHi("kv_heads")));
-    m_dFf = described(integerBox(static_cast<std::int64_t>(fieldHi("d_ff")), 0, this), tr("MLP width (d_ff)"),
-                      tr("Hidden width of the MLP block (d_ff); usually 4 x d_model for GPT-2"));
-    m_dFf->setSingleStep(64);
-    m_vocab = described(integerBox(static_cast<std::int64_t>(fieldHi("vocab")), 0, this), tr("Vocabulary size"),
-                        tr("Vocabulary size: sets the embedding and LM-head parameters and the logits memory"));
-    m_vocab->setSingleStep(256);
-    m_tied = described(new QCheckBox(tr("Tied embeddings"), this), tr("Tied embeddings"),
-                       tr("Share the token embedding with the LM head (GPT-2 does, Llama does not)"));
-    m_experts = described(integerBox(static_cast<std::int64_t>(fieldHi("experts")), 0, this), tr("Routed experts"),
-                          tr("Mixture-of-Experts: routed expert MLPs per block (Mixtral 8, DeepSeek-V3 256); 0 is a "
-                             "dense MLP of d_ff"));
-    m_experts->setRange(fieldLo("experts"), fieldHi("experts"));
-    m_topK = described(integerBox(static_cast<std::int64_t>(fieldHi("experts_per_token")), 0, this),
-                       tr("Experts per token"),
-                       tr("Routed experts each token goes to (top-k): its compute and activations; every expert's "
-                          "weights are still held"));
-    m_shared = described(integerBox(static_cast<std::int64_t>(fieldHi("shared_experts")), 0, this),
-                         tr("Shared experts"), tr("Experts every token goes through besides its top-k (DeepSeek-V3: 1)"));
-    m_shared->setRange(fieldLo("shared_experts"), fieldHi("shared_experts"));
-    m_expertDff = described(integerBox(static_cast<std::int64_t>(fieldHi("expert_d_ff")), 0, this),
-                            tr("Expert width"), tr("Hidden width of one expert's MLP; 0 uses d_ff"));
-    m_expertDff->setRange(fieldLo("expert_d_ff"), fieldHi("expert_d_ff"));
-    m_expertDff->setSingleStep(64);
-    m_denseLayers = described(integerBox(static_cast<std::int64_t>(fieldHi("dense_layers")), 0, this),
-                              tr("Dense blocks first"),
-                              tr("The first blocks keep a dense MLP of d_ff (DeepSeek-V3: 3); the rest are MoE blocks"));
-    m_denseLayers->setRange(fieldLo("dense_layers"), fieldHi("dense_layers"));
     m_keepRatio = described(new QCheckBox(tr("d_ff follows width"), this), tr("d_ff follows width"),
                             tr("When width changes, scale d_ff to keep its ratio to d_model"));
     m_keepRatio->setChecked(true);
@@ -85,17 +52,17 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     m_keepHeadDim->setChecked(true);
     form->addRow(tr("Preset"), m_preset);
     form->addRow(QString(), m_presetState);
-    form->addRow(tr("Family"), m_family);
-    form->addRow(tr("Heads"), m_heads);
-    form->addRow(tr("KV heads"), m_kvHeads);
-    form->addRow(tr("d_ff"), m_dFf);
-    form->addRow(tr("Vocabulary"), m_vocab);
-    form->addRow(m_tied);
-    form->addRow(tr("Experts"), m_experts);
-    form->addRow(tr("Top-k"), m_topK);
-    form->addRow(tr("Shared"), m_shared);
-    form->addRow(tr("Expert d_ff"), m_expertDff);
-    form->addRow(tr("Dense first"), m_denseLayers);
+    m_fields->addRow(form, "arch");
+    form->addRow(describeByField(m_heads, "heads"), m_heads);
+    form->addRow(describeByField(m_kvHeads, "kv_heads"), m_kvHeads);
+    m_fields->addRow(form, "d_ff", {.step = 64});
+    m_fields->addRow(form, "vocab", {.step = 256});
+    m_fields->addRow(form, "tied");
+    m_fields->addRow(form, "experts", {}, [this](Scenario &s) { return followExperts(s); });
+    m_fields->addRow(form, "experts_per_token");
+    m_fields->addRow(form, "shared_experts");
+    m_fields->addRow(form, "expert_d_ff", {.step = 64});
+    m_fields->addRow(form, "dense_layers");
     form->addRow(tr("Also"), m_switches);
     form->addRow(m_keepRatio);
     form->addRow(m_keepHeadDim);
@@ -110,67 +77,46 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
         if (!note.isEmpty())
             emit notice(note);
     });
-    connect(m_family, &QComboBox::activated, this, [this](int index) {
-        proposeChange(m_controller, tr("Change family"),
-                      [&](Scenario &s) { s.model.arch = static_cast<Arch>(m_family->itemData(index).toInt()); });
-    });
     connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
         QString note;
-        proposeChange(m_controller, tr("Set heads to %1").arg(v),
+        proposeChange(m_controller, FieldControls::undoText(*findScenarioField(QStringLiteral("heads")), QString::number(v)),
                       [&](Scenario &s) { s.model = followHeads(s.model, v, &note); });
         if (!note.isEmpty())
             emit notice(note);
     });
     connect(m_kvHeads, &QSpinBox::valueChanged, this, [this](int v) {
-        proposeChange(m_controller, tr("Set kv heads to %1").arg(v), [&](Scenario &s) { s.model.kvHeads = v; });
+        proposeChange(m_controller,
+                      FieldControls::undoText(*findScenarioField(QStringLiteral("kv_heads")), QString::number(v)),
+                      [&](Scenario &s) { s.model.kvHeads = v; });
     });
-    connect(m_dFf, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        proposeChange(m_controller, tr("Set d_ff"), [&](Scenario &s) { s.model.dFf = static_cast<std::int64_t>(v); });
-    });
-    connect(m_vocab, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        proposeChange(m_controller, tr("Set vocabulary"),
-                      [&](Scenario &s) { s.model.vocab = static_cast<std::int64_t>(v); });
-    });
-    connect(m_experts, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        const auto experts = static_cast<std::int64_t>(v);
-        QString note;
-        proposeChange(m_controller, tr("Set experts to %1").arg(experts), [&](Scenario &s) {
-            s.model.experts = experts;
-            // Fewer experts than the top-k, or than expert parallelism divides: follow them down.
-            if (experts > 0 && s.model.expertsPerToken > experts) {
-                note = tr("experts per token %1 → %2, the experts there are").arg(s.model.expertsPerToken).arg(experts);
-                s.model.expertsPerToken = experts;
-            }
-            if (s.ep > 1 && (experts == 0 || experts % s.ep != 0)) {
-                note += (note.isEmpty() ? QString() : QStringLiteral("; "))
-                        + tr("expert parallelism %1 → 1").arg(s.ep);
-                s.ep = 1;
-            }
-        });
-        if (!note.isEmpty())
-            emit notice(note);
-    });
-    connect(m_topK, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        proposeChange(m_controller, tr("Set experts per token"),
-                      [&](Scenario &s) { s.model.expertsPerToken = static_cast<std::int64_t>(v); });
-    });
-    connect(m_shared, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        proposeChange(m_controller, tr("Set shared experts"),
-                      [&](Scenario &s) { s.model.sharedExperts = static_cast<std::int64_t>(v); });
-    });
-    connect(m_expertDff, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        proposeChange(m_controller, tr("Set expert width"),
-                      [&](Scenario &s) { s.model.expertDff = static_cast<std::int64_t>(v); });
-    });
-    connect(m_denseLayers, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        proposeChange(m_controller, tr("Set dense blocks"),
-                      [&](Scenario &s) { s.model.denseLayers = static_cast<std::int64_t>(v); });
-    });
-    connect(m_tied, &QCheckBox::toggled, this, [this](bool on) {
-        proposeChange(m_controller, tr("Tie embeddings"), [&](Scenario &s) { s.model.tied = on; });
-    });
+    connect(m_fields, &FieldControls::notice, this, &ModelShapeOptions::notice);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &ModelShapeOptions::sync);
     sync(m_controller->scenario());
+}
+
+NumberSpinBox *ModelShapeOptions::expertsBox() const
+{
+    return m_fields->control<NumberSpinBox>("experts");
+}
+
+NumberSpinBox *ModelShapeOptions::topKBox() const
+{
+    return m_fields->control<NumberSpinBox>("experts_per_token");
+}
+
+QString ModelShapeOptions::followExperts(Scenario &s) const
+{
+    const std::int64_t experts = s.model.experts;
+    QString note;
+    if (experts > 0 && s.model.expertsPerToken > experts) {
+        note = tr("experts per token %1 → %2, the experts there are").arg(s.model.expertsPerToken).arg(experts);
+        s.model.expertsPerToken = experts;
+    }
+    if (s.ep > 1 && (experts == 0 || experts % s.ep != 0)) {
+        note += (note.isEmpty() ? QString() : QStringLiteral("; ")) + tr("expert parallelism %1 → 1").arg(s.ep);
+        s.ep = 1;
+    }
+    return note;
 }
 
 WidthRule ModelShapeOptions::widthRule() const
@@ -180,8 +126,9 @@ WidthRule ModelShapeOptions::widthRule() const
 
 void ModelShapeOptions::sync(const Scenario &s)
 {
-    const QList<QObject *> all = {m_preset, m_family, m_heads, m_kvHeads, m_dFf, m_vocab, m_tied,
-                                  m_experts, m_topK, m_shared, m_expertDff, m_denseLayers};
+    auto *topK = m_fields->control<NumberSpinBox>("experts_per_token");
+    auto *dense = m_fields->control<NumberSpinBox>("dense_layers");
+    const QList<QObject *> all = {m_preset, m_heads, m_kvHeads, topK, dense};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(all.size());
     for (QObject *o : all)
@@ -195,26 +142,18 @@ void ModelShapeOptions::sync(const Scenario &s)
     m_switches->setText(switches.join(QStringLiteral(" · ")));
     if (auto *form = qobject_cast<QFormLayout *>(layout()))
         form->setRowVisible(m_switches, !switches.isEmpty());
-    m_family->setCurrentIndex(m_family->findData(static_cast<int>(s.model.arch)));
     m_heads->setDividend(s.model.dModel);
     m_heads->setValue(static_cast<int>(s.model.heads));
     m_kvHeads->setDividend(s.model.heads);
     m_kvHeads->setValue(static_cast<int>(s.model.kvHeads));
-    m_dFf->setValue(static_cast<double>(s.model.dFf));
-    m_vocab->setValue(static_cast<double>(s.model.vocab));
-    m_tied->setChecked(s.model.tied);
-    m_experts->setValue(static_cast<double>(s.model.experts));
-    // Top-k stops at the experts there are; the expert fields rest while the MLP is dense.
+    // Top-k stops at the experts there are, dense blocks at the layers; the expert fields rest
+    // while the MLP is dense.
     const bool moe = s.model.moe();
-    m_topK->setMaximum(static_cast<double>(moe ? s.model.experts : fieldHi("experts_per_token")));
-    m_topK->setValue(static_cast<double>(s.model.expertsPerToken));
-    m_shared->setValue(static_cast<double>(s.model.sharedExperts));
-    m_expertDff->setValue(static_cast<double>(s.model.expertDff));
-    m_denseLayers->setMaximum(static_cast<double>(s.model.layers));
-    m_denseLayers->setValue(static_cast<double>(s.model.denseLayers));
-    for (QWidget *w : {static_cast<QWidget *>(m_topK), static_cast<QWidget *>(m_shared), static_cast<QWidget *>(m_expertDff),
-                       static_cast<QWidget *>(m_denseLayers)})
-        w->setEnabled(moe);
+    topK->setMaximum(static_cast<double>(moe ? s.model.experts : fieldHi("experts_per_token")));
+    dense->setMaximum(static_cast<double>(s.model.layers));
+    m_fields->sync(s);
+    for (const char *key : {"experts_per_token", "shared_experts", "expert_d_ff", "dense_layers"})
+        m_fields->control(key)->setEnabled(moe);
 }
 
 } // namespace napkin::ui

@@ -12,12 +12,17 @@ class QLabel;
 namespace napkin::ui {
 
 class DivisorSpinBox;
+class FieldControls;
 class NumberSpinBox;
 class ScenarioController;
 
 /// The "Model shape" group of the options: preset, family, heads, kv heads, d_ff, vocabulary,
 /// tied embeddings, and the Mixture-of-Experts fields (routed experts, top-k, shared experts,
 /// expert width). Heads keep dividing the width and kv heads the heads (core/shapefix).
+/// The rows are generated from the field table (FieldControls) but for the preset, whose items
+/// are the catalog's models and which sets the whole shape, and the heads and kv heads, whose
+/// arrows step through the divisors of what they divide (DivisorSpinBox) and whose heads carry
+/// kv heads with them.
 class ModelShapeOptions final : public SectionBox
 {
     Q_OBJECT
@@ -32,8 +37,8 @@ public:
     WidthRule widthRule() const;
     QComboBox *presetBox() const { return m_preset; }
     DivisorSpinBox *headsBox() const { return m_heads; }
-    NumberSpinBox *expertsBox() const { return m_experts; }
-    NumberSpinBox *topKBox() const { return m_topK; }
+    NumberSpinBox *expertsBox() const;
+    NumberSpinBox *topKBox() const;
 
 signals:
     /// What an edit changed besides the field itself ("kv heads 8 → 4 ...").
@@ -42,21 +47,16 @@ signals:
 private:
     void sync(const Scenario &s);
 
+    /// Fewer experts than the top-k or than expert parallelism divides: those follow them down.
+    QString followExperts(Scenario &s) const;
+
     ScenarioController *m_controller;
+    FieldControls *m_fields;
     QComboBox *m_preset;
     QLabel *m_switches = nullptr;
     QLabel *m_presetState;
-    QComboBox *m_family;
     DivisorSpinBox *m_heads;
     DivisorSpinBox *m_kvHeads;
-    NumberSpinBox *m_dFf;
-    NumberSpinBox *m_vocab;
-    QCheckBox *m_tied;
-    NumberSpinBox *m_experts;
-    NumberSpinBox *m_topK;
-    NumberSpinBox *m_shared;
-    NumberSpinBox *m_expertDff;
-    NumberSpinBox *m_denseLayers;
     QCheckBox *m_keepRatio;
     QCheckBox *m_keepHeadDim;
 };

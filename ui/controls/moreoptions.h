@@ -12,13 +12,17 @@ class QDoubleSpinBox;
 namespace napkin::ui {
 
 class DivisorSpinBox;
+class FieldControls;
 class ModelShapeOptions;
 class NumberSpinBox;
 class ScenarioController;
 
 /// Everything in the scenario besides the main five and the GPU model: parallelism and
 /// precision (setupGroup(), placed by the controls panel), then model shape
-/// (ModelShapeOptions), activation memory, compute and cost.
+/// (ModelShapeOptions), activation memory, compute and cost. The rows are generated from the
+/// field table (FieldControls) but for the recipe, whose items are the recipe catalog with a
+/// source each, and the price, whose box and "Catalog price" check box together say whether it
+/// follows the GPU's catalog (null) or is your own.
 class MoreOptions final : public QWidget
 {
     Q_OBJECT
@@ -56,6 +60,7 @@ private:
     void syncPrice(const Scenario &s);
 
     ScenarioController *m_controller;
+    FieldControls *m_fields;
     ModelShapeOptions *m_shape;
     QWidget *m_setup = nullptr;
     NumberSpinBox *m_gpus = nullptr;
@@ -63,16 +68,8 @@ private:
     QComboBox *m_recipe = nullptr;
     QComboBox *m_recompute = nullptr;
     QComboBox *m_offload = nullptr;
-    QCheckBox *m_flash = nullptr;
-    QCheckBox *m_activations = nullptr;
-    QComboBox *m_activationModel = nullptr;
-    QCheckBox *m_dropout = nullptr;
-    QComboBox *m_basis = nullptr;
-    QCheckBox *m_causal = nullptr;
-    QDoubleSpinBox *m_mfu = nullptr;
     QComboBox *m_utilizationBasis = nullptr;
     QDoubleSpinBox *m_price = nullptr;
-    QDoubleSpinBox *m_reserved = nullptr;  ///< MiB
     QCheckBox *m_catalogPrice = nullptr;
 };
 

@@ -1,12 +1,10 @@
 #pragma once
 
-#include "ui/widgets/numberspinbox.h"
 #include "core/model/scenario.h"
 #include "ui/state/scenariocontroller.h"
 
 #include <QString>
 
-#include <cstdint>
 #include <functional>
 
 // Helpers shared by the option groups of the controls column.
@@ -21,15 +19,6 @@ W *described(W *w, const QString &name, const QString &tip)
     w->setAccessibleDescription(tip);
     w->setToolTip(tip);
     return w;
-}
-
-/// A spin box for a count from 1 to `max`; `factor` > 0 makes the arrows multiply by it.
-inline NumberSpinBox *integerBox(std::int64_t max, double factor, QWidget *parent)
-{
-    auto *box = new NumberSpinBox(NumberSpinBox::Display::Integer, parent);
-    box->setRange(1, static_cast<double>(max));
-    box->setStepFactor(factor);
-    return box;
 }
 
 /// Proposes the current scenario with `apply` done to it, as one undo step named `what`.
