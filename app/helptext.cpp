@@ -70,7 +70,8 @@ Commands:
                       rank parallel layouts (tp, pp, vpp, cp, dp, ZeRO, micro-batch,
                       recompute) for the model, GPU count and global batch by estimated
                       step time, best first (K from 1 to 1000, default 10)
-  export --out DIR    write memory.png, time.png, roofline.png, dashboard.png (no display needed)
+  export --out DIR    write every chart as a PNG, all or none (no display needed):
+                      dashboard.png, memory.png, time.png, roofline.png, steptime.png, layout.png
   presets             list the model presets
   gpus                list the GPU catalog
   recipes             list the precision/optimizer recipes

@@ -56,7 +56,7 @@ private slots:
         QCOMPARE(c.scenario.zeroStage, 3);
         QCOMPARE(c.scenario.recompute, Recompute::Selective);
         QVERIFY(c.scenario.flashAttention);
-        QCOMPARE(c.scenario.mfuFraction, 0.5);
+        QCOMPARE(c.scenario.utilizationFraction, 0.5);
     }
 
     void utilizationBasis_data()
@@ -78,7 +78,7 @@ private slots:
         const auto o = parseCommandLine(split(args), test::catalog());
         QVERIFY2(o.ok(), qPrintable(o.refusalMessage()));
         QCOMPARE(int(o->scenario.utilizationBasis), basis);
-        QCOMPARE(o->scenario.mfuFraction, fraction);
+        QCOMPARE(o->scenario.utilizationFraction, fraction);
     }
 
     // Full recomputation runs every block's forward again (Narayanan et al. 2021, eq. 3): under
@@ -441,6 +441,32 @@ private slots:
         QCOMPARE(o[QStringLiteral("memory")][QStringLiteral("per_gpu")][QStringLiteral("total")].toDouble(), 1.984e9);
         QCOMPARE(o[QStringLiteral("memory")][QStringLiteral("by_zero_stage")].toArray().size(), 4);
         QVERIFY(o[QStringLiteral("roofline")][QStringLiteral("ops")].toArray().size() > 20);
+    }
+
+    // One name per field: where report and plan JSON echo a scenario field, they use its key,
+    // with the value the scenario holds (batch once came back as micro_batch, zero as zero_stage).
+    void outputKeysAreFieldKeys()
+    {
+        const Run r = runNapkin(split(QStringLiteral("report --json --preset llama3-70b --gpus 64 --tp 8 --pp 2 --batch 2 "
+                                                      "--global-batch 64 --zero 1")));
+        QCOMPARE(r.status, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject scenario = o[QStringLiteral("scenario")].toObject();
+        const QJsonObject layout = o[QStringLiteral("layout")].toObject();
+        for (const char *key : {"tp", "pp", "vpp", "cp", "ep", "sp", "batch", "global_batch"}) {
+            const QString k = QLatin1String(key);
+            QVERIFY2(layout.contains(k) && scenario.contains(k), key);
+            QCOMPARE(layout[k].toVariant(), scenario[k].toVariant());
+        }
+        QCOMPARE(layout[QStringLiteral("batch")].toInt(), 2);
+        QCOMPARE(o[QStringLiteral("memory")][QStringLiteral("zero")].toInt(), scenario[QStringLiteral("zero")].toInt());
+        QCOMPARE(o[QStringLiteral("memory")][QStringLiteral("zero")].toInt(), 1);
+        const Run p = runNapkin(split(QStringLiteral("plan --json --top 1 --preset llama3-8b --gpus 8 --global-batch 64")));
+        QCOMPARE(p.status, 0);
+        const QJsonObject best = QJsonDocument::fromJson(p.out).object()[QStringLiteral("layouts")].toArray().first().toObject();
+        for (const char *key : {"zero", "batch", "recompute"})
+            QVERIFY2(best.contains(QLatin1String(key)), key);
+        QVERIFY(!best.contains(QStringLiteral("zero_stage")) && !best.contains(QStringLiteral("micro_batch")));
     }
 
     void processCatalogs()

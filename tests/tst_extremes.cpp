@@ -29,7 +29,7 @@ void smallest(Scenario &s)
     s.microBatch = 1;
     s.tokens = limits::minTokens;
     s.gpus = 1;
-    s.mfuFraction = limits::minMfu;
+    s.utilizationFraction = limits::minMfu;
     s.pricePerGpuHourUsd = 0;
 }
 
@@ -41,7 +41,7 @@ void largest(Scenario &s)
     s.microBatch = limits::maxMicroBatch;
     s.tokens = limits::maxTokens;
     s.gpus = limits::maxGpus;
-    s.mfuFraction = limits::minMfu;  // the slowest run: the largest time, cost and energy
+    s.utilizationFraction = limits::minMfu;  // the slowest run: the largest time, cost and energy
     s.pricePerGpuHourUsd = limits::maxPriceUsd;
 }
 
@@ -73,12 +73,12 @@ private slots:
         row("tokens 1", [](Scenario &s) { s.tokens = limits::minTokens; });
         row("tokens max", [](Scenario &s) { s.tokens = limits::maxTokens; });
         row("gpus max", [](Scenario &s) { s.gpus = limits::maxGpus; });
-        row("mfu min", [](Scenario &s) { s.mfuFraction = limits::minMfu; });
-        row("mfu max", [](Scenario &s) { s.mfuFraction = limits::maxMfu; });
+        row("mfu min", [](Scenario &s) { s.utilizationFraction = limits::minMfu; });
+        row("mfu max", [](Scenario &s) { s.utilizationFraction = limits::maxMfu; });
         row("utilisation basis mfu", [](Scenario &s) { s.utilizationBasis = UtilizationBasis::Mfu; });
         row("mfu basis, max, 6ND", [](Scenario &s) {
             s.utilizationBasis = UtilizationBasis::Mfu;
-            s.mfuFraction = limits::maxMfu;
+            s.utilizationFraction = limits::maxMfu;
             s.flopsBasis = FlopsBasis::SixND;
         });
         row("price 0", [](Scenario &s) { s.pricePerGpuHourUsd = 0; });
@@ -132,7 +132,7 @@ private slots:
                     }
                     // MFU 100% with recomputation means more than 100% HFU: refused, by that rule.
                     if (!report.ok() && s.utilizationBasis == UtilizationBasis::Mfu && s.recompute != Recompute::None
-                        && s.mfuFraction == limits::maxMfu && report.refusal().field == QLatin1String("mfu")
+                        && s.utilizationFraction == limits::maxMfu && report.refusal().field == QLatin1String("mfu")
                         && report.refusal().problem.contains(QLatin1String("HFU")))
                         continue;
                     QVERIFY2(report.ok(), qPrintable(report.refusalMessage()));
@@ -147,8 +147,8 @@ private slots:
     {
         QTest::addColumn<Edit>("edit");
         QTest::addColumn<QString>("field");
-        QTest::newRow("mfu below the floor") << Edit([](Scenario &s) { s.mfuFraction = limits::minMfu / 2; }) << QStringLiteral("mfu");
-        QTest::newRow("mfu above 1") << Edit([](Scenario &s) { s.mfuFraction = 1.0000001; }) << QStringLiteral("mfu");
+        QTest::newRow("mfu below the floor") << Edit([](Scenario &s) { s.utilizationFraction = limits::minMfu / 2; }) << QStringLiteral("mfu");
+        QTest::newRow("mfu above 1") << Edit([](Scenario &s) { s.utilizationFraction = 1.0000001; }) << QStringLiteral("mfu");
         QTest::newRow("tokens below 1") << Edit([](Scenario &s) { s.tokens = 0.5; }) << QStringLiteral("tokens");
         QTest::newRow("tokens above max") << Edit([](Scenario &s) { s.tokens = limits::maxTokens * 2; }) << QStringLiteral("tokens");
         QTest::newRow("price negative") << Edit([](Scenario &s) { s.pricePerGpuHourUsd = -1; }) << QStringLiteral("price");

@@ -79,7 +79,7 @@ private slots:
         s.gpus = 1024;
         s.gpuId = QStringLiteral("h100-sxm");
         s.flopsBasis = FlopsBasis::SixND;
-        s.mfuFraction = 140e12 / 312e12 * 6.0 / 8.0;
+        s.utilizationFraction = 140e12 / 312e12 * 6.0 / 8.0;
         const QList<GpuTime> times = timeOnEveryGpu(test::reportFor(s), test::catalog());
         for (const char *a100 : {"a100-40gb-sxm", "a100-80gb-sxm"}) {
             const double days = secondsOn(times, QLatin1String(a100)) / 86400;

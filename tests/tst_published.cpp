@@ -137,7 +137,7 @@ private slots:
         s.flopsBasis = FlopsBasis::SixND;
         const GpuSpec &gpu = *test::catalog().findGpu(s.gpuId);
         QCOMPARE(gpu.peakFor(QStringLiteral("bf16")).value_or(0), 312e12);  // NVIDIA A100 datasheet, dense BF16
-        s.mfuFraction = achievedFlopsPerS / 312e12 * 6.0 / 8.0;
+        s.utilizationFraction = achievedFlopsPerS / 312e12 * 6.0 / 8.0;
         const Report r = test::reportFor(s);
         const double napkinDays = r.time.seconds / 86400;
         // "about 34 days" / "about 84 days": the paper rounds to whole days.

@@ -33,7 +33,7 @@ private slots:
         s.flopsBasis = FlopsBasis::SixND;
         s.activationModel = ActivationModel::PyTorch;
         s.dropout = true;
-        s.mfuFraction = 0.55;
+        s.utilizationFraction = 0.55;
         s.utilizationBasis = UtilizationBasis::Mfu;
         const auto back = scenarioFromJson(scenarioToJson(s), Scenario{});
         QVERIFY2(back.ok(), qPrintable(back.refusalMessage()));

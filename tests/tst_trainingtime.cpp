@@ -56,7 +56,7 @@ private slots:
         Scenario s = test::presetScenario(preset.toLatin1().constData());
         s.causalHalving = causal;
         s.flopsBasis = static_cast<FlopsBasis>(flopsBasis);
-        s.mfuFraction = 0.4;
+        s.utilizationFraction = 0.4;
         const auto time = [&](UtilizationBasis basis, Recompute r) {
             Scenario t = s;
             t.utilizationBasis = basis;
@@ -122,7 +122,7 @@ private slots:
         s.gpus = 1024;
         s.recompute = Recompute::Full;
         s.utilizationBasis = UtilizationBasis::Hfu;
-        s.mfuFraction = 140e12 / 312e12;
+        s.utilizationFraction = 140e12 / 312e12;
         const TimeReport t = test::reportFor(s).time;
         QCOMPARE(t.peakFlopsPerS, 312e12);
         const double days = t.seconds / 86400;
@@ -171,7 +171,7 @@ private slots:
         s.tokens = static_cast<double>(globalBatch) * 2048;  // one iteration
         s.recompute = Recompute::Selective;
         s.utilizationBasis = UtilizationBasis::Mfu;
-        s.mfuFraction = mfu;
+        s.utilizationFraction = mfu;
         const TimeReport t = test::reportFor(s).time;
         QVERIFY2(test::near(t.seconds, seconds, tolerance), qPrintable(QString::number(t.seconds)));
 
@@ -199,19 +199,19 @@ private slots:
         s.recipeId = QStringLiteral("bf16-mixed-adamw");
         s.utilizationBasis = UtilizationBasis::Mfu;
         s.recompute = Recompute::Full;
-        s.mfuFraction = 0.9;
+        s.utilizationFraction = 0.9;
         const auto refused = computeReport(s, test::catalog());
         QVERIFY(!refused.ok());
         const Refusal &e = refused.refusal();
         QCOMPARE(e.field, QStringLiteral("mfu"));
         QVERIFY2(e.problem.contains(QStringLiteral("must be at most")) && e.problem.contains(QStringLiteral("HFU")),
                  qPrintable(e.problem));
-        s.mfuFraction = 0.7;  // full recompute adds about a third: HFU about 93%
+        s.utilizationFraction = 0.7;  // full recompute adds about a third: HFU about 93%
         const auto ok = computeReport(s, test::catalog());
         QVERIFY2(ok.ok(), qPrintable(ok.refusalMessage()));
         QVERIFY(ok->time.hfuFraction > 0.9 && ok->time.hfuFraction < 1);
         s.recompute = Recompute::None;
-        s.mfuFraction = 1;
+        s.utilizationFraction = 1;
         QVERIFY(computeReport(s, test::catalog()).ok());
     }
 };

@@ -11,7 +11,7 @@ namespace napkin {
 QJsonObject reportToJson(const Report &r);
 
 /// `napkin plan --json`: {"layouts": [...]} best first, each with the layout keys of the
-/// report's "layout" plus zero_stage, micro_batch, recompute, fits, worst_stage_bytes,
+/// report's "layout" plus zero, batch, recompute, fits, worst_stage_bytes,
 /// step_seconds, estimated_mfu and reason; and the scenario's own layout as "current".
 QJsonObject planToJson(const PlanReport &plan);
 

@@ -324,8 +324,8 @@ std::vector<ScenarioField> buildFields()
          T::Time, "Utilisation", "Achieved fraction of peak FLOP/s, of the kind chosen above it; 30-50% MFU is "
          "typical for large runs",
          nullptr,
-         [](const Scenario &s) -> QJsonValue { return s.mfuFraction; },
-         [](Scenario &s, const QJsonValue &v) { s.mfuFraction = v.toDouble(); }},
+         [](const Scenario &s) -> QJsonValue { return s.utilizationFraction; },
+         [](Scenario &s, const QJsonValue &v) { s.utilizationFraction = v.toDouble(); }},
         {"utilization_basis", "utilization-basis", nullptr, K::Choice, G::Run, 0, 0, false, false, nullptr,
          "what --mfu is: hfu counts the recomputed forward in the FLOPs, mfu model FLOPs only (Chowdhery et al. 2022, App. B)",
          T::Time, "Utilisation basis", "What the utilisation counts (Chowdhery et al. 2022, App. B). HFU: hardware "

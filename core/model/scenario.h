@@ -138,7 +138,7 @@ struct Scenario {
     FlopsBasis flopsBasis = FlopsBasis::Detailed;
     /// The achieved fraction of peak the user sets, limits::minMfu (1e-3) to 1: HFU or MFU as
     /// `utilizationBasis` says (JSON key "mfu" and option --mfu, kept from before the basis).
-    double mfuFraction = 0.4;
+    double utilizationFraction = 0.4;
     UtilizationBasis utilizationBasis = UtilizationBasis::Hfu;
     /// Rental price of one GPU-hour set by the user; absent: the chosen GPU's catalog price
     /// (GpuSpec::pricePerGpuHourUsd), so that changing the GPU changes the price with it.

@@ -107,7 +107,7 @@ Result<Report> computeReport(const Scenario &s, const Catalog &catalog)
         return Refusal{QStringLiteral("mfu"),
                        QStringLiteral("must be at most %1%% with this recompute setting: MFU %2%% means HFU %3%% "
                                       "(got %2%%)")
-                           .arg(QString::number(std::floor(highest * 1000) / 10), QString::number(s.mfuFraction * 100),
+                           .arg(QString::number(std::floor(highest * 1000) / 10), QString::number(s.utilizationFraction * 100),
                                 QString::number(std::round(r.time.hfuFraction * 1000) / 10))};
     }
     if (s.baseline) {

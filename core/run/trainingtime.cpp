@@ -38,11 +38,11 @@ TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe
     // The GEMMs' peak: the recipe's compute dtype, or fp8 under FP8 (StepMachine::gemmPeak()).
     t.peakFlopsPerS = gpu.peakFor(recipe.matmulDtype(), &t.peakDtype).value_or(0);
     t.utilizationBasis = s.utilizationBasis;
-    t.utilizationFraction = s.mfuFraction;
+    t.utilizationFraction = s.utilizationFraction;
     t.gpus = s.gpus;
     const double gpus = static_cast<double>(s.gpus);
     const bool hfu = s.utilizationBasis == UtilizationBasis::Hfu;
-    t.secondsUtilization = (hfu ? t.hardwareFlops : t.trainingFlops) / (gpus * t.peakFlopsPerS * s.mfuFraction);
+    t.secondsUtilization = (hfu ? t.hardwareFlops : t.trainingFlops) / (gpus * t.peakFlopsPerS * s.utilizationFraction);
     t.steps = s.tokens / flops.tokensPerStep;
     t.secondsEstimated = t.steps * estimate.stepSeconds;
     t.timeBasis = s.timeBasis;
@@ -52,7 +52,7 @@ TimeReport computeTime(const Scenario &s, const FlopsReport &flops, const Recipe
     t.hfuFraction = t.hardwareFlops / (t.seconds * gpus * t.peakFlopsPerS);
     if (s.timeBasis == TimeBasis::Utilization) {
         // Exactly as set, not through a division and back.
-        (hfu ? t.hfuFraction : t.mfuFraction) = s.mfuFraction;
+        (hfu ? t.hfuFraction : t.mfuFraction) = s.utilizationFraction;
     }
     t.gpuHours = gpus * t.seconds / 3600;
     t.gpuYears = t.gpuHours / (365 * 24);

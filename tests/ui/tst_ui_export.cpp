@@ -1,7 +1,8 @@
-// PNG export: exportCharts() writes the four images at the requested size, none of them
+// PNG export: exportCharts() writes every chart kind's image at the requested size, none of them
 // blank; the GUI's Export writes 2x images through the same renderer; an unwritable target
 // fails with a message naming the path and leaves no partial files.
 
+#include "app/commandline.h"
 #include "ui/views/chartrender.h"
 #include "ui/widgets/chartview.h"
 #include "ui/shell/fileactions.h"
@@ -84,6 +85,15 @@ private slots:
             QVERIFY2(ink.colours > 8, qPrintable(name + QStringLiteral(" has too few colours for a chart")));
         }
         QCOMPARE(QDir(dir).entryList(QDir::Files).size(), qsizetype(kChartKinds));  // no temporary files left behind
+    }
+
+    // --help names every file `napkin export` writes, and no more (it once said four of six).
+    void helpNamesEveryExportedFile()
+    {
+        const QString help = helpText();
+        for (ChartKind kind : kAllChartKinds)
+            QVERIFY2(help.contains(chartFileName(kind)), qPrintable(chartFileName(kind)));
+        QCOMPARE(help.count(QStringLiteral(".png")), qsizetype(kChartKinds));
     }
 
     void exportMatchesTheSharedRenderer()

@@ -73,7 +73,7 @@ private slots:
     void fullRecomputeIsSlowerUnderHfu()
     {
         Scenario start;
-        start.mfuFraction = 0.4;
+        start.utilizationFraction = 0.4;
         QCOMPARE(start.utilizationBasis, UtilizationBasis::Hfu);  // the default
         MainWindow w(env().catalog(), start);
         QVERIFY(uitest::showAndWait(w));

@@ -90,7 +90,7 @@ QString scenarioSettings(const Report &r)
         recompute,
         s.flashAttention ? Dashboard::tr("FlashAttention on") : Dashboard::tr("FlashAttention off"),
         s.includeActivations ? Dashboard::tr("activations counted") : Dashboard::tr("activations not counted"),
-        Dashboard::tr("%1 %2").arg(fmt::percent(s.mfuFraction, 0), utilizationBasisName(s.utilizationBasis).toUpper()),
+        Dashboard::tr("%1 %2").arg(fmt::percent(s.utilizationFraction, 0), utilizationBasisName(s.utilizationBasis).toUpper()),
         Dashboard::tr("sequence %1").arg(s.seqLen),
     };
     QStringList kept;

@@ -27,8 +27,10 @@ class StageMemoryPanel;
 class StepTimePanel;
 class TimePanel;
 
-/// The three views together under a one-line summary of the scenario: memory and roofline
-/// side by side, time and cost below. The main window's centre and the exported dashboard.
+/// Every view of a report under a one-line summary of the scenario, on two pages: Overview
+/// (memory and roofline side by side, time and cost and the every-GPU chart below) and
+/// Parallel training (memory per pipeline stage, the step, the layout and the planner). The
+/// main window's centre and the exported dashboard.
 /// When the grid's cells would be too small for the text size (large text on a projector),
 /// the views become tabs, one at a time at full size, instead of being clipped.
 class Dashboard final : public QWidget
@@ -36,7 +38,7 @@ class Dashboard final : public QWidget
     Q_OBJECT
 
 public:
-    /// Grid: all three views; Tabs: one view at a time; Auto: tabs when the grid's cells would
+    /// Grid: every view of the page at once; Tabs: one view at a time; Auto: tabs when the grid's cells would
     /// be smaller than minimumChartSize().
     enum class Arrangement { Auto, Grid, Tabs };
 

@@ -164,7 +164,7 @@ void GpuTimeChart::setReport(const Report &report)
     const QStringList accepted = acceptedPeakDtypes(report.memory.recipe.matmulDtype());
     const QString rule = accepted.size() > 1 ? tr("%1 peak").arg(accepted.join(QLatin1Char('/')))
                                              : tr("%1 peak only").arg(accepted.first());
-    const QString utilization = tr("%1 %2").arg(fmt::percent(report.scenario.mfuFraction, 0),
+    const QString utilization = tr("%1 %2").arg(fmt::percent(report.scenario.utilizationFraction, 0),
                                                 utilizationBasisName(report.scenario.utilizationBasis).toUpper());
     setFittingChartTitle(m_chart, tr("Every GPU (×%1, %2, %3)").arg(report.scenario.gpus).arg(utilization, rule),
                          tr("×%1, %2, %3").arg(report.scenario.gpus).arg(utilization, accepted.join(QLatin1Char('/'))));
@@ -257,7 +257,7 @@ void GpuTimeChart::showHover(const QPointF &chartPos, const QPoint &globalPos)
             m_hoverText = tr("%1 (%2): %3\n%4 GPUs × %5 (%6) × %7 %8\n= %9 FLOPs %10 ÷ (GPUs × peak × %8)")
                               .arg(g.name, g.id, fmt::duration(t.seconds)).arg(m_report->scenario.gpus)
                               .arg(fmt::flopRate(t.peakFlopsPerS), t.peakDtype,
-                                   fmt::percent(m_report->scenario.mfuFraction, 0), basis,
+                                   fmt::percent(m_report->scenario.utilizationFraction, 0), basis,
                                    hfu ? tr("hardware") : tr("model"),
                                    fmt::sci(hfu ? m_report->time.hardwareFlops : m_report->time.trainingFlops));
             m_hoverText += t.costUsd ? tr("\nCost %1 at %2 per GPU-hour (%3)")
