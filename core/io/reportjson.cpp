@@ -33,7 +33,9 @@ QJsonValue integer(std::int64_t v)
 
 } // namespace
 
-QJsonObject reportToJson(const Report &r)
+namespace {
+
+QJsonObject paramsJson(const Report &r)
 {
     const ParamBreakdown &p = r.params;
     QJsonObject params{
@@ -54,7 +56,11 @@ QJsonObject reportToJson(const Report &r)
                                                   {QStringLiteral("norms"), integer(p.perLayer.norms)},
                                                   {QStringLiteral("total"), integer(p.perLayer.total())}}},
     };
+    return params;
+}
 
+QJsonObject flopsJson(const Report &r)
+{
     const FlopsReport &f = r.flops;
     const ForwardMatmulFlops &fw = f.forwardPerSequence;
     QJsonObject flops{
@@ -79,7 +85,11 @@ QJsonObject reportToJson(const Report &r)
                      {QStringLiteral("lm_head"), fw.lmHead},
                      {QStringLiteral("total"), fw.total()}}},
     };
+    return flops;
+}
 
+QJsonObject memoryJson(const Report &r)
+{
     const MemoryReport &m = r.memory;
     QJsonArray perStage;
     for (const StageMemory &st : m.perStage) {
@@ -127,7 +137,11 @@ QJsonObject reportToJson(const Report &r)
                                                            {QStringLiteral("embedding"), m.activations.embedding},
                                                            {QStringLiteral("head"), m.activations.head}}},
     };
+    return memory;
+}
 
+QJsonObject timeJson(const Report &r)
+{
     const TimeReport &t = r.time;
     QJsonObject time{
         {QStringLiteral("flops_basis"), flopsBasisName(t.basis)},
@@ -176,7 +190,11 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("price_date"), t.price.date},
         {QStringLiteral("energy_kwh"), t.energyKwh},
     };
+    return time;
+}
 
+QJsonArray commOpsJson(const Report &r)
+{
     QJsonArray commOps;
     for (const CommOp &op : r.step.comm)
         commOps.append(QJsonObject{{QStringLiteral("name"), op.name},
@@ -189,6 +207,11 @@ QJsonObject reportToJson(const Report &r)
                                    {QStringLiteral("link"), op.linkId},
                                    {QStringLiteral("seconds"), op.seconds},
                                    {QStringLiteral("exposed_seconds"), op.exposedSeconds}});
+    return commOps;
+}
+
+QJsonObject layoutJson(const Report &r)
+{
     const Layout &l = r.layout;
     QJsonObject layout{
         {QStringLiteral("tp"), integer(l.tp)},
@@ -206,7 +229,11 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("scale_up"), r.scaleUp.id},
         {QStringLiteral("scale_out"), r.scaleOut.id},
     };
+    return layout;
+}
 
+QJsonObject rooflineJson(const Report &r)
+{
     const RooflineReport &rl = r.roofline;
     QJsonArray ops;
     for (const RooflineOp &op : rl.ops)
@@ -238,7 +265,11 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("illustrative_intensity"), r.illustrativeIntensity},
         {QStringLiteral("ops"), ops},
     };
+    return roofline;
+}
 
+QJsonObject conventionsJson(const Report &r)
+{
     const ConventionsReport &c = r.conventions;
     QJsonObject conventions{
         {QStringLiteral("model_state_16_bytes_per_param"), c.modelState16},
@@ -250,17 +281,23 @@ QJsonObject reportToJson(const Report &r)
         {QStringLiteral("activations_korthikanti"), c.activationsKorthikanti},
         {QStringLiteral("activations_pytorch"), c.activationsPyTorch},
     };
+    return conventions;
+}
 
+} // namespace
+
+QJsonObject reportToJson(const Report &r)
+{
     QJsonObject out{
         {QStringLiteral("scenario"), scenarioToJson(r.scenario)},
-        {QStringLiteral("conventions"), conventions},
-        {QStringLiteral("params"), params},
-        {QStringLiteral("flops"), flops},
-        {QStringLiteral("layout"), layout},
-        {QStringLiteral("memory"), memory},
-        {QStringLiteral("comm"), QJsonObject{{QStringLiteral("ops"), commOps}}},
-        {QStringLiteral("time"), time},
-        {QStringLiteral("roofline"), roofline},
+        {QStringLiteral("conventions"), conventionsJson(r)},
+        {QStringLiteral("params"), paramsJson(r)},
+        {QStringLiteral("flops"), flopsJson(r)},
+        {QStringLiteral("layout"), layoutJson(r)},
+        {QStringLiteral("memory"), memoryJson(r)},
+        {QStringLiteral("comm"), QJsonObject{{QStringLiteral("ops"), commOpsJson(r)}}},
+        {QStringLiteral("time"), timeJson(r)},
+        {QStringLiteral("roofline"), rooflineJson(r)},
     };
     if (const auto change = baselineChange(r)) {
         // The pinned run's headline figures and the fractional changes from them.
