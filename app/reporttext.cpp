@@ -1,6 +1,7 @@
 #include "app/reporttext.h"
 
 #include "core/report/baseline.h"
+#include "core/text/layouttext.h"
 #include "core/model/modelshape.h"
 
 #include <QStringList>
@@ -32,27 +33,26 @@ QString modelLine(const Scenario &s, const Catalog &catalog)
            + (switches.isEmpty() ? QString() : QStringLiteral("; ") + switches.join(QStringLiteral(", ")));
 }
 
-} // namespace
-
-QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
+void writeHeader(QTextStream &t, const Report &r, const Catalog &catalog)
 {
-    QString out;
-    QTextStream t(&out);
     const Scenario &s = r.scenario;
-    const auto gb = [unit](double b) { return fmt::bytesIn(b, unit); };
 
     t << "Model      " << modelLine(s, catalog) << '\n';
     t << "Run        " << fmt::compactCount(s.tokens) << " tokens, seq_len " << s.seqLen << ", micro-batch "
       << s.microBatch << " per GPU, " << s.gpus << " x " << r.gpu.name << '\n';
     const Layout &l = r.layout;
-    t << "Layout     " << layoutText(l) << "; global batch " << l.globalBatch << " sequences = " << l.microBatches
+    t << "Layout     " << splitText(l) << "; global batch " << l.globalBatch << " sequences = " << l.microBatches
       << " micro-batch" << (l.microBatches == 1 ? "" : "es") << " of " << l.microBatch << " per replica; "
       << l.gpusPerNode << " GPUs per node on " << r.scaleUp.id << ", nodes on " << r.scaleOut.id << '\n';
     t << "Recipe     " << r.memory.recipe.name << ", ZeRO stage " << s.zeroStage << ", recompute "
       << recomputeName(s.recompute) << (s.flashAttention ? ", FlashAttention" : "") << '\n';
     if (s.paramsOverride)
         t << "Note       --params sets N directly; detailed FLOPs, activations and the roofline still use the shape above\n";
+}
 
+void writeParameters(QTextStream &t, const Report &r)
+{
+    const Scenario &s = r.scenario;
     t << "\nParameters\n";
     t << "  total           " << fmt::count(r.params.total) << '\n';
     t << "  embedding       " << fmt::count(r.params.embedding) << "   (token + position tables)\n";
@@ -69,7 +69,11 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     t << "  per layer       " << fmt::count(r.params.perLayer.total()) << " = attention "
       << fmt::count(r.params.perLayer.attention) << " + MLP " << fmt::count(r.params.perLayer.mlp) << " + norms "
       << fmt::count(r.params.perLayer.norms) << '\n';
+}
 
+void writeFlops(QTextStream &t, const Report &r)
+{
+    const Scenario &s = r.scenario;
     const FlopsReport &f = r.flops;
     t << "\nTraining FLOPs\n";
     t << "  6ND (Kaplan et al. 2020)      " << fmt::sci(f.training6nd) << "   6 x " << fmt::count(r.params.activeNonEmbedding)
@@ -86,7 +90,12 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
       << fmt::percent(f.attentionShare) << '\n';
     t << "  per optimizer step            " << fmt::sci(f.perStepDetailed) << "   " << fmt::compactCount(f.tokensPerStep)
       << " tokens (global batch x seq_len), all GPUs together\n";
+}
 
+void writeMemory(QTextStream &t, const Report &r, ByteUnit unit)
+{
+    const Scenario &s = r.scenario;
+    const auto gb = [unit](double b) { return fmt::bytesIn(b, unit); };
     const MemoryReport &m = r.memory;
     t << "\nMemory per GPU (" << fmt::unitName(unit) << ", ZeRO stage " << m.zeroStage << " over "
       << m.layout.shardGroup() << " DP x CP ranks; bytes/param " << m.recipe.weightBytes << '/' << m.recipe.gradBytes << '/'
@@ -133,7 +142,11 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
               << pad(fmt::number(st.inFlightMicroBatches), 6) << ": " << gb(st.bytes.total())
               << (st.stage == m.worstStage ? "   <- worst" : "") << '\n';
     }
+}
 
+void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
+{
+    const Scenario &s = r.scenario;
     const StepTimeReport &st = r.step;
     t << "\nStep time, bottom-up (stage " << st.stage << "; matmul efficiency "
       << fmt::percent(s.efficiencyMatmul.value_or(r.gpu.efficiencyMatmul)) << ", memory efficiency "
@@ -153,7 +166,13 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
         t << "    " << pad(op.name, 30) << pad(commGroupName(op.group) + QStringLiteral(" x") + QString::number(op.groupSize), 9)
           << pad(op.linkId, 15) << pad(fmt::bytes(op.bytes, unit), 12) << fmt::duration(op.seconds) << " (exposed "
           << fmt::duration(op.exposedSeconds) << ")\n";
+}
 
+void writeTime(QTextStream &t, const Report &r)
+{
+    const Scenario &s = r.scenario;
+    const FlopsReport &f = r.flops;
+    const StepTimeReport &st = r.step;
     const TimeReport &tm = r.time;
     t << "\nTime (basis: " << (tm.basis == FlopsBasis::SixND ? "6ND" : f.causal ? "detailed, causal-halved" : "detailed") << ")\n";
     const bool hfu = tm.utilizationBasis == UtilizationBasis::Hfu;
@@ -181,7 +200,13 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
     else
         t << "  cost             no price   (the catalog has none for " << r.gpu.id << ": give --price)\n";
     t << "  energy           " << fmt::number(tm.energyKwh) << " kWh   at " << r.gpu.tdpWatts << " W TDP per GPU\n";
+}
 
+void writeConventions(QTextStream &t, const Report &r, ByteUnit unit)
+{
+    const Scenario &s = r.scenario;
+    const auto gb = [unit](double b) { return fmt::bytesIn(b, unit); };
+    const FlopsReport &f = r.flops;
     const ConventionsReport &cv = r.conventions;
     t << "\nConventions (where the field disagrees; Napkin's choice is above)\n";
     t << "  FLOPs             6ND " << fmt::sci(f.training6nd) << " | detailed " << fmt::sci(f.trainingDetailed)
@@ -193,7 +218,11 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
       << "   activations, micro-batch " << s.microBatch << '\n';
     t << "  activation model  Korthikanti et al. 2022 " << gb(cv.activationsKorthikanti) << " | as implemented in PyTorch "
       << gb(cv.activationsPyTorch) << "   at the chosen recompute\n";
+}
 
+void writeRoofline(QTextStream &t, const Report &r, ByteUnit unit)
+{
+    const auto gb = [unit](double b) { return fmt::bytesIn(b, unit); };
     const RooflineReport &rl = r.roofline;
     t << "\nRoofline on " << r.gpu.name << (r.layout.pp > 1 ? QStringLiteral(", stage %1").arg(rl.stage) : QString())
       << ", one micro-batch on one GPU: " << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "
@@ -217,6 +246,22 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
         t << "\nPinned baseline: " << gb(b.memory.perGpu.total()) << " per GPU, " << fmt::duration(b.time.seconds)
           << (b.time.costUsd ? QStringLiteral(", ") + fmt::usd(*b.time.costUsd) : QString()) << "\n  this run vs pinned: " << baselineChangeText(*change) << '\n';
     }
+}
+
+} // namespace
+
+QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
+{
+    QString out;
+    QTextStream t(&out);
+    writeHeader(t, r, catalog);
+    writeParameters(t, r);
+    writeFlops(t, r);
+    writeMemory(t, r, unit);
+    writeStep(t, r, unit);
+    writeTime(t, r);
+    writeConventions(t, r, unit);
+    writeRoofline(t, r, unit);
     return out;
 }
 
@@ -224,10 +269,16 @@ QString presetsText(const Catalog &catalog)
 {
     QString out;
     QTextStream t(&out);
+    // The id column as wide as the longest id and two spaces ("qwen3-235b-a22b" is 15).
+    qsizetype idWidth = 0;
     for (const ModelPreset &p : catalog.presets)
-        t << pad(p.id, 13) << pad(archName(p.shape.arch), 6) << pad(fmt::count(p.publishedParams), 16)
+        idWidth = std::max(idWidth, p.id.size());
+    const int width = static_cast<int>(idWidth) + 2;
+    for (const ModelPreset &p : catalog.presets)
+        t << pad(p.id, width) << pad(archName(p.shape.arch), 6) << pad(fmt::count(p.publishedParams), 18)
           << p.shape.layers << " x " << p.shape.dModel << ", " << p.shape.heads << '/' << p.shape.kvHeads
-          << " heads, d_ff " << p.shape.dFf << "  " << p.name << "\n             source: " << p.source << '\n';
+          << " heads, d_ff " << p.shape.dFf << "  " << p.name << '\n' << QString(width, QLatin1Char(' '))
+          << "source: " << p.source << '\n';
     return out;
 }
 
@@ -250,12 +301,6 @@ QString gpusText(const Catalog &catalog)
             t << "none in the catalog (give --price)\n";
     }
     return out;
-}
-
-QString layoutText(const Layout &l)
-{
-    return QStringLiteral("tp %1%2 x pp %3%4 x cp %5 x dp %6").arg(l.tp).arg(l.sp ? QStringLiteral(" (SP)") : QString())
-        .arg(l.pp).arg(l.vpp > 1 ? QStringLiteral(" (vpp %1)").arg(l.vpp) : QString()).arg(l.cp).arg(l.dp);
 }
 
 QString interconnectsText(const Catalog &catalog)

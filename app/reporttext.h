@@ -16,8 +16,6 @@ QString presetsText(const Catalog &catalog);
 QString gpusText(const Catalog &catalog);
 QString recipesText();
 QString interconnectsText(const Catalog &catalog);
-/// "tp 8 (SP) x pp 16 x cp 1 x dp 128"
-QString layoutText(const Layout &layout);
 QString planText(const PlanReport &plan, ByteUnit unit);
 
 } // namespace napkin

@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -467,6 +468,28 @@ private slots:
         for (const char *key : {"zero", "batch", "recompute"})
             QVERIFY2(best.contains(QLatin1String(key)), key);
         QVERIFY(!best.contains(QStringLiteral("zero_stage")) && !best.contains(QStringLiteral("micro_batch")));
+    }
+
+    // `napkin presets` aligns its family column after the longest id (it ran
+    // "llama3.1-405bllama" together).
+    void presetsAreAligned()
+    {
+        const QStringList lines = QString::fromUtf8(runNapkin({QStringLiteral("presets")}).out).split(QLatin1Char('\n'));
+        qsizetype column = -1;
+        int rows = 0;
+        for (const QString &line : lines) {
+            if (line.isEmpty() || line.startsWith(QLatin1Char(' ')))
+                continue;
+            const qsizetype idEnd = line.indexOf(QLatin1Char(' '));
+            QVERIFY2(idEnd > 0, qPrintable(line));
+            const qsizetype family = line.indexOf(QRegularExpression(QStringLiteral("\\S")), idEnd);
+            QVERIFY2(family - idEnd >= 2, qPrintable(line));
+            if (column < 0)
+                column = family;
+            QCOMPARE(family, column);
+            ++rows;
+        }
+        QVERIFY(rows >= 20);
     }
 
     void processCatalogs()

@@ -156,16 +156,6 @@ Scenario withPlannedLayout(Scenario s, const PlannedLayout &p)
     return s;
 }
 
-QString plannedLayoutText(const PlannedLayout &p)
-{
-    const QString ep = p.ep > 1 ? QStringLiteral(" · ep %1").arg(p.ep) : QString();
-    return QStringLiteral("tp %1 · pp %2 · vpp %3 · cp %4 · dp %5%6 · ZeRO %7 · b %8 · %9")
-        .arg(p.tp).arg(p.pp).arg(p.vpp).arg(p.cp).arg(p.dp)
-        .arg(ep)
-        .arg(p.zeroStage).arg(p.microBatch)
-        .arg(recomputeName(p.recompute));
-}
-
 PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe, const Interconnect &scaleUp,
                        const Interconnect &scaleOut, const PlanOptions &options)
 {

@@ -61,7 +61,5 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
 /// The scenario with a planned layout's fields applied (what choosing a planner row does).
 Scenario withPlannedLayout(Scenario s, const PlannedLayout &p);
 
-/// "tp 8 · pp 16 · vpp 1 · cp 1 · dp 128 · ZeRO 1 · b 1 · selective"
-QString plannedLayoutText(const PlannedLayout &p);
 
 } // namespace napkin

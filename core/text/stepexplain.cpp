@@ -1,5 +1,7 @@
 #include "core/text/stepexplain.h"
 
+#include "core/text/layouttext.h"
+
 #include "core/text/units.h"
 
 #include <QCoreApplication>
@@ -209,11 +211,7 @@ QString stepRunText(const Report &r)
 
 QString layoutLine(const Layout &l)
 {
-    return tr("tp %1 · pp %2%3 · cp %4 · dp %5%6 · %7 micro-batch%8 of %9")
-        .arg(l.tp).arg(l.pp)
-        .arg(l.vpp > 1 ? tr(" (vpp %1)").arg(l.vpp) : QString())
-        .arg(l.cp).arg(l.dp)
-        .arg(l.sp ? tr(" · SP") : QString())
+    return splitText(l) + tr(" · %1 micro-batch%2 of %3")
         .arg(l.microBatches)
         .arg(l.microBatches == 1 ? QString() : QStringLiteral("es"))
         .arg(l.microBatch);

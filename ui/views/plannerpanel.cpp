@@ -1,5 +1,7 @@
 #include "ui/views/plannerpanel.h"
 
+#include "core/text/layouttext.h"
+
 #include "ui/widgets/cachedscrollbar.h"
 #include "ui/widgets/statictextdelegate.h"
 #include "ui/widgets/textstrip.h"
