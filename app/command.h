@@ -2,6 +2,7 @@
 
 #include "core/model/scenario.h"
 #include "core/text/units.h"
+#include "ui/state/memoryaxis.h"
 
 #include <QSize>
 #include <QString>

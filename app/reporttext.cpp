@@ -146,11 +146,9 @@ void writeMemory(QTextStream &t, const Report &r, ByteUnit unit)
 
 void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
 {
-    const Scenario &s = r.scenario;
     const StepTimeReport &st = r.step;
     t << "\nStep time, bottom-up (stage " << st.stage << "; matmul efficiency "
-      << fmt::percent(s.efficiencyMatmul.value_or(r.gpu.efficiencyMatmul)) << ", memory efficiency "
-      << fmt::percent(s.efficiencyMemory.value_or(r.gpu.efficiencyMemory)) << ")\n";
+      << fmt::percent(st.matmulEfficiency) << ", memory efficiency " << fmt::percent(st.memoryEfficiency) << ")\n";
     t << "  compute          " << fmt::duration(st.computeMatmul + st.computeAttention + st.computeOther) << "   matmul "
       << fmt::duration(st.computeMatmul) << " + attention " << fmt::duration(st.computeAttention) << " + other "
       << fmt::duration(st.computeOther) << ", over " << st.microBatches << " micro-batches\n";

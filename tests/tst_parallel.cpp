@@ -7,6 +7,7 @@
 #include "core/model/layout.h"
 #include "core/run/memory.h"
 #include "core/report/planner.h"
+#include "core/workload/stageworkload.h"
 #include "core/workload/workload.h"
 
 #include <QProcess>

@@ -1,7 +1,7 @@
 #include "core/run/roofline.h"
 
-#include "core/workload/activations.h"
 #include "core/model/layout.h"
+#include "core/workload/stageworkload.h"
 
 #include <algorithm>
 
@@ -34,23 +34,6 @@ QString phaseName(Phase phase)
 double attainable(double peakFlopsPerS, double bandwidthBytesPerS, double intensity)
 {
     return std::min(peakFlopsPerS, bandwidthBytesPerS * intensity);
-}
-
-WorkloadInput stageWorkload(const Scenario &s, const Recipe &recipe, std::int64_t stage,
-                            const QList<double> &optimizerParams)
-{
-    WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
-                                     recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
-    const std::vector<std::int64_t> layers = stageLayers(s.model.layers, s.pp);
-    in.layers = static_cast<double>(layers[static_cast<std::size_t>(stage)]);
-    if (const std::int64_t dense = denseBlocks(s); dense > 0)
-        in.denseLayers = static_cast<double>(stageDenseLayers(s.model.layers, s.pp, dense)[static_cast<std::size_t>(stage)]);
-    else
-        in.denseLayers = 0;
-    in.firstStage = stage == 0;
-    in.lastStage = stage == s.pp - 1;
-    in.optimizerParams = optimizerParams.value(stage);
-    return in;
 }
 
 namespace {

@@ -61,10 +61,6 @@ struct RooflineReport {
 RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
                                const QList<double> &optimizerParams);
 
-/// The workload of one micro-batch on one GPU of `stage`.
-WorkloadInput stageWorkload(const Scenario &s, const Recipe &recipe, std::int64_t stage,
-                            const QList<double> &optimizerParams);
-
 /// min(peak, bandwidth x intensity): the roofline bound itself.
 double attainable(double peakFlopsPerS, double bandwidthBytesPerS, double intensity);
 

@@ -1,6 +1,6 @@
 #include "core/run/steptime.h"
 
-#include "core/run/roofline.h"
+#include "core/workload/stageworkload.h"
 
 #include <algorithm>
 
@@ -317,6 +317,8 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
                                 const ComputeParts *given)
 {
     StepTimeReport r;
+    r.matmulEfficiency = machine.matmulEfficiency;
+    r.memoryEfficiency = machine.memoryEfficiency;
     const ComputeParts parts = given ? *given : computeParts(s, recipe, machine);
     StageTime slowest;
     QList<CommOp> comm;

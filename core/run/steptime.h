@@ -75,6 +75,10 @@ struct StepTimeReport {
     double estimatedMfu = 0;         ///< model FLOPs per GPU per step / (step x GEMM peak)
     double estimatedHfu = 0;         ///< the same with recomputed FLOPs
     double tokensPerSecondPerGpu = 0;
+    /// The efficiencies the estimate ran at, resolved once by stepMachine() (the scenario's,
+    /// else the GPU's measured ones), so that no text resolves them again.
+    double matmulEfficiency = 0;
+    double memoryEfficiency = 0;
     QList<CommOp> comm;
 };
 

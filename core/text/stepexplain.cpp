@@ -117,8 +117,8 @@ QString stepSegmentText(const Report &r, StepComponent c)
 {
     const StepTimeReport &s = r.step;
     const Layout &l = r.layout;
-    const double eMm = r.scenario.efficiencyMatmul.value_or(r.gpu.efficiencyMatmul);
-    const double eMem = r.scenario.efficiencyMemory.value_or(r.gpu.efficiencyMemory);
+    const double eMm = r.step.matmulEfficiency;
+    const double eMem = r.step.memoryEfficiency;
     const QString compute = tr("Each op of one micro-batch on one GPU of stage %1 at max(FLOPs / (%2 × %3), bytes / "
                                "(%4 × %5)), × %6 micro-batches; the efficiencies are %7's catalog figures unless set")
                                 .arg(s.stage)

@@ -9,11 +9,6 @@ namespace napkin {
 /// Decimal GB (1e9, the source document's unit) or binary GiB (2^30).
 enum class ByteUnit { GB, GiB };
 
-/// What the memory chart's value axis spans: every ZeRO stage's bar, or the chosen one and
-/// the GPU's capacity, or the chosen one alone (so that a small chosen stage is not a sliver
-/// under ZeRO 0's bar). The window's Axis button and `--memory-axis all|capacity|chosen`.
-enum class MemoryAxisFocus { AllStages, ChosenAndCapacity, ChosenStage };
-
 /// The one place numbers become text for people. Everything else passes base units.
 namespace fmt {
 QString sci(double v, int decimals = 3);                ///< "2.232e+20" (Python's %.3e)

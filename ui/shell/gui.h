@@ -3,6 +3,7 @@
 #include "core/model/catalog.h"
 #include "core/model/scenario.h"
 #include "core/text/units.h"
+#include "ui/state/memoryaxis.h"
 
 #include <QSize>
 #include <QString>

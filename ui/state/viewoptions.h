@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/state/memoryaxis.h"
 #include "ui/widgets/logrange.h"
 #include "core/text/units.h"
 
