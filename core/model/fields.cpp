@@ -53,6 +53,9 @@ static_assert(std::size(kZeroStageNames) == limits::maxZeroStage - limits::minZe
                   && kZeroStageNames[0].value == limits::minZeroStage,
               "one label per ZeRO stage");
 
+// Long by design: this is the one table that describes every field (key, option, range,
+// default, help, label, topic, accessors), one entry per field, read top to bottom like a
+// data file. Split across functions it would be harder to scan and to keep in --help order.
 std::vector<ScenarioField> buildFields()
 {
     using K = FieldKind;

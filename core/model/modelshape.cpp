@@ -76,57 +76,72 @@ double attentionPairs(const ModelShape &m, double seqLen, bool causal)
     return global * full + (L - global) * windowed;
 }
 
-ParamBreakdown countParams(const ModelShape &m)
+namespace {
+
+/// GPT-2's blocks, embedding and final norm (HF GPT2LMHeadModel).
+void countGpt2(const ModelShape &m, ParamBreakdown &p)
 {
     const std::int64_t d = m.dModel;
     const std::int64_t kv = kvWidth(m);
     const std::int64_t q = queryWidth(m);
-    ParamBreakdown p;
-    if (m.arch == Arch::Gpt2) {
-        // GPT-2: every Linear/Conv1D carries a bias; LayerNorm has weight and bias.
-        p.perLayer.attention = (d * (q + 2 * kv) + (q + 2 * kv)) + (q * d + d);
-        p.perLayer.mlp = (d * m.dFf + m.dFf) + (m.dFf * d + d);
-        p.denseLayer = p.perLayer;
-        if (m.moe()) {
-            // GELU experts with their biases, and a router without one.
-            const std::int64_t ff = expertWidth(m);
-            const std::int64_t expert = (d * ff + ff) + (ff * d + d);
-            p.perLayer.router = d * m.experts;
-            p.perLayer.routedExperts = m.experts * expert;
-            p.perLayer.mlp = p.perLayer.router + p.perLayer.routedExperts + m.sharedExperts * expert;
-            p.perLayer.mlpActive = p.perLayer.router + (m.expertsPerToken + m.sharedExperts) * expert;
-        }
-        p.perLayer.norms = 2 * (2 * d);
-        p.finalNorm = 2 * d;
-        p.embedding = m.vocab * d + m.maxPositions * d;
-    } else {
-        // LLaMA (Touvron et al. 2023): rotary positions, no biases, RMSNorm weight only,
-        // SwiGLU MLP with gate, up and down projections (Shazeer 2020).
-        p.perLayer.attention = d * q + 2 * d * kv + q * d;
-        if (m.mla()) {
-            // DeepSeek-V2/V3 (HF DeepseekV3Attention): Q through a q_lora_rank latent with its
-            // RMSNorm (or one full-rank projection), K/V through a kv_lora_rank latent plus the
-            // shared RoPE key, with its RMSNorm, up to every head's K (no-RoPE part) and V.
-            const AttentionWidths a = attentionWidths(m);
-            const std::int64_t rope = m.qkRopeDim;
-            const std::int64_t kUp = m.heads * headWidth(m);
-            const std::int64_t query = m.qLoraRank > 0 ? d * m.qLoraRank + m.qLoraRank + m.qLoraRank * a.q : d * a.q;
-            p.perLayer.attention = query + d * (m.kvLoraRank + rope) + m.kvLoraRank
-                                   + m.kvLoraRank * (kUp + a.v) + a.out * d;
-        }
-        p.perLayer.mlp = 3 * d * m.dFf;
-        p.denseLayer = p.perLayer;
-        if (m.moe()) {
-            const std::int64_t expert = 3 * d * expertWidth(m);
-            p.perLayer.router = d * m.experts;
-            p.perLayer.routedExperts = m.experts * expert;
-            p.perLayer.mlp = p.perLayer.router + p.perLayer.routedExperts + m.sharedExperts * expert;
-            p.perLayer.mlpActive = p.perLayer.router + (m.expertsPerToken + m.sharedExperts) * expert;
-        }
-        p.perLayer.norms = 2 * d;
-        p.finalNorm = d;
-        p.embedding = m.vocab * d;
+    // GPT-2: every Linear/Conv1D carries a bias; LayerNorm has weight and bias.
+    p.perLayer.attention = (d * (q + 2 * kv) + (q + 2 * kv)) + (q * d + d);
+    p.perLayer.mlp = (d * m.dFf + m.dFf) + (m.dFf * d + d);
+    p.denseLayer = p.perLayer;
+    if (m.moe()) {
+        // GELU experts with their biases, and a router without one.
+        const std::int64_t ff = expertWidth(m);
+        const std::int64_t expert = (d * ff + ff) + (ff * d + d);
+        p.perLayer.router = d * m.experts;
+        p.perLayer.routedExperts = m.experts * expert;
+        p.perLayer.mlp = p.perLayer.router + p.perLayer.routedExperts + m.sharedExperts * expert;
+        p.perLayer.mlpActive = p.perLayer.router + (m.expertsPerToken + m.sharedExperts) * expert;
     }
+    p.perLayer.norms = 2 * (2 * d);
+    p.finalNorm = 2 * d;
+    p.embedding = m.vocab * d + m.maxPositions * d;
+}
+
+/// LLaMA-family blocks, embedding and final norm (HF LlamaForCausalLM), with MLA and MoE.
+void countLlama(const ModelShape &m, ParamBreakdown &p)
+{
+    const std::int64_t d = m.dModel;
+    const std::int64_t kv = kvWidth(m);
+    const std::int64_t q = queryWidth(m);
+    // LLaMA (Touvron et al. 2023): rotary positions, no biases, RMSNorm weight only,
+    // SwiGLU MLP with gate, up and down projections (Shazeer 2020).
+    p.perLayer.attention = d * q + 2 * d * kv + q * d;
+    if (m.mla()) {
+        // DeepSeek-V2/V3 (HF DeepseekV3Attention): Q through a q_lora_rank latent with its
+        // RMSNorm (or one full-rank projection), K/V through a kv_lora_rank latent plus the
+        // shared RoPE key, with its RMSNorm, up to every head's K (no-RoPE part) and V.
+        const AttentionWidths a = attentionWidths(m);
+        const std::int64_t rope = m.qkRopeDim;
+        const std::int64_t kUp = m.heads * headWidth(m);
+        const std::int64_t query = m.qLoraRank > 0 ? d * m.qLoraRank + m.qLoraRank + m.qLoraRank * a.q : d * a.q;
+        p.perLayer.attention = query + d * (m.kvLoraRank + rope) + m.kvLoraRank
+                               + m.kvLoraRank * (kUp + a.v) + a.out * d;
+    }
+    p.perLayer.mlp = 3 * d * m.dFf;
+    p.denseLayer = p.perLayer;
+    if (m.moe()) {
+        const std::int64_t expert = 3 * d * expertWidth(m);
+        p.perLayer.router = d * m.experts;
+        p.perLayer.routedExperts = m.experts * expert;
+        p.perLayer.mlp = p.perLayer.router + p.perLayer.routedExperts + m.sharedExperts * expert;
+        p.perLayer.mlpActive = p.perLayer.router + (m.expertsPerToken + m.sharedExperts) * expert;
+    }
+    p.perLayer.norms = 2 * d;
+    p.finalNorm = d;
+    p.embedding = m.vocab * d;
+}
+
+/// The switches some models add on top: linear biases, attention sinks, a router bias, QK-norm.
+void countSwitches(const ModelShape &m, ParamBreakdown &p)
+{
+    const std::int64_t d = m.dModel;
+    const std::int64_t kv = kvWidth(m);
+    const std::int64_t q = queryWidth(m);
     if (m.arch == Arch::Llama && m.linearBias) {
         // gpt-oss (HF GptOssForCausalLM): q, k, v and o biases; each MLP's or expert's fused
         // gate-and-up (2 x width) and down (d) biases; the router's, one per expert.
@@ -153,6 +168,19 @@ ParamBreakdown countParams(const ModelShape &m)
     if (m.qkNorm) {
         p.perLayer.norms += 2 * headWidth(m);  // q_norm and k_norm, one head_dim weight each (Qwen3)
     }
+}
+
+} // namespace
+
+ParamBreakdown countParams(const ModelShape &m)
+{
+    const std::int64_t d = m.dModel;
+    ParamBreakdown p;
+    if (m.arch == Arch::Gpt2)
+        countGpt2(m, p);
+    else
+        countLlama(m, p);
+    countSwitches(m, p);
     if (!m.moe())
         p.perLayer.mlpActive = p.perLayer.mlp;
     p.denseLayer.attention = p.perLayer.attention;
