@@ -37,6 +37,32 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
       m_paramsNote(new QLabel(this)),
       m_clearParams(new QPushButton(tr("Count parameters from the shape"), this))
 {
+    QWidget *main = buildMainSliders();
+
+    auto *gpuBox = new SectionBox(tr("GPU"), this);
+    auto *gpuLayout = new QVBoxLayout(gpuBox);
+    gpuLayout->addWidget(m_gpu);
+
+    setUpParamsNoteAndMoreToggle();
+    QWidget *layoutBox = buildLayoutBox(controller->scenario());
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(main);
+    layout->addWidget(gpuBox);
+    layout->addWidget(m_more->setupGroup());
+    layout->addWidget(layoutBox);
+    layout->addWidget(m_paramsNote);
+    layout->addWidget(m_clearParams);
+    layout->addWidget(m_moreToggle);
+    layout->addWidget(m_more);
+    layout->addStretch(1);
+
+    connectControls();
+    sync(m_controller->scenario());
+}
+
+QWidget *ControlsPanel::buildMainSliders()
+{
     using D = NumberSpinBox::Display;
     // Hand-built, not generated from the field table (FieldControls): each is a slider and a spin
     // box linked, reaching less far than the field's range (or on a log scale), a drag is one
@@ -63,11 +89,11 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
         tr("Tokens per sequence. Attention FLOPs and (without FlashAttention) activation memory "
            "grow with its square. GPT-2 models allow at most their position table."),
         fieldLo("seq_len"), fieldHi("seq_len"), 16, static_cast<double>(kSeqSliderMax), 1, 2, 1, integer));
+    return main;
+}
 
-    auto *gpuBox = new SectionBox(tr("GPU"), this);
-    auto *gpuLayout = new QVBoxLayout(gpuBox);
-    gpuLayout->addWidget(m_gpu);
-
+void ControlsPanel::setUpParamsNoteAndMoreToggle()
+{
     m_paramsNote->setWordWrap(true);
     m_paramsNote->setAccessibleName(tr("Parameter count note"));
     m_clearParams->setToolTip(tr("Forget the parameter count given on the command line and count "
@@ -80,9 +106,11 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     m_moreToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_moreToggle->setToolTip(tr("Show or hide the preset, family, heads, parallelism, precision and cost settings"));
     m_moreToggle->setAccessibleName(tr("Show more settings"));
+}
 
+QWidget *ControlsPanel::buildLayoutBox(const Scenario &start)
+{
     // Cluster and layout: shown from the start when the scenario already splits the model.
-    const Scenario &start = controller->scenario();
     const bool parallel = start.tp > 1 || start.pp > 1 || start.cp > 1 || start.globalBatch || start.gpusPerNode
                           || !start.interconnectId.isEmpty() || start.timeBasis != TimeBasis::Utilization;
     m_layoutToggle->setText(tr("Cluster and layout"));
@@ -98,18 +126,11 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     auto *layoutBoxLayout = new QVBoxLayout(layoutBox);
     layoutBoxLayout->addWidget(m_layoutToggle);
     layoutBoxLayout->addWidget(m_layout);
+    return layoutBox;
+}
 
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(main);
-    layout->addWidget(gpuBox);
-    layout->addWidget(m_more->setupGroup());
-    layout->addWidget(layoutBox);
-    layout->addWidget(m_paramsNote);
-    layout->addWidget(m_clearParams);
-    layout->addWidget(m_moreToggle);
-    layout->addWidget(m_more);
-    layout->addStretch(1);
-
+void ControlsPanel::connectControls()
+{
     connect(m_gpu, &GpuChooser::gpuChosen, this, [this](const QString &id) {
         Scenario s = m_controller->scenario();
         s.gpuId = id;
@@ -131,7 +152,6 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     });
     connect(m_more, &MoreOptions::notice, this, &ControlsPanel::notice);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &ControlsPanel::sync);
-    sync(m_controller->scenario());
 }
 
 LinkedSlider *ControlsPanel::addSlider(Main which, const QString &label, const QString &tip, double min,

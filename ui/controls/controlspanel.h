@@ -42,6 +42,14 @@ signals:
     void notice(const QString &message);
 
 private:
+    // The constructor's parts, in the order it calls them.
+    /// The "Model and run" box: the five slider/spin pairs.
+    QWidget *buildMainSliders();
+    void setUpParamsNoteAndMoreToggle();
+    /// The folding "Cluster and layout" box, open when `start` already splits the model.
+    QWidget *buildLayoutBox(const Scenario &start);
+    void connectControls();
+
     LinkedSlider *addSlider(Main which, const QString &label, const QString &tip, double min, double max,
                             double sliderMin, double sliderMax, double step, double logBase,
                             int stepsPerUnit, int display);

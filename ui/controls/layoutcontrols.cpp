@@ -71,6 +71,18 @@ const ScenarioField *chooserField(LayoutControls::Choice c)
     return nullptr;
 }
 
+/// Every field the choosers depend on, in one string: sync() rebuilds them only when it changes.
+QString chooserKey(const Scenario &s)
+{
+    return QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13 %14 %15 %16")
+               .arg(s.model.heads).arg(s.model.kvHeads).arg(s.model.layers).arg(s.gpus).arg(s.seqLen)
+               .arg(s.microBatch).arg(s.tp).arg(s.pp).arg(s.vpp).arg(s.cp)
+               .arg(s.globalBatch.value_or(0)).arg(s.gpusPerNode.value_or(0))
+               .arg(s.gpuId, s.interconnectId).arg(s.sequenceParallel).arg(static_cast<int>(s.timeBasis))
+           + QString::number(s.paramsOverride.value_or(0))
+           + QStringLiteral(" %1 %2 %3 %4").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap);
+}
+
 } // namespace
 
 LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
@@ -212,59 +224,74 @@ void LayoutControls::sync(const Scenario &s)
     // only, so a tokens or width drag costs nothing here.
     if (!isVisible())
         return;
-    const QString key = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13 %14 %15 %16")
-                            .arg(s.model.heads).arg(s.model.kvHeads).arg(s.model.layers).arg(s.gpus).arg(s.seqLen)
-                            .arg(s.microBatch).arg(s.tp).arg(s.pp).arg(s.vpp).arg(s.cp)
-                            .arg(s.globalBatch.value_or(0)).arg(s.gpusPerNode.value_or(0))
-                            .arg(s.gpuId, s.interconnectId).arg(s.sequenceParallel).arg(static_cast<int>(s.timeBasis))
-                        + QString::number(s.paramsOverride.value_or(0))
-                        + QStringLiteral(" %1 %2 %3 %4").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap);
+    const QString key = chooserKey(s);
     if (key == m_syncedKey)
         return;
     m_syncedKey = key;
     m_syncing = true;
-    const Catalog &catalog = m_controller->catalog();
-    const GpuSpec *gpu = catalog.findGpu(s.gpuId);
-    const std::int64_t node = gpu ? gpu->gpusPerNode : 8;
-    // One chooser: an optional first item that leaves the field unset (derived), then the
-    // values; each item stands for the scenario with that value.
-    const auto offer = [&](Choice which, const QString &unsetLabel, const QList<std::int64_t> &values,
-                           std::optional<std::int64_t> current, void (*set)(Scenario &, std::optional<std::int64_t>)) {
-        QList<std::pair<QString, Scenario>> options;
-        int at = 0;
-        if (!unsetLabel.isEmpty()) {
-            Scenario next = s;
-            set(next, std::nullopt);
-            options.append({unsetLabel, next});
-        }
-        for (std::int64_t v : values) {
-            Scenario next = s;
-            set(next, v);
-            if (current == v)
-                at = static_cast<int>(options.size());
-            options.append({QString::number(v), next});
-        }
-        fill(which, options, at);
-    };
-    const std::int64_t heads = std::gcd(s.model.heads, s.model.kvHeads);
-    offer(Choice::Tp, {}, candidates(heads, std::min<std::int64_t>(64, s.gpus), s.tp), s.tp,
-          [](Scenario &n, std::optional<std::int64_t> v) { n.tp = *v; });
-    offer(Choice::Pp, {}, candidates(s.model.layers, std::min<std::int64_t>({128, s.model.layers, s.gpus}), s.pp), s.pp,
-          [](Scenario &n, std::optional<std::int64_t> v) { n.pp = *v; });
-    offer(Choice::Vpp, {}, candidates(1, 8, s.vpp), s.vpp, [](Scenario &n, std::optional<std::int64_t> v) { n.vpp = *v; });
-    offer(Choice::Cp, {}, candidates(1, std::min<std::int64_t>(64, s.gpus), s.cp), s.cp,
-          [](Scenario &n, std::optional<std::int64_t> v) { n.cp = *v; });
-    // Global batch: one micro-batch per replica (the default), or k of them.
+    offerSplits(s);
+    // The data-parallel replicas that the model's split leaves: EP and the global batch follow from them.
     const std::int64_t model = s.tp * s.pp * s.cp;
     const std::int64_t dp = model > 0 && s.gpus % model == 0 ? s.gpus / model : 1;
+    offerExperts(s, dp);
+    offerGlobalBatch(s, dp);
+    syncNode(s);
+    m_fields->sync(s);
+    m_sp->setEnabled(s.tp > 1 || s.sequenceParallel);
+    m_sp->setToolTip(s.tp > 1 ? m_sp->accessibleDescription()
+                              : tr("Needs tensor parallelism (tp > 1): with one TP rank nothing is split."));
+    m_syncing = false;
+}
+
+void LayoutControls::offer(const Scenario &s, Choice which, const QString &unsetLabel,
+                           const QList<std::int64_t> &values, std::optional<std::int64_t> current, Setter set)
+{
+    // One chooser: an optional first item that leaves the field unset (derived), then the
+    // values; each item stands for the scenario with that value.
+    QList<std::pair<QString, Scenario>> options;
+    int at = 0;
+    if (!unsetLabel.isEmpty()) {
+        Scenario next = s;
+        set(next, std::nullopt);
+        options.append({unsetLabel, next});
+    }
+    for (std::int64_t v : values) {
+        Scenario next = s;
+        set(next, v);
+        if (current == v)
+            at = static_cast<int>(options.size());
+        options.append({QString::number(v), next});
+    }
+    fill(which, options, at);
+}
+
+void LayoutControls::offerSplits(const Scenario &s)
+{
+    const std::int64_t heads = std::gcd(s.model.heads, s.model.kvHeads);
+    offer(s, Choice::Tp, {}, candidates(heads, std::min<std::int64_t>(64, s.gpus), s.tp), s.tp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.tp = *v; });
+    offer(s, Choice::Pp, {}, candidates(s.model.layers, std::min<std::int64_t>({128, s.model.layers, s.gpus}), s.pp), s.pp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.pp = *v; });
+    offer(s, Choice::Vpp, {}, candidates(1, 8, s.vpp), s.vpp, [](Scenario &n, std::optional<std::int64_t> v) { n.vpp = *v; });
+    offer(s, Choice::Cp, {}, candidates(1, std::min<std::int64_t>(64, s.gpus), s.cp), s.cp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.cp = *v; });
+}
+
+void LayoutControls::offerExperts(const Scenario &s, std::int64_t dp)
+{
     // Expert parallelism and the capacity factor only mean something for Mixture-of-Experts.
     const bool moe = s.model.moe() && !s.paramsOverride;
     m_form->setRowVisible(m_ep, moe);
     m_form->setRowVisible(m_capacity, moe);
     m_form->setRowVisible(m_epOverlap, moe);
     if (moe)
-        offer(Choice::Ep, {}, candidates(s.model.experts, std::min(s.model.experts, std::max<std::int64_t>(1, dp * s.cp)), s.ep),
+        offer(s, Choice::Ep, {}, candidates(s.model.experts, std::min(s.model.experts, std::max<std::int64_t>(1, dp * s.cp)), s.ep),
               s.ep, [](Scenario &n, std::optional<std::int64_t> v) { n.ep = *v; });
+}
+
+void LayoutControls::offerGlobalBatch(const Scenario &s, std::int64_t dp)
+{
+    // Global batch: one micro-batch per replica (the default), or k of them.
     const std::int64_t perStep = s.microBatch * dp;
     QList<std::int64_t> multiples;
     for (std::int64_t k = 2; k <= 4096 && perStep * k <= limits::maxGlobalBatch; k *= 2)
@@ -272,9 +299,16 @@ void LayoutControls::sync(const Scenario &s)
     if (s.globalBatch && !multiples.contains(*s.globalBatch))
         multiples.append(*s.globalBatch);
     std::sort(multiples.begin(), multiples.end());
-    offer(Choice::GlobalBatch, tr("batch × DP = %1").arg(perStep), multiples, s.globalBatch,
+    offer(s, Choice::GlobalBatch, tr("batch × DP = %1").arg(perStep), multiples, s.globalBatch,
           [](Scenario &n, std::optional<std::int64_t> v) { n.globalBatch = v; });
-    offer(Choice::GpusPerNode, tr("the GPU's (%1)").arg(node), {1, 2, 4, 8, 16, 32, 64, 72, 128, 256}, s.gpusPerNode,
+}
+
+void LayoutControls::syncNode(const Scenario &s)
+{
+    const Catalog &catalog = m_controller->catalog();
+    const GpuSpec *gpu = catalog.findGpu(s.gpuId);
+    const std::int64_t node = gpu ? gpu->gpusPerNode : 8;
+    offer(s, Choice::GpusPerNode, tr("the GPU's (%1)").arg(node), {1, 2, 4, 8, 16, 32, 64, 72, 128, 256}, s.gpusPerNode,
           [](Scenario &n, std::optional<std::int64_t> v) { n.gpusPerNode = v; });
     if (m_interconnect->count() != catalog.interconnects.size() + 1) {
         m_interconnect->clear();
@@ -284,11 +318,6 @@ void LayoutControls::sync(const Scenario &s)
     }
     m_interconnect->setItemText(0, tr("the GPU's (%1)").arg(gpu ? gpu->scaleOutId : QString()));
     m_interconnect->setCurrentIndex(std::max(0, m_interconnect->findData(s.interconnectId)));
-    m_fields->sync(s);
-    m_sp->setEnabled(s.tp > 1 || s.sequenceParallel);
-    m_sp->setToolTip(s.tp > 1 ? m_sp->accessibleDescription()
-                              : tr("Needs tensor parallelism (tp > 1): with one TP rank nothing is split."));
-    m_syncing = false;
 }
 
 } // namespace napkin::ui

@@ -5,6 +5,9 @@
 
 #include <QWidget>
 
+#include <cstdint>
+#include <optional>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -45,7 +48,19 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    /// Rebuilds the choosers when a field they depend on changed (nothing while hidden).
     void sync(const Scenario &s);
+    // sync()'s parts: the model's splits, the experts' row, the global batch, the node and network.
+    void offerSplits(const Scenario &s);
+    void offerExperts(const Scenario &s, std::int64_t dp);
+    void offerGlobalBatch(const Scenario &s, std::int64_t dp);
+    void syncNode(const Scenario &s);
+    /// Sets how one choice writes its value (nullopt: leaves the field unset, derived).
+    using Setter = void (*)(Scenario &, std::optional<std::int64_t>);
+    /// Fills one chooser: `unsetLabel` (when not empty) first, then `values`, each standing for
+    /// `s` with that value; `current` is selected.
+    void offer(const Scenario &s, Choice which, const QString &unsetLabel, const QList<std::int64_t> &values,
+               std::optional<std::int64_t> current, Setter set);
     void showDerived(const Report &r);
     /// Sets a chooser's items (and what each stands for), greying those the scenario cannot take.
     void fill(Choice which, const QList<std::pair<QString, Scenario>> &options, int current);

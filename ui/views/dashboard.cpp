@@ -126,6 +126,32 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_parallelGrid(new QGridLayout(m_parallelPage)),
       m_tabs(new PageTabs(m_pages))
 {
+    setUpStrips();
+    setUpPages();
+    buildPageBar();
+    setUpTabs();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(8);
+    auto *top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_pageBar, 0, Qt::AlignBottom);
+    layout->addLayout(top);
+    layout->addWidget(m_settings);
+    layout->addWidget(m_pinned);
+    layout->addWidget(m_pages, 1);
+    layout->addWidget(m_formula);
+    arrange();
+
+    setUpRecipients();
+    connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
+    connect(m_planner, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
+}
+
+void Dashboard::setUpStrips()
+{
     m_summary->setBold(true);
     m_summary->setTextAsToolTip(true);
     m_summary->setAccessibleName(tr("Scenario summary"));
@@ -142,24 +168,28 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     m_formula->setColors(palette().color(QPalette::WindowText), palette().color(QPalette::AlternateBase),
                          palette().color(QPalette::Mid));
     m_error->hide();
+}
 
-    m_grid->setContentsMargins(0, 0, 0, 0);
-    m_grid->setSpacing(8);
-    m_grid->setRowStretch(0, 3);
-    m_grid->setRowStretch(1, 2);
-    m_grid->setColumnStretch(0, 1);
-    m_grid->setColumnStretch(1, 1);
-    m_parallelGrid->setContentsMargins(0, 0, 0, 0);
-    m_parallelGrid->setSpacing(8);
-    m_parallelGrid->setRowStretch(0, 3);
-    m_parallelGrid->setRowStretch(1, 2);
-    m_parallelGrid->setColumnStretch(0, 1);
-    m_parallelGrid->setColumnStretch(1, 1);
+void Dashboard::setUpPages()
+{
+    // Both pages alike: the charts' row above the time (or layout and planner) row, which gets less.
+    for (QGridLayout *grid : {m_grid, m_parallelGrid}) {
+        grid->setContentsMargins(0, 0, 0, 0);
+        grid->setSpacing(8);
+        grid->setRowStretch(0, 3);
+        grid->setRowStretch(1, 2);
+        grid->setColumnStretch(0, 1);
+        grid->setColumnStretch(1, 1);
+    }
     m_top->setDocumentMode(true);
     m_top->setAccessibleName(tr("Overview and parallel training"));
     m_top->addTab(m_gridPage, tr("Overview"));
     m_top->addTab(m_parallelPage, tr("Parallel training"));
     m_top->tabBar()->hide();
+}
+
+void Dashboard::buildPageBar()
+{
     // Two flat buttons no taller than the summary line beside them (a tab bar would be
     // taller, and a style sheet would stop the window's text size from reaching the charts).
     auto *pageLayout = new QHBoxLayout(m_pageBar);
@@ -186,6 +216,10 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
         if (index >= 0 && index < 2)
             m_pageButtons[index]->setChecked(true);
     });
+}
+
+void Dashboard::setUpTabs()
+{
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_tabbed && !m_arranging)
             m_tabChosen = true;
@@ -197,21 +231,10 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     // Either arrangement fits any size; the choice between them is made from the text size.
     m_pages->setMinimumSize(0, 0);
     m_pages->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+}
 
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->setSpacing(8);
-    auto *top = new QHBoxLayout;
-    top->setContentsMargins(0, 0, 0, 0);
-    top->addWidget(m_summary, 1);
-    top->addWidget(m_pageBar, 0, Qt::AlignBottom);
-    layout->addLayout(top);
-    layout->addWidget(m_settings);
-    layout->addWidget(m_pinned);
-    layout->addWidget(m_pages, 1);
-    layout->addWidget(m_formula);
-    arrange();
-
+void Dashboard::setUpRecipients()
+{
     m_recipients = {
         {{m_memory}, [this](const Report &r) { m_memory->setReport(r); }},
         // The every-GPU chart is the time panel's, or a tab of its own when the views are tabs.
@@ -225,9 +248,6 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     for (const Recipient &recipient : std::as_const(m_recipients))
         for (QWidget *w : recipient.shownAs)
             w->installEventFilter(this);
-
-    connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
-    connect(m_planner, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
 }
 
 void Dashboard::setReport(const Report &report)

@@ -103,6 +103,16 @@ private:
     };
     void deliver(Recipient &recipient);
 
+    // The constructor's parts, in the order it calls them.
+    void setUpStrips();
+    /// The two grid pages (overview, parallel training) as the hidden-bar tabs of m_top.
+    void setUpPages();
+    /// The page switch beside the summary, kept in step with m_top.
+    void buildPageBar();
+    /// The one-view-at-a-time tabs, and the stack that holds them and the pages.
+    void setUpTabs();
+    void setUpRecipients();
+
     void placeError();
     void arrange();
     bool gridFits(QSize size) const;

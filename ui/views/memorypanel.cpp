@@ -63,6 +63,37 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_view->setRenderHint(QPainter::Antialiasing, false);
     m_chart->setTitle(tr("Memory per GPU"));
     m_chart->setObjectName(QStringLiteral("memoryChart"));
+    buildSeries();
+    buildAxes();
+    m_chart->legend()->hide();
+    m_legend->setAccessibleName(tr("Memory chart legend"));
+    styleChart(m_chart, font());
+    styleLegend(m_legend, font());
+    for (QGraphicsSimpleTextItem *total : m_totals)
+        total->setFont(m_axisX->labelsFont());
+    buildFocusMenu();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto *top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_banner, 1);
+    top->addWidget(m_focusButton, 0, Qt::AlignTop);
+    layout->addLayout(top);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+
+    connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::placeTotals);
+    connect(m_view, &ChartView::hovered, this, &MemoryPanel::showHover);
+    connect(m_view, &ChartView::left, this, [this] {
+        m_hoverText.clear();
+        QToolTip::hideText();
+    });
+}
+
+void MemoryPanel::buildSeries()
+{
     for (int c = 0; c < kMemoryComponents; ++c) {
         auto *set = new QBarSet(componentName(static_cast<MemoryComponent>(c)));
         set->append(QList<qreal>{0, 0, 0, 0});
@@ -82,6 +113,10 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_chart->addSeries(m_series);
     m_chart->addSeries(m_capacity);
     m_chart->addSeries(m_pinned);
+}
+
+void MemoryPanel::buildAxes()
+{
     m_axisX->append({stageLabel(0, false), stageLabel(1, false), stageLabel(2, false), stageLabel(3, false)});
     // Totals sit above the bars as plain text items: changing axis labels on every update
     // would relayout the whole chart.
@@ -101,13 +136,10 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
     m_axisY->setLabelFormat(QStringLiteral("%g"));
-    m_chart->legend()->hide();
-    m_legend->setAccessibleName(tr("Memory chart legend"));
-    styleChart(m_chart, font());
-    styleLegend(m_legend, font());
-    for (QGraphicsSimpleTextItem *total : m_totals)
-        total->setFont(m_axisX->labelsFont());
+}
 
+void MemoryPanel::buildFocusMenu()
+{
     // A small button with a menu: a combo box wide enough for its longest choice would take
     // the fits banner's room at large text.
     auto *focusMenu = new QMenu(m_focusButton);
@@ -129,24 +161,6 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_focusButton->setAccessibleName(tr("Memory axis range"));
     m_focusButton->setToolTip(tr("What the memory axis spans: all stages, the chosen stage and the GPU's "
                                  "capacity, or the chosen stage only"));
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    auto *top = new QHBoxLayout;
-    top->setContentsMargins(0, 0, 0, 0);
-    top->addWidget(m_banner, 1);
-    top->addWidget(m_focusButton, 0, Qt::AlignTop);
-    layout->addLayout(top);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_legend);
-
-    connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::placeTotals);
-    connect(m_view, &ChartView::hovered, this, &MemoryPanel::showHover);
-    connect(m_view, &ChartView::left, this, [this] {
-        m_hoverText.clear();
-        QToolTip::hideText();
-    });
 }
 
 void MemoryPanel::setReport(const Report &report)
@@ -201,14 +215,22 @@ void MemoryPanel::refresh()
 {
     if (!m_report)
         return;
-    const MemoryReport &mem = m_report->memory;
     const double per = bytesPerUnit(m_unit);
-    const MemoryBreakdown &chosenStage = mem.perGpu;
-    double top = m_focus == AxisFocus::ChosenStage ? chosenStage.total() : std::max(mem.capacity, chosenStage.total());
-    const Report *pinned = m_report->baseline.get();
-    if (pinned)
-        top = std::max(top, m_focus == AxisFocus::AllStages ? pinned->memory.byZeroStage[0].total()
-                                                            : pinned->memory.perGpu.total());
+    updateBars(per);
+    fitValueAxis(wantedAxisMax(per));
+    updateStageTotals(per);
+    markChosenStage();
+    updatePinnedOutline(per);
+    updateCapacityLine(per);
+    updateLegend();
+    setFittingAxisTitle(m_chart, m_axisY, tr("%1 per GPU").arg(fmt::unitName(m_unit)), fmt::unitName(m_unit));
+    placeTotals();
+    updateBanner();
+}
+
+void MemoryPanel::updateBars(double per)
+{
+    const MemoryReport &mem = m_report->memory;
     for (int stage = 0; stage < kZeroStages; ++stage) {
         const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
         for (int c = 0; c < kMemoryComponents; ++c) {
@@ -216,10 +238,25 @@ void MemoryPanel::refresh()
             if (m_sets[c]->at(stage) != v)
                 m_sets[c]->replace(stage, v);
         }
-        if (m_focus == AxisFocus::AllStages)
-            top = std::max(top, b.total());
     }
-    const double wanted = (top > 0 ? top : mem.capacity) * 1.08 / per;
+}
+
+double MemoryPanel::wantedAxisMax(double per) const
+{
+    const MemoryReport &mem = m_report->memory;
+    const MemoryBreakdown &chosenStage = mem.perGpu;
+    double top = m_focus == AxisFocus::ChosenStage ? chosenStage.total() : std::max(mem.capacity, chosenStage.total());
+    if (const Report *pinned = m_report->baseline.get())
+        top = std::max(top, m_focus == AxisFocus::AllStages ? pinned->memory.byZeroStage[0].total()
+                                                            : pinned->memory.perGpu.total());
+    if (m_focus == AxisFocus::AllStages)
+        for (const MemoryBreakdown &b : mem.byZeroStage)
+            top = std::max(top, b.total());
+    return (top > 0 ? top : mem.capacity) * 1.08 / per;
+}
+
+void MemoryPanel::fitValueAxis(double wanted)
+{
     if (!axisCanStay(wanted, m_axisY->max(), m_dragging)) {
         const double step = niceStep(wanted);
         const double max = std::ceil(wanted / step) * step;
@@ -228,6 +265,11 @@ void MemoryPanel::refresh()
             m_axisY->setRange(0, max);
         }
     }
+}
+
+void MemoryPanel::updateStageTotals(double per)
+{
+    const MemoryReport &mem = m_report->memory;
     QStringList labels;
     for (int stage = 0; stage < kZeroStages; ++stage) {
         const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
@@ -240,18 +282,27 @@ void MemoryPanel::refresh()
     }
     if (labels != m_axisX->categories())
         m_axisX->setCategories(labels);
-    if (m_markedStage != mem.zeroStage) {
-        m_markedStage = mem.zeroStage;
-        QList<int> others;
-        for (int stage = 0; stage < kZeroStages; ++stage)
-            if (stage != mem.zeroStage)
-                others.append(stage);
-        for (QBarSet *set : m_sets) {
-            set->deselectAllBars();
-            set->selectBars(others);
-        }
-    }
+}
 
+void MemoryPanel::markChosenStage()
+{
+    const int chosen = m_report->memory.zeroStage;
+    if (m_markedStage == chosen)
+        return;
+    m_markedStage = chosen;
+    QList<int> others;
+    for (int stage = 0; stage < kZeroStages; ++stage)
+        if (stage != chosen)
+            others.append(stage);
+    for (QBarSet *set : m_sets) {
+        set->deselectAllBars();
+        set->selectBars(others);
+    }
+}
+
+void MemoryPanel::updatePinnedOutline(double per)
+{
+    const Report *pinned = m_report->baseline.get();
     // Outline of each pinned stage total: up, across the bar's width, down, along the axis.
     QList<QPointF> outline;
     if (pinned) {
@@ -265,13 +316,23 @@ void MemoryPanel::refresh()
     if (outline != m_pinned->points())
         m_pinned->replace(outline);
     m_pinned->setVisible(pinned != nullptr);
+}
 
+void MemoryPanel::updateCapacityLine(double per)
+{
+    const MemoryReport &mem = m_report->memory;
     const double cap = mem.capacity / per;
     // Above a focused axis the line is out of sight; the legend still names the capacity.
     m_capacity->setVisible(cap <= m_axisY->max());
     if (m_capacity->at(0).y() != cap)
         m_capacity->replace(QList<QPointF>{{-0.5, cap}, {3.5, cap}});
     m_capacity->setName(tr("Capacity %1").arg(fmt::bytesIn(mem.capacity, m_unit, 1)));
+}
+
+void MemoryPanel::updateLegend()
+{
+    const MemoryReport &mem = m_report->memory;
+    const MemoryBreakdown &chosenStage = mem.perGpu;
     // The legend carries the chosen stage's figures: the model state (what ZeRO shards) is
     // summed after the optimizer, then activations and the reserved margin, then the total.
     // Four significant figures, at most three decimals: 0.248, 13.23, 1,146 - a legend that
@@ -303,9 +364,11 @@ void MemoryPanel::refresh()
                                                .arg(bytes(mem.perGpu.cpu), bytes(mem.cpuPerNode)), QChar()});
 
     m_legend->setEntries(legend);
-    setFittingAxisTitle(m_chart, m_axisY, tr("%1 per GPU").arg(fmt::unitName(m_unit)), fmt::unitName(m_unit));
-    placeTotals();
+}
 
+void MemoryPanel::updateBanner()
+{
+    const MemoryReport &mem = m_report->memory;
     const MemoryBreakdown &chosen = mem.perGpu;
     const QString used = fmt::bytesIn(chosen.total(), m_unit, 1);
     const QString capText = fmt::bytesIn(mem.capacity, m_unit, 1);
@@ -334,7 +397,6 @@ void MemoryPanel::refresh()
                                                       .arg(mem.zeroStage).arg(used, capText, share, hint, batch));
     }
 }
-
 
 void MemoryPanel::placeTotals()
 {

@@ -77,7 +77,25 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    // The constructor's parts: the bars and lines, the axes and the totals over the bars,
+    // the axis-range menu.
+    void buildSeries();
+    void buildAxes();
+    void buildFocusMenu();
+
+    /// Updates every part in place for the current report, unit and focus (nothing is rebuilt).
     void refresh();
+    // refresh()'s parts, in the order it calls them: the axis is fitted after the bars and
+    // before what depends on its range (the ↑ on cut totals, the capacity line's visibility).
+    void updateBars(double unitBytes);
+    double wantedAxisMax(double unitBytes) const;
+    void fitValueAxis(double wanted);
+    void updateStageTotals(double unitBytes);
+    void markChosenStage();
+    void updatePinnedOutline(double unitBytes);
+    void updateCapacityLine(double unitBytes);
+    void updateLegend();
+    void updateBanner();
     void placeTotals();
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 

@@ -60,102 +60,10 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
       m_overlayOps(new QScatterSeries),
       m_overlayRidge(new QScatterSeries)
 {
-    m_reset->setToolTip(tr("Fit the axes to the roof and every op again after zooming or panning"));
-    m_reset->setAccessibleName(tr("Reset roofline view"));
-    m_overlayBox->setToolTip(tr("Draw a second GPU's roofline for comparison"));
-    m_overlayBox->setAccessibleName(tr("Compare with GPU"));
-    m_overlayBox->addItem(tr("No comparison"), QString());
-    for (const GpuSpec &g : catalog.gpus)
-        m_overlayBox->addItem(nameWithoutVendor(g), g.id);
-    auto *hint = new QLabel(tr("wheel: zoom · drag: pan · hover: details"), m_toolbar);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_overlayBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_overlayBox->setMinimumContentsLength(12);
-    auto *bar = new QHBoxLayout(m_toolbar);
-    bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(m_reset);
-    bar->addWidget(new QLabel(tr("Compare with:"), m_toolbar));
-    bar->addWidget(m_overlayBox);
-    bar->addStretch(1);
-    bar->addWidget(hint);
-
-    m_view->setAccessibleName(tr("Roofline chart"));
-    m_chart->setObjectName(QStringLiteral("rooflineChart"));
-    m_view->scene()->setObjectName(QStringLiteral("rooflineScene"));
-    m_view->setMinimumSize(320, 240);
-    m_axisX->setBase(10);
-    m_axisY->setBase(10);
-    m_axisX->setLabelFormat(QStringLiteral("%g"));
-    m_axisY->setLabelFormat(QStringLiteral("%g"));
-    m_chart->addAxis(m_axisX, Qt::AlignBottom);
-    m_chart->addAxis(m_axisY, Qt::AlignLeft);
-    setFittingAxisTitle(m_chart, m_axisX, tr("Arithmetic intensity (FLOPs per byte moved)"), tr("FLOPs per byte"));
-    setFittingAxisTitle(m_chart, m_axisY, tr("Attainable TFLOP/s"), tr("TFLOP/s"));
-
-    const auto add = [this](QXYSeries *series) {
-        m_chart->addSeries(series);
-        series->attachAxis(m_axisX);
-        series->attachAxis(m_axisY);
-    };
-    m_overlay->setPen(QPen(QColor(0x80, 0x80, 0x80), 2, Qt::DashLine));
-    m_overlay->append(roofPoints(1, 1));
-    m_overlay->setVisible(false);
-    add(m_overlay);
-    m_roof->setPen(QPen(QColor(0x20, 0x20, 0x20), 2.5));
-    m_roof->append(roofPoints(1, 1));
-    add(m_roof);
-    // In the matmuls' colour: the roof that only the GEMM markers sit under.
-    m_gemmRoof->setPen(QPen(palette::opKind(static_cast<int>(OpKind::Matmul)), 2.5, Qt::DashLine));
-    m_gemmRoof->append(roofPoints(1, 1));
-    m_gemmRoof->setVisible(false);
-    add(m_gemmRoof);
-    for (int k = 0; k < kOpKinds; ++k) {
-        const OpMarker marker = opMarker(k);
-        m_ops[k] = new QScatterSeries;
-        m_ops[k]->setName(opKindTitle(static_cast<OpKind>(k)));
-        m_ops[k]->setMarkerShape(marker.shape);
-        if (marker.hollow) {
-            m_ops[k]->setColor(Qt::transparent);
-        } else {
-            m_ops[k]->setColor(palette::opKind(k));
-            m_ops[k]->setBorderColor(Qt::white);
-        }
-    }
-    // The pinned baseline's ops, under everything else: hollow grey circles.
-    m_pinned->setName(tr("Pinned baseline's ops"));
-    m_pinned->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_pinned->setMarkerSize(16);
-    m_pinned->setColor(Qt::transparent);
-    m_pinned->setBorderColor(palette::neutral().darker(160));
-    m_pinned->setPen(QPen(palette::neutral().darker(160), 1.5));
-    m_pinned->setVisible(false);
-    add(m_pinned);
-    // The compared GPU's ops and ridge: small grey points under the chosen GPU's.
-    const QColor compared(0x80, 0x80, 0x80);
-    m_overlayOps->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_overlayOps->setMarkerSize(7);
-    m_overlayOps->setColor(compared);
-    m_overlayOps->setBorderColor(Qt::white);
-    m_overlayOps->setVisible(false);
-    add(m_overlayOps);
-    m_overlayRidge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    m_overlayRidge->setMarkerSize(11);
-    m_overlayRidge->setColor(Qt::white);
-    m_overlayRidge->setBorderColor(compared);
-    m_overlayRidge->setPen(QPen(compared, 2.5));
-    m_overlayRidge->setVisible(false);
-    add(m_overlayRidge);
-    // Hollow markers first, so that a filled one on the same point is drawn inside them.
-    for (bool hollow : {true, false})
-        for (int k = 0; k < kOpKinds; ++k)
-            if (opMarker(k).hollow == hollow)
-                add(m_ops[k]);
-    m_ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    m_ridge->setColor(palette::capacity());
-    m_ridge->setBorderColor(Qt::black);
-    m_ridge->append(1, 1);
-    add(m_ridge);
+    buildToolbar();
+    buildAxes();
+    buildRoofs();
+    buildOpSeries();
     m_zoom = new LogZoom(m_view, m_roof, m_axisX, m_axisY, kUnit);
     m_chart->legend()->hide();
     m_legend->setAccessibleName(tr("Roofline legend"));
@@ -169,6 +77,130 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
 
+    connectControls();
+}
+
+void RooflinePanel::buildToolbar()
+{
+    m_reset->setToolTip(tr("Fit the axes to the roof and every op again after zooming or panning"));
+    m_reset->setAccessibleName(tr("Reset roofline view"));
+    m_overlayBox->setToolTip(tr("Draw a second GPU's roofline for comparison"));
+    m_overlayBox->setAccessibleName(tr("Compare with GPU"));
+    m_overlayBox->addItem(tr("No comparison"), QString());
+    for (const GpuSpec &g : m_catalog.gpus)
+        m_overlayBox->addItem(nameWithoutVendor(g), g.id);
+    auto *hint = new QLabel(tr("wheel: zoom · drag: pan · hover: details"), m_toolbar);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_overlayBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_overlayBox->setMinimumContentsLength(12);
+    auto *bar = new QHBoxLayout(m_toolbar);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_reset);
+    bar->addWidget(new QLabel(tr("Compare with:"), m_toolbar));
+    bar->addWidget(m_overlayBox);
+    bar->addStretch(1);
+    bar->addWidget(hint);
+}
+
+void RooflinePanel::buildAxes()
+{
+    m_view->setAccessibleName(tr("Roofline chart"));
+    m_chart->setObjectName(QStringLiteral("rooflineChart"));
+    m_view->scene()->setObjectName(QStringLiteral("rooflineScene"));
+    m_view->setMinimumSize(320, 240);
+    m_axisX->setBase(10);
+    m_axisY->setBase(10);
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    setFittingAxisTitle(m_chart, m_axisX, tr("Arithmetic intensity (FLOPs per byte moved)"), tr("FLOPs per byte"));
+    setFittingAxisTitle(m_chart, m_axisY, tr("Attainable TFLOP/s"), tr("TFLOP/s"));
+}
+
+void RooflinePanel::addToAxes(QXYSeries *series)
+{
+    m_chart->addSeries(series);
+    series->attachAxis(m_axisX);
+    series->attachAxis(m_axisY);
+}
+
+void RooflinePanel::buildRoofs()
+{
+    m_overlay->setPen(QPen(QColor(0x80, 0x80, 0x80), 2, Qt::DashLine));
+    m_overlay->append(roofPoints(1, 1));
+    m_overlay->setVisible(false);
+    addToAxes(m_overlay);
+    m_roof->setPen(QPen(QColor(0x20, 0x20, 0x20), 2.5));
+    m_roof->append(roofPoints(1, 1));
+    addToAxes(m_roof);
+    // In the matmuls' colour: the roof that only the GEMM markers sit under.
+    m_gemmRoof->setPen(QPen(palette::opKind(static_cast<int>(OpKind::Matmul)), 2.5, Qt::DashLine));
+    m_gemmRoof->append(roofPoints(1, 1));
+    m_gemmRoof->setVisible(false);
+    addToAxes(m_gemmRoof);
+}
+
+// The series are added in drawing order: comparison points under the chosen GPU's ops, the
+// ridge on top.
+void RooflinePanel::buildOpSeries()
+{
+    for (int k = 0; k < kOpKinds; ++k) {
+        const OpMarker marker = opMarker(k);
+        m_ops[k] = new QScatterSeries;
+        m_ops[k]->setName(opKindTitle(static_cast<OpKind>(k)));
+        m_ops[k]->setMarkerShape(marker.shape);
+        if (marker.hollow) {
+            m_ops[k]->setColor(Qt::transparent);
+        } else {
+            m_ops[k]->setColor(palette::opKind(k));
+            m_ops[k]->setBorderColor(Qt::white);
+        }
+    }
+    buildComparisonSeries();
+    // Hollow markers first, so that a filled one on the same point is drawn inside them.
+    for (bool hollow : {true, false})
+        for (int k = 0; k < kOpKinds; ++k)
+            if (opMarker(k).hollow == hollow)
+                addToAxes(m_ops[k]);
+    m_ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_ridge->setColor(palette::capacity());
+    m_ridge->setBorderColor(Qt::black);
+    m_ridge->append(1, 1);
+    addToAxes(m_ridge);
+}
+
+void RooflinePanel::buildComparisonSeries()
+{
+    // The pinned baseline's ops, under everything else: hollow grey circles.
+    m_pinned->setName(tr("Pinned baseline's ops"));
+    m_pinned->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_pinned->setMarkerSize(16);
+    m_pinned->setColor(Qt::transparent);
+    m_pinned->setBorderColor(palette::neutral().darker(160));
+    m_pinned->setPen(QPen(palette::neutral().darker(160), 1.5));
+    m_pinned->setVisible(false);
+    addToAxes(m_pinned);
+    // The compared GPU's ops and ridge: small grey points under the chosen GPU's.
+    const QColor compared(0x80, 0x80, 0x80);
+    m_overlayOps->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_overlayOps->setMarkerSize(7);
+    m_overlayOps->setColor(compared);
+    m_overlayOps->setBorderColor(Qt::white);
+    m_overlayOps->setVisible(false);
+    addToAxes(m_overlayOps);
+    m_overlayRidge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_overlayRidge->setMarkerSize(11);
+    m_overlayRidge->setColor(Qt::white);
+    m_overlayRidge->setBorderColor(compared);
+    m_overlayRidge->setPen(QPen(compared, 2.5));
+    m_overlayRidge->setVisible(false);
+    addToAxes(m_overlayRidge);
+}
+
+void RooflinePanel::connectControls()
+{
     connect(m_reset, &QPushButton::clicked, this, &RooflinePanel::resetView);
     connect(m_overlayBox, &QComboBox::activated, this,
             [this](int index) { setOverlayGpu(m_overlayBox->itemData(index).toString()); });

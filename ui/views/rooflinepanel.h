@@ -17,6 +17,7 @@ class QLineSeries;
 class QLogValueAxis;
 class QPushButton;
 class QScatterSeries;
+class QXYSeries;
 
 namespace napkin::ui {
 
@@ -82,6 +83,16 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    // The constructor's parts, in the order it calls them (the series in drawing order).
+    void buildToolbar();
+    void buildAxes();
+    void buildRoofs();
+    void buildOpSeries();
+    void buildComparisonSeries();
+    /// Adds a series to the chart on both log axes.
+    void addToAxes(QXYSeries *series);
+    void connectControls();
+
     void restyle();
     void refreshRoofs();
     void refreshLegend();
