@@ -33,8 +33,8 @@ QString stageLabel(int stage, bool chosen)
 {
     // The bars name their stage; the axis title only explains the marker.
     // No-break spaces: Qt Charts wraps a category label at a space, and the second line is
-    // elided away when the plot is short.
-    // (and elides one that holds a no-break space after the ▶ even when it would fit).
+    // elided away when the plot is short. No space after the ▶ either: a label holding one is
+    // elided even when it would fit.
     return chosen ? MemoryPanel::tr("▶ZeRO\u00A0%1").arg(stage) : MemoryPanel::tr("ZeRO\u00A0%1").arg(stage);
 }
 
@@ -425,7 +425,7 @@ std::optional<MemoryPanel::Segment> MemoryPanel::segmentAt(const QPointF &chartP
         return std::nullopt;
     const QPointF v = m_chart->mapToValue(chartPos, m_series);
     const int stage = static_cast<int>(std::lround(v.x()));
-    if (stage < 0 || stage > 3 || std::fabs(v.x() - stage) > m_series->barWidth() / 2 || v.y() < 0)
+    if (stage < 0 || stage >= kZeroStages || std::fabs(v.x() - stage) > m_series->barWidth() / 2 || v.y() < 0)
         return std::nullopt;
     double base = 0;
     for (int c = 0; c < kMemoryComponents; ++c) {

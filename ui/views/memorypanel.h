@@ -46,7 +46,6 @@ public:
     const QList<QAction *> &focusActions() const { return m_focusActions; }
     /// Exported pictures leave the axis chooser out (its choice still applies).
     void setToolbarVisible(bool visible);
-    /// "ZeRO 3: model state … + activations … + reserved …", under the legend.
     /// The legend as shown: each component of the chosen stage with its bytes, the model
     /// state and the total (HTML).
     QString legendText() const;
