@@ -3,6 +3,7 @@
 // invariants. Every row names its source.
 #include "testsupport.h"
 
+#include "core/text/stepexplain.h"
 #include "core/workload/comm.h"
 #include "core/model/layout.h"
 #include "core/run/memory.h"
@@ -70,6 +71,14 @@ class TestParallel final : public QObject
     Q_OBJECT
 
 private slots:
+    // The step's legend names communication as such (a slide reader cannot tell a bare "DP").
+    void stepLegendNamesCommunication()
+    {
+        for (StepComponent c : {StepComponent::ModelComm, StepComponent::ExpertComm, StepComponent::DataComm})
+            QVERIFY2(stepComponentShortName(c).endsWith(QStringLiteral(" comm")), qPrintable(stepComponentShortName(c)));
+        QCOMPARE(stepComponentShortName(StepComponent::DataComm), QStringLiteral("DP comm"));
+    }
+
     void ringTraffic_data()
     {
         QTest::addColumn<int>("collective");

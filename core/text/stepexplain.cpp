@@ -87,9 +87,10 @@ QString stepComponentShortName(StepComponent c)
     case StepComponent::Matmul: return tr("Matmul");
     case StepComponent::Attention: return tr("Attention");
     case StepComponent::Other: return tr("Other");
-    case StepComponent::ModelComm: return tr("TP/CP/PP");
-    case StepComponent::ExpertComm: return tr("EP");
-    case StepComponent::DataComm: return tr("DP");
+    // "comm": on a slide, a bare "DP" does not say that it is communication time.
+    case StepComponent::ModelComm: return tr("TP/CP/PP comm");
+    case StepComponent::ExpertComm: return tr("EP comm");
+    case StepComponent::DataComm: return tr("DP comm");
     case StepComponent::Offload: return tr("Offload");
     case StepComponent::Bubble: return tr("Bubble");
     case StepComponent::Optimizer: return tr("Optimizer");

@@ -13,7 +13,7 @@ constexpr int kStepComponents = 9;
 static_assert(static_cast<int>(StepComponent::Optimizer) + 1 == kStepComponents);
 
 QString stepComponentName(StepComponent c);
-/// The same, short enough for a legend on a projector ("TP/CP/PP", "Bubble").
+/// The same, short enough for a legend on a projector ("TP/CP/PP comm", "Bubble").
 QString stepComponentShortName(StepComponent c);
 /// Seconds of the component in one step.
 double stepComponentSeconds(const StepTimeReport &s, StepComponent c);
