@@ -239,11 +239,10 @@ std::optional<Refusal> applyOptions(const Arguments &a, const Catalog &catalog, 
         return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the PNGs into")};
     if (auto refused = validateScenario(c.scenario))
         return onCommandLine(*refused);
-    if (!catalog.findGpu(c.scenario.gpuId))
-        return unknownIdRefusal(QStringLiteral("--gpu"), c.scenario.gpuId, catalog.gpuIdList(), QStringLiteral("gpus"));
-    if (!findRecipe(c.scenario.recipeId))
-        return unknownIdRefusal(QStringLiteral("--recipe"), c.scenario.recipeId, recipeIdList(), QStringLiteral("recipes"));
-    return std::nullopt;
+    // A scenario file or preset may name an id the options never saw.
+    if (auto refused = checkCatalogId(catalog, "gpu", c.scenario.gpuId))
+        return refused;
+    return checkCatalogId(catalog, "recipe", c.scenario.recipeId);
 }
 
 Result<Command> parseUnescaped(const QStringList &args, const Catalog &catalog)

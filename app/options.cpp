@@ -56,20 +56,6 @@ QString choiceList(const QStringList &names)
     return names.mid(0, names.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") + names.last();
 }
 
-/// A catalog id (gpu, recipe, interconnect) the catalog must know, refused in the catalog's one wording.
-std::optional<Refusal> checkCatalogId(const Catalog &catalog, const char *key, const QString &v)
-{
-    const QString field = QLatin1String(key);
-    const QString option = QStringLiteral("--") + field;
-    if (field == QLatin1String("gpu") && !catalog.findGpu(v))
-        return unknownIdRefusal(option, v, catalog.gpuIdList(), QStringLiteral("gpus"));
-    if (field == QLatin1String("recipe") && !findRecipe(v))
-        return unknownIdRefusal(option, v, recipeIdList(), QStringLiteral("recipes"));
-    if (field == QLatin1String("interconnect") && !catalog.findInterconnect(v))
-        return unknownIdRefusal(option, v, catalog.interconnectIdList(), QStringLiteral("interconnects"));
-    return std::nullopt;
-}
-
 /// The option that sets a field from its command-line text, by the field's kind and range.
 Apply fieldOption(const ScenarioField &f, const Catalog &catalog)
 {
@@ -125,6 +111,20 @@ Apply fieldOption(const ScenarioField &f, const Catalog &catalog)
 
 /// Every scenario field's option (and a flag's "off" form), from the one field table.
 } // namespace
+
+/// A catalog id (gpu, recipe, interconnect) the catalog must know, refused in the catalog's one wording.
+std::optional<Refusal> checkCatalogId(const Catalog &catalog, const char *key, const QString &v)
+{
+    const QString field = QLatin1String(key);
+    const QString option = QStringLiteral("--") + field;
+    if (field == QLatin1String("gpu") && !catalog.findGpu(v))
+        return unknownIdRefusal(option, v, catalog.gpuIdList(), QStringLiteral("gpus"));
+    if (field == QLatin1String("recipe") && !findRecipe(v))
+        return unknownIdRefusal(option, v, recipeIdList(), QStringLiteral("recipes"));
+    if (field == QLatin1String("interconnect") && !catalog.findInterconnect(v))
+        return unknownIdRefusal(option, v, catalog.interconnectIdList(), QStringLiteral("interconnects"));
+    return std::nullopt;
+}
 
 QList<Option> scenarioOptions(const Catalog &catalog)
 {

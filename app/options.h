@@ -22,6 +22,10 @@ struct Option {
     Apply apply;
 };
 
+/// A catalog id ("gpu", "recipe" or "interconnect" as `key`) the catalog must know, refused
+/// in the catalog's one wording under its option ("--gpu"); other keys pass.
+std::optional<Refusal> checkCatalogId(const Catalog &catalog, const char *key, const QString &v);
+
 /// Every scenario field's option (and a flag's "off" form), from the one field table, and
 /// --reserved-gb, a convenience in other units.
 QList<Option> scenarioOptions(const Catalog &catalog);

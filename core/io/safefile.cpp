@@ -47,13 +47,18 @@ void removeStalePartials(const QString &path)
     }
 }
 
+/// "cannot write PATH: REASON", made safe for one line here, where the path and the system's
+/// words enter, so that no caller has to escape it again.
+Refusal fileRefusal(const char *verb, const QString &path, const QString &why)
+{
+    return {QString(), printable(QStringLiteral("cannot %1 %2: %3")
+                                     .arg(QLatin1String(verb), QDir::toNativeSeparators(path), why))};
+}
+
 /// Writes one temporary completely; on failure it is removed and the refusal says why.
 std::optional<Refusal> writePartial(const QString &finalPath, const QString &partial, const QByteArray &bytes)
 {
-    const auto fail = [&](int err) {
-        return Refusal{QString(), QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(finalPath),
-                                                                             systemReason(err))};
-    };
+    const auto fail = [&](int err) { return fileRefusal("write", finalPath, systemReason(err)); };
     const QByteArray name = encoded(partial);
     const int fd = ::open(name.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0)
@@ -146,8 +151,7 @@ std::optional<Refusal> writeFilesAtomically(const QList<FileContents> &files)
             }
             removePartials();
             dropPrevious();
-            return Refusal{QString(), QStringLiteral("cannot write %1: %2")
-                                          .arg(QDir::toNativeSeparators(files[i].path), systemReason(err))};
+            return fileRefusal("write", files[i].path, systemReason(err));
         }
     }
     dropPrevious();
@@ -161,10 +165,7 @@ std::optional<Refusal> writeFileAtomically(const QString &path, const QByteArray
 
 Result<QByteArray> readSmallRegularFile(const QString &path, qint64 maxBytes)
 {
-    const QString shown = QDir::toNativeSeparators(path);
-    const auto fail = [&](const QString &why) {
-        return Refusal{QString(), QStringLiteral("cannot read %1: %2").arg(shown, why)};
-    };
+    const auto fail = [&](const QString &why) { return fileRefusal("read", path, why); };
     if (path.isEmpty())
         return fail(QStringLiteral("the file name is empty"));
     const QByteArray name = encoded(path);

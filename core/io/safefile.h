@@ -23,7 +23,8 @@ struct FileContents {
 /// beside its final name (".NAME.PID.napkin-partial"), every write, the flush and fsync are
 /// checked, and only when all files are complete are they renamed into place. On any failure
 /// the temporaries are removed, no final name is touched, and the refusal names the path and the
-/// system's reason ("No space left on device"). Temporaries left by a killed Napkin (their
+/// system's reason ("No space left on device") on one line, control characters escaped
+/// (printable()). Temporaries left by a killed Napkin (their
 /// process is gone) are removed on the next write of the same name.
 std::optional<Refusal> writeFilesAtomically(const QList<FileContents> &files);
 

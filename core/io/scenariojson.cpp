@@ -130,7 +130,7 @@ Result<Scenario> readScenarioFile(const QString &path, const Scenario &base)
     const QString shown = printable(QDir::toNativeSeparators(path));
     const auto bytes = readSmallRegularFile(path, kMaxScenarioFileBytes);
     if (!bytes.ok())
-        return Refusal{field, printable(bytes.refusal().message())};
+        return Refusal{field, bytes.refusal().message()};
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
@@ -143,10 +143,7 @@ Result<Scenario> readScenarioFile(const QString &path, const Scenario &base)
 
 std::optional<Refusal> writeScenarioFile(const QString &path, const Scenario &s)
 {
-    const auto refused = writeFileAtomically(path, QJsonDocument(scenarioToJson(s)).toJson(QJsonDocument::Indented));
-    if (!refused)
-        return std::nullopt;
-    return Refusal{refused->field, printable(refused->problem)};
+    return writeFileAtomically(path, QJsonDocument(scenarioToJson(s)).toJson(QJsonDocument::Indented));
 }
 
 } // namespace napkin

@@ -43,8 +43,6 @@ public:
     const Refusal &refusal() const { return std::get<1>(m_state); }
     /// The refusal's sentence, or an empty string when there is a value (for messages).
     QString refusalMessage() const { return ok() ? QString() : refusal().message(); }
-    /// The refusal or nothing, for `if (auto r = result.refused()) return r;`.
-    std::optional<Refusal> refused() const { return ok() ? std::nullopt : std::optional<Refusal>(refusal()); }
 
 private:
     std::variant<T, Refusal> m_state;

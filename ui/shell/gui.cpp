@@ -73,9 +73,7 @@ std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scen
                             .arg(printable(QDir::toNativeSeparators(path)), png.refusal().message()));
         files.append({path, *png});
     }
-    if (auto refused = writeFilesAtomically(files))
-        return Refusal{refused->field, printable(refused->problem)};
-    return std::nullopt;
+    return writeFilesAtomically(files);
 }
 
 } // namespace napkin::ui

@@ -159,9 +159,7 @@ std::optional<Refusal> writePng(const QImage &image, const QString &path)
     if (!png.ok())
         return Refusal{QString(), QApplication::translate("napkin::ui::ChartRender", "cannot write %1: %2")
                                       .arg(printable(QDir::toNativeSeparators(path)), png.refusal().message())};
-    if (auto refused = writeFileAtomically(path, *png))
-        return Refusal{refused->field, printable(refused->problem)};
-    return std::nullopt;
+    return writeFileAtomically(path, *png);
 }
 
 QString chartFileName(ChartKind kind)
