@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/scenario.h"
+#include "core/report/budget.h"
 #include "core/text/units.h"
 #include "ui/state/memoryaxis.h"
 
@@ -11,7 +12,7 @@
 
 namespace napkin {
 
-enum class Verb { Window, Report, Plan, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
+enum class Verb { Window, Report, Plan, Budget, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
 
 /// A parsed `napkin` invocation.
 struct Command {
@@ -28,6 +29,10 @@ struct Command {
     int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale
     int planTop = 10;             ///< plan: layouts to print (--top)
     bool planTpBeyondNode = false;  ///< plan: let TP span nodes (--tp-beyond-node)
+    /// budget: --flops, --gpu-hours, --usd or --days, --law, --tokens-per-param, --inference-tokens
+    BudgetRequest budget;
+    QStringList budgetForms;        ///< the budget options given ("--flops"), exactly one for budget
+    QStringList budgetOptionsGiven; ///< every budget option given, refused outside budget and export
 };
 
 } // namespace napkin

@@ -70,6 +70,17 @@ Commands:
                       rank parallel layouts (tp, pp, vpp, cp, dp, ZeRO, micro-batch,
                       recompute) for the model, GPU count and global batch by estimated
                       step time, best first (K from 1 to 1000, default 10)
+  budget (--flops C | --gpu-hours H | --usd X | --days D) [--law L] [--json]
+                      from a training budget to a model: the compute-optimal parameters N
+                      and tokens D (6ND = C), the predicted loss, a shape of the scenario's
+                      family near N, its time and cost on the scenario's GPUs and the
+                      planner's best layout. --gpu-hours and --days (with --gpus) run at the
+                      GPU's peak x --mfu; --usd at its price
+    --law besiroglu2024|hoffmann2022|dubey2024|tokens-per-param
+                      the scaling law (default besiroglu2024, the corrected Chinchilla fit)
+    --tokens-per-param R   tokens-per-param's D/N (above 0 to 100000; default 20)
+    --inference-tokens T   tokens the model will serve: the smallest total of training and
+                      inference FLOPs at the same loss (Sardana et al. 2023; default 0)
   export --out DIR    write every chart as a PNG, all or none (no display needed):
                       dashboard.png, memory.png, time.png, roofline.png, steptime.png, layout.png
   presets             list the model presets

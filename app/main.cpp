@@ -3,7 +3,9 @@
 #include "ui/views/chartrender.h"
 #include "ui/shell/gui.h"
 #include "core/report/report.h"
+#include "core/io/budgetjson.h"
 #include "core/io/reportjson.h"
+#include "core/text/budgettext.h"
 #include "app/reporttext.h"
 #include "core/model/validation.h"
 
@@ -58,6 +60,18 @@ int printPlan(const Command &c, const Catalog &catalog)
         print(stdout, QString::fromUtf8(QJsonDocument(planToJson(plan)).toJson(QJsonDocument::Indented)));
     else
         print(stdout, planText(plan, c.unit));
+    return 0;
+}
+
+int printBudget(const Command &c, const Catalog &catalog)
+{
+    const auto budget = computeBudget(c.scenario, catalog, c.budget);
+    if (!budget.ok())
+        return refuse(onCommandLine(budget.refusal()));
+    if (c.json)
+        print(stdout, QString::fromUtf8(QJsonDocument(budgetToJson(*budget)).toJson(QJsonDocument::Indented)));
+    else
+        print(stdout, budgetText(*budget, catalog.findGpu(c.scenario.gpuId)->name));
     return 0;
 }
 
@@ -141,6 +155,8 @@ int main(int argc, char **argv)
         return printReport(c, *catalog);
     case Verb::Plan:
         return printPlan(c, *catalog);
+    case Verb::Budget:
+        return printBudget(c, *catalog);
     case Verb::Interconnects:
         print(stdout, interconnectsText(*catalog));
         return 0;

@@ -34,4 +34,8 @@ QList<Option> scenarioOptions(const Catalog &catalog);
 /// --size, --top, --tp-beyond-node, --scale.
 QList<Option> outputOptions();
 
+/// `napkin budget`'s options: one of --flops, --gpu-hours, --usd or --days, and --law,
+/// --tokens-per-param, --inference-tokens. `napkin export` takes them too, for budget.png.
+QList<Option> budgetOptions();
+
 } // namespace napkin

@@ -384,6 +384,19 @@ private slots:
         QTest::newRow("scale word") << QStringLiteral("export --out x --scale big") << QStringLiteral("--scale: must be an integer from 1 to 2 (got 'big')");
         QTest::newRow("unknown utilisation basis") << QStringLiteral("report --utilization-basis tflops")
                                                    << QStringLiteral("--utilization-basis: must be hfu or mfu (got 'tflops')");
+        // napkin budget: one budget, in one of four forms, and its options nowhere else.
+        QTest::newRow("budget without a budget") << QStringLiteral("budget") << QStringLiteral("--flops: napkin budget needs one budget");
+        QTest::newRow("budget twice") << QStringLiteral("budget --flops 1e23 --usd 5") << QStringLiteral("--usd: give one budget: --flops was given already");
+        QTest::newRow("budget zero") << QStringLiteral("budget --flops 0") << QStringLiteral("--flops: must be a number above 0 (got '0')");
+        QTest::newRow("budget negative hours") << QStringLiteral("budget --gpu-hours -5") << QStringLiteral("--gpu-hours: must be a number above 0");
+        QTest::newRow("budget unknown law") << QStringLiteral("budget --flops 1e23 --law kaplan")
+                                            << QStringLiteral("--law: must be besiroglu2024, hoffmann2022, dubey2024 or tokens-per-param (got 'kaplan')");
+        QTest::newRow("budget negative inference") << QStringLiteral("budget --flops 1e23 --inference-tokens -1")
+                                                   << QStringLiteral("--inference-tokens: must be a number from 0 to");
+        QTest::newRow("ratio without its law") << QStringLiteral("budget --flops 1e23 --tokens-per-param 40")
+                                               << QStringLiteral("--tokens-per-param: applies only with --law tokens-per-param");
+        QTest::newRow("budget option on report") << QStringLiteral("report --flops 1e23")
+                                                 << QStringLiteral("--flops: is an option of napkin budget and napkin export");
     }
 
     void rejected()
@@ -405,6 +418,31 @@ private slots:
         QTest::newRow("--heads 5") << QStringLiteral("report --heads 5");
         QTest::newRow("corrupt scenario") << QStringLiteral("report --scenario CORRUPT");
         QTest::newRow("unwritable export") << QStringLiteral("export --out /proc/napkin-cannot-write");
+        QTest::newRow("budget too small") << QStringLiteral("budget --preset llama3-8b --flops 1e15");
+        QTest::newRow("budget in dollars without a price") << QStringLiteral("budget --preset llama3-8b --gpu h800-sxm --usd 1000");
+    }
+
+    // napkin budget --json: the keys, in base units, and the text's numbers.
+    void budgetJson()
+    {
+        const Run r = runNapkin(split(QStringLiteral("budget --preset llama3-70b --gpus 1024 --flops 5.88e23 --json")));
+        QCOMPARE(r.status, 0);
+        const QJsonObject b = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("budget")).toObject();
+        for (const char *key : {"flops", "law", "optimal_params", "optimal_tokens", "tokens_per_param", "predicted_loss",
+                                "inference_tokens", "total_flops"})
+            QVERIFY2(b.contains(QLatin1String(key)), key);
+        QCOMPARE(b.value(QStringLiteral("law")).toString(), QStringLiteral("besiroglu2024"));
+        QCOMPARE(b.value(QStringLiteral("flops")).toDouble(), 5.88e23);
+        // Chinchilla's budget: about 70B on 1.4T under the corrected fit (tst_budget has the row).
+        QVERIFY(std::abs(b.value(QStringLiteral("optimal_params")).toDouble() / 70e9 - 1) < 0.05);
+        const QJsonObject shape = b.value(QStringLiteral("shape")).toObject();
+        for (const char *key : {"layers", "d_model", "heads", "kv_heads", "d_ff", "vocab", "params"})
+            QVERIFY2(shape.contains(QLatin1String(key)), key);
+        QCOMPARE(shape.value(QStringLiteral("vocab")).toInt(), 128256);  // the family's vocabulary
+        const Run text = runNapkin(split(QStringLiteral("budget --preset llama3-70b --gpus 1024 --flops 5.88e23 --inference-tokens 2e12")));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("Compute-optimal: N = 73.02B parameters"), text.out.constData());
+        QVERIFY2(text.out.contains("Serving 2T tokens"), text.out.constData());
     }
 
     void processRejects()
