@@ -82,7 +82,8 @@ Commands:
     --inference-tokens T   tokens the model will serve: the smallest total of training and
                       inference FLOPs at the same loss (Sardana et al. 2023; default 0)
   export --out DIR    write every chart as a PNG, all or none (no display needed):
-                      dashboard.png, memory.png, time.png, roofline.png, steptime.png, layout.png
+                      dashboard.png, memory.png, time.png, roofline.png, steptime.png, layout.png,
+                      budget.png (at the budget options given, else this run's compute)
   presets             list the model presets
   gpus                list the GPU catalog
   recipes             list the precision/optimizer recipes

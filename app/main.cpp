@@ -88,7 +88,7 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &
 int writePngs(const Command &c, const Catalog &catalog)
 {
     if (auto refused = ui::exportCharts(catalog, c.scenario, c.outDir, c.size, c.scale, c.unit,
-                                        c.memoryAxis.value_or(MemoryAxisFocus::AllStages)))
+                                        c.memoryAxis.value_or(MemoryAxisFocus::AllStages), c.budget))
         return refuse({QStringLiteral("--out"), refused->message()});
     for (ui::ChartKind kind : ui::kAllChartKinds)
         print(stdout, QDir(c.outDir).filePath(ui::chartFileName(kind)) + QLatin1Char('\n'));

@@ -133,11 +133,15 @@ private slots:
             dashboard->pageTabs()->setCurrentIndex(1);
             settle();
             checkVisible();
+            // The third: the budget's iso-FLOP curves.
+            dashboard->pageTabs()->setCurrentIndex(2);
+            settle();
+            checkVisible();
             dashboard->pageTabs()->setCurrentIndex(0);
         }
-        // Memory, roofline, the every-GPU chart, the stages and the step, whichever way they
-        // are arranged.
-        QCOMPARE(checked.size(), 5);
+        // Memory, roofline, the every-GPU chart, the stages, the step and the budget, whichever
+        // way they are arranged.
+        QCOMPARE(checked.size(), 6);
         // Large text does get tabs; normal text gets the grid.
         if (scale >= 1.5)
             QCOMPARE(dashboard->currentArrangement(), Dashboard::Arrangement::Tabs);

@@ -2,6 +2,7 @@
 
 #include "ui/views/chartrender.h"
 #include "ui/views/dashboard.h"
+#include "ui/views/budgetpanel.h"
 #include "ui/views/layoutpicture.h"
 #include "ui/views/steptimepanel.h"
 #include "ui/shell/exportdialog.h"
@@ -79,6 +80,7 @@ QSize FileActions::onScreenSize(ChartKind kind) const
     case ChartKind::Dashboard: s = m_dashboard->size(); break;
     case ChartKind::StepTime: s = m_dashboard->stepTimePanel()->size(); break;
     case ChartKind::Layout: s = m_dashboard->layoutPicture()->size(); break;
+    case ChartKind::Budget: s = m_dashboard->budgetPanel()->size(); break;
     }
     return s.expandedTo(QSize(640, 400));
 }

@@ -42,7 +42,7 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
 }
 
 std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size,
-                                    int scale, ByteUnit unit, MemoryAxisFocus memoryAxis)
+                                    int scale, ByteUnit unit, MemoryAxisFocus memoryAxis, const BudgetRequest &budget)
 {
     const auto fail = [](const QString &message) { return Refusal{QString(), message}; };
     const auto side = [](int n) { return n >= limits::minExportSide && n <= limits::maxExportSide; };
@@ -67,6 +67,7 @@ std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scen
         ViewOptions options;
         options.unit = unit;
         options.memoryFocus = memoryAxis;
+        options.budget = budget;
         const auto png = encodePng(renderChart(kind, *report, catalog, options, size, scale));
         if (!png.ok())
             return fail(QApplication::translate("napkin::ui::Export", "cannot write %1: %2")

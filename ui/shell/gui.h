@@ -2,6 +2,7 @@
 
 #include "core/model/catalog.h"
 #include "core/model/scenario.h"
+#include "core/report/budget.h"
 #include "core/text/units.h"
 #include "ui/state/memoryaxis.h"
 
@@ -22,9 +23,11 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
 /// together (writeFilesAtomically): a failure leaves no file half-written and refuses with the
 /// path and the reason (QImageWriter::errorString() or the system's).
 /// `scale` device pixels per logical pixel (limits::minExportScale to maxExportScale) as in the export dialog.
-/// `unit` and `memoryAxis` as View > GiB and the memory chart's Axis button.
+/// `unit` and `memoryAxis` as View > GiB and the memory chart's Axis button; `budget` as the
+/// Budget page's inputs (amount 0: the scenario's own training compute).
 std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size,
                                     int scale = 1, ByteUnit unit = ByteUnit::GB,
-                                    MemoryAxisFocus memoryAxis = MemoryAxisFocus::AllStages);
+                                    MemoryAxisFocus memoryAxis = MemoryAxisFocus::AllStages,
+                                    const BudgetRequest &budget = {});
 
 } // namespace napkin::ui

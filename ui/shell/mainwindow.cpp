@@ -65,6 +65,8 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     connect(m_controller, &ScenarioController::reportChanged, m_dashboard, &Dashboard::setReport);
     connect(m_dashboard, &Dashboard::layoutChosen, m_controller,
             [this](const Scenario &s, const QString &what) { m_controller->propose(s, what); });
+    connect(m_dashboard, &Dashboard::budgetApplied, m_controller,
+            [this](const Scenario &s, const QString &what) { m_controller->propose(s, what); });
     connect(m_controller, &ScenarioController::errorChanged, m_dashboard, &Dashboard::setError);
     connect(m_controller, &ScenarioController::interactionChanged, m_dashboard,
             &Dashboard::setDragging);

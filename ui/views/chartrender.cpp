@@ -1,6 +1,7 @@
 #include "ui/views/chartrender.h"
 
 #include "ui/widgets/chartview.h"
+#include "ui/views/budgetpanel.h"
 #include "ui/views/dashboard.h"
 #include "ui/views/layoutpicture.h"
 #include "ui/views/memorypanel.h"
@@ -90,6 +91,13 @@ QWidget *buildChart(ChartKind kind, const Report &report, const Catalog &catalog
         w->setReport(report);
         return w;
     }
+    case ChartKind::Budget: {
+        auto *w = new BudgetPanel(catalog, parent);
+        w->setInputsVisible(false);
+        w->setRequest(options.budget);
+        w->setReport(report);
+        return w;
+    }
     }
     return nullptr;
 }
@@ -171,6 +179,7 @@ QString chartFileName(ChartKind kind)
     case ChartKind::Dashboard: return QStringLiteral("dashboard.png");
     case ChartKind::StepTime: return QStringLiteral("steptime.png");
     case ChartKind::Layout: return QStringLiteral("layout.png");
+    case ChartKind::Budget: return QStringLiteral("budget.png");
     }
     return {};
 }
@@ -184,6 +193,7 @@ QString chartTitle(ChartKind kind)
     case ChartKind::Dashboard: return QApplication::translate("napkin::ui::ChartRender", "Dashboard");
     case ChartKind::StepTime: return QApplication::translate("napkin::ui::ChartRender", "Step-time chart");
     case ChartKind::Layout: return QApplication::translate("napkin::ui::ChartRender", "Layout picture");
+    case ChartKind::Budget: return QApplication::translate("napkin::ui::ChartRender", "Budget chart");
     }
     return {};
 }
