@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -21,6 +22,7 @@
 #include <QLogValueAxis>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
@@ -117,6 +119,7 @@ BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
     styleLegend(m_legend, font());
     m_legend->setAccessibleName(tr("Budget legend"));
     m_summary->setWordWrap(true);
+    m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setAccessibleName(tr("Budget answer"));
 
@@ -134,7 +137,7 @@ BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
     layout->addWidget(m_inputs);
     layout->addWidget(m_view, 3);
     layout->addWidget(m_legend);
-    layout->addWidget(m_summaryArea, 1);
+    layout->addWidget(m_summaryArea);
     connect(m_view, &ChartView::hovered, this, &BudgetPanel::showHover);
     connect(m_view, &ChartView::left, this, [] { QToolTip::hideText(); });
 }
@@ -175,17 +178,12 @@ void BudgetPanel::buildInputs(QWidget *row)
                                "training + inference FLOPs, 6ND + 2N x tokens (Sardana et al. 2023)"));
     m_apply = new QPushButton(tr("Apply"), row);
     m_apply->setToolTip(tr("Set the suggested shape and tokens (one undo step)"));
-    auto *bar = new QHBoxLayout(row);
-    bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(new QLabel(tr("Budget:"), row));
-    bar->addWidget(m_amount, 2);
-    bar->addWidget(m_unit);
-    bar->addWidget(new QLabel(tr("Law:"), row));
-    bar->addWidget(m_law);
-    bar->addWidget(m_ratio);
-    bar->addWidget(new QLabel(tr("Serving tokens:"), row));
-    bar->addWidget(m_inference, 1);
-    bar->addWidget(m_apply);
+    m_inputsGrid = new QGridLayout(row);
+    m_inputsGrid->setContentsMargins(0, 0, 0, 0);
+    m_budgetLabel = new QLabel(tr("Budget:"), row);
+    m_lawLabel = new QLabel(tr("Law:"), row);
+    m_servingLabel = new QLabel(tr("Serving tokens:"), row);
+    arrangeInputs();
     for (QLineEdit *edit : {m_amount, m_inference})
         connect(edit, &QLineEdit::editingFinished, this, &BudgetPanel::readInputs);
     for (QComboBox *box : {m_unit, m_law})
@@ -339,6 +337,7 @@ void BudgetPanel::showSummary()
         m_summary->setText(QStringLiteral("⚠ ") + m_problem);
         m_summary->setForegroundRole(QPalette::Text);
         m_apply->setEnabled(false);
+        fitSummary();
         return;
     }
     const BudgetReport &b = *m_budget;
@@ -362,6 +361,7 @@ void BudgetPanel::showSummary()
     m_summary->setText(lines.join(QLatin1Char('\n')));
     m_summary->setToolTip(budgetText(b, gpu));
     m_apply->setEnabled(true);
+    fitSummary();
 }
 
 std::optional<Scenario> BudgetPanel::appliedScenario() const
@@ -414,6 +414,54 @@ void BudgetPanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
         QToolTip::showText(globalPos, text, m_view);
 }
 
+void BudgetPanel::arrangeInputs()
+{
+    // One row where it fits with a dozen characters in each number field; else two, the
+    // serving tokens and Apply below (large text, a narrow window).
+    const int chars = 12 * fontMetrics().averageCharWidth();
+    for (QLineEdit *edit : {m_amount, m_inference})
+        edit->setMinimumWidth(chars);
+    QWidget *const all[] = {m_budgetLabel, m_amount, m_unit, m_lawLabel, m_law, m_ratio, m_servingLabel, m_inference, m_apply};
+    int oneRow = 0;
+    for (QWidget *w : all)
+        oneRow += (w == m_amount || w == m_inference ? chars : w->sizeHint().width()) + m_inputsGrid->horizontalSpacing();
+    const bool twoRows = width() > 0 && width() < oneRow;
+    if (twoRows == m_twoRows && m_inputsGrid->count() > 0)
+        return;
+    m_twoRows = twoRows;
+    for (QWidget *w : all)
+        m_inputsGrid->removeWidget(w);
+    for (int c = 0; c < 8; ++c)
+        m_inputsGrid->setColumnStretch(c, 0);
+    for (int i = 0; i < 6; ++i)
+        m_inputsGrid->addWidget(all[i], 0, i);
+    if (twoRows) {
+        m_inputsGrid->addWidget(m_servingLabel, 1, 0);
+        m_inputsGrid->addWidget(m_inference, 1, 1);
+        m_inputsGrid->addWidget(m_apply, 1, 2);
+    } else {
+        for (int i = 6; i < 9; ++i)
+            m_inputsGrid->addWidget(all[i], 0, i);
+    }
+    m_inputsGrid->setColumnStretch(1, 2);
+    if (!twoRows)
+        m_inputsGrid->setColumnStretch(7, 1);
+}
+
+void BudgetPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrangeInputs();
+    fitSummary();
+}
+
+void BudgetPanel::fitSummary()
+{
+    // As tall as the answer, when there is room; the chart's minimum wins when there is not.
+    const int width = std::max(1, m_summaryArea->width() - m_summaryArea->verticalScrollBar()->sizeHint().width());
+    m_summaryArea->setMaximumHeight(std::max(m_summaryArea->minimumHeight(), m_summary->heightForWidth(width) + 4));
+}
+
 void BudgetPanel::fitToText()
 {
     // A title, six lines of plot, tick labels and the axis title; the answer at least two lines.
@@ -428,6 +476,7 @@ void BudgetPanel::changeEvent(QEvent *event)
         styleChart(m_chart, font());
         styleLegend(m_legend, font());
         fitToText();
+        arrangeInputs();
     }
     QWidget::changeEvent(event);
 }

@@ -10,6 +10,7 @@
 
 class QChart;
 class QComboBox;
+class QGridLayout;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -67,6 +68,7 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void buildInputs(QWidget *row);
@@ -76,6 +78,9 @@ private:
     void showSummary();
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
     void fitToText();
+    void fitSummary();
+    /// The inputs in one row, or two when one would squeeze the number fields.
+    void arrangeInputs();
 
     const Catalog &m_catalog;
     std::optional<Report> m_report;
@@ -85,6 +90,11 @@ private:
     QString m_problem;       ///< what the page shows instead of an answer: that, or computeBudget's refusal
 
     QWidget *m_inputs;
+    QGridLayout *m_inputsGrid = nullptr;
+    QLabel *m_budgetLabel = nullptr;
+    QLabel *m_lawLabel = nullptr;
+    QLabel *m_servingLabel = nullptr;
+    bool m_twoRows = false;
     QLineEdit *m_amount = nullptr;
     QComboBox *m_unit = nullptr;
     QComboBox *m_law = nullptr;
