@@ -32,27 +32,33 @@ ModelShape suggestShape(const ModelShape &family, std::int64_t seqLen, double pa
 
     ModelShape best = base;
     double bestGap = INFINITY;
+    // Heads in multiples of 8: tensor parallelism up to a node of 8 splits them and 8 KV heads.
+    const std::int64_t step = 8 * headWidth;
     for (std::int64_t layers = 1; layers <= limits::maxLayers; ++layers) {
-        // Heads in multiples of 8, so that tensor parallelism up to a node of 8 splits them
-        // and the 8 KV heads.
-        const std::int64_t step = 8 * headWidth;
-        const std::int64_t dModel = std::max<std::int64_t>(1, (layers * kWidthPerLayer + step / 2) / step) * step;
-        if (dModel > limits::maxDModel)
-            break;
-        ModelShape m = base;
-        m.layers = layers;
-        m.dModel = dModel;
-        m.heads = dModel / headWidth;
-        m.kvHeads = grouped && m.heads % 8 == 0 && m.heads > 8 ? 8 : m.heads;
-        m.dFf = defaultDFf(m.arch, dModel);
-        const double count = static_cast<double>(countParams(m).total);
-        const double gap = std::abs(std::log(count / params));
-        if (gap < bestGap) {
-            bestGap = gap;
-            best = m;
-        } else if (count > params) {
-            break;  // counts only grow with depth
+        // The whole numbers of 8 heads either side of 128 x layers.
+        const std::int64_t below = std::max<std::int64_t>(1, layers * kWidthPerLayer / step) * step;
+        double smallerCount = 0;
+        for (std::int64_t dModel : {below, below + step}) {
+            if (dModel > limits::maxDModel)
+                continue;
+            ModelShape m = base;
+            m.layers = layers;
+            m.dModel = dModel;
+            m.heads = dModel / headWidth;
+            m.kvHeads = grouped && m.heads % 8 == 0 && m.heads > 8 ? 8 : m.heads;
+            m.dFf = defaultDFf(m.arch, dModel);
+            const double count = static_cast<double>(countParams(m).total);
+            if (dModel == below)
+                smallerCount = count;
+            const double gap = std::abs(std::log(count / params));
+            if (gap < bestGap) {
+                bestGap = gap;
+                best = m;
+            }
         }
+        // Deeper shapes are only larger: once the narrower of this depth passes N, stop.
+        if (smallerCount > params)
+            break;
     }
     return best;
 }
