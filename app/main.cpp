@@ -3,6 +3,7 @@
 #include "ui/views/chartrender.h"
 #include "ui/shell/gui.h"
 #include "core/report/report.h"
+#include "core/report/suggestion.h"
 #include "core/io/budgetjson.h"
 #include "core/io/reportjson.h"
 #include "core/text/budgettext.h"
@@ -39,10 +40,12 @@ int printReport(const Command &c, const Catalog &catalog)
     const auto report = computeReport(c.scenario, catalog);
     if (!report.ok())
         return refuse(onCommandLine(report.refusal()));
+    // A run that does not fit gets the planner's fix and the lightest single change.
+    const auto suggestion = suggestFit(*report);
     if (c.json)
-        print(stdout, QString::fromUtf8(QJsonDocument(reportToJson(*report)).toJson(QJsonDocument::Indented)));
+        print(stdout, QString::fromUtf8(QJsonDocument(reportToJson(*report, suggestion)).toJson(QJsonDocument::Indented)));
     else
-        print(stdout, reportText(*report, catalog, c.unit));
+        print(stdout, reportText(*report, catalog, c.unit, suggestion));
     return 0;
 }
 

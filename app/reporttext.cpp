@@ -92,7 +92,7 @@ void writeFlops(QTextStream &t, const Report &r)
       << " tokens (global batch x seq_len), all GPUs together\n";
 }
 
-void writeMemory(QTextStream &t, const Report &r, ByteUnit unit)
+void writeMemory(QTextStream &t, const Report &r, ByteUnit unit, const std::optional<FitSuggestion> &suggestion)
 {
     const Scenario &s = r.scenario;
     const auto gb = [unit](double b) { return fmt::bytesIn(b, unit); };
@@ -128,6 +128,8 @@ void writeMemory(QTextStream &t, const Report &r, ByteUnit unit)
       << "   CUDA context and kernels (--reserved BYTES; default 1343 MiB, Hugging Face \"Model training anatomy\")\n";
     t << "  total                         " << gb(m.perGpu.total()) << "   of " << gb(m.capacity) << " on " << r.gpu.id
       << (m.fits ? "  -> FITS" : "  -> DOES NOT FIT") << '\n';
+    if (suggestion)
+        t << "  Fits with: " << fitSuggestionText(*suggestion, unit) << '\n';
     if (r.scenario.offload != Offload::None)
         t << "  offloaded to CPU              " << gb(m.perGpu.cpu) << " per GPU, " << gb(m.cpuPerNode)
           << " per node (offload " << offloadName(r.scenario.offload) << "; not in the GPU total)\n";
@@ -248,14 +250,14 @@ void writeRoofline(QTextStream &t, const Report &r, ByteUnit unit)
 
 } // namespace
 
-QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
+QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit, const std::optional<FitSuggestion> &suggestion)
 {
     QString out;
     QTextStream t(&out);
     writeHeader(t, r, catalog);
     writeParameters(t, r);
     writeFlops(t, r);
-    writeMemory(t, r, unit);
+    writeMemory(t, r, unit, suggestion);
     writeStep(t, r, unit);
     writeTime(t, r);
     writeConventions(t, r, unit);

@@ -422,6 +422,34 @@ private slots:
         QTest::newRow("budget in dollars without a price") << QStringLiteral("budget --preset llama3-8b --gpu h800-sxm --usd 1000");
     }
 
+    // A run that does not fit: the report says what fits, and JSON carries it as memory.suggestion.
+    void fitSuggestion()
+    {
+        const QString args = QStringLiteral("report --preset llama3-70b --gpus 64 --seq-len 8192 --global-batch 128 --batch 1 --flash");
+        const Run text = runNapkin(split(args));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("-> DOES NOT FIT\n  Fits with: tp "), text.out.constData());
+        const Run json = runNapkin(split(args + QStringLiteral(" --json")));
+        const QJsonObject memory = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("memory")).toObject();
+        const QJsonObject suggestion = memory.value(QStringLiteral("suggestion")).toObject();
+        for (const char *key : {"tp", "pp", "vpp", "cp", "ep", "dp", "zero_stage", "micro_batch", "recompute", "flash", "fits",
+                                "worst_stage_bytes", "step_seconds"})
+            QVERIFY2(suggestion.contains(QLatin1String(key)), key);
+        QVERIFY(suggestion.value(QStringLiteral("fits")).toBool());
+        // What fits is under the GPU's 80 GiB (85.9e9 bytes).
+        QVERIFY(suggestion.value(QStringLiteral("worst_stage_bytes")).toDouble() < 85.9e9);
+        // FlashAttention alone makes Llama 3 8B at 4096 tokens fit on 8 H100s at ZeRO 1: it keeps
+        // no s x s scores (Dao et al. 2022).
+        const Run flash = runNapkin(split(QStringLiteral("report --preset llama3-8b --gpus 8 --seq-len 4096 --batch 1 --zero 1 --json")));
+        const QJsonObject single = QJsonDocument::fromJson(flash.out).object().value(QStringLiteral("memory")).toObject()
+                                       .value(QStringLiteral("suggestion")).toObject().value(QStringLiteral("single_change")).toObject();
+        QCOMPARE(single.value(QStringLiteral("change")).toString(), QStringLiteral("FlashAttention on"));
+        QVERIFY(single.value(QStringLiteral("worst_stage_bytes")).toDouble() < 85.9e9);
+        // A run that fits has none.
+        const Run fits = runNapkin(split(QStringLiteral("report --json")));
+        QVERIFY(QJsonDocument::fromJson(fits.out).object().value(QStringLiteral("memory")).toObject().value(QStringLiteral("suggestion")).isNull());
+    }
+
     // napkin budget --json: the keys, in base units, and the text's numbers.
     void budgetJson()
     {

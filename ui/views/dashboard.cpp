@@ -151,6 +151,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
     connect(m_planner, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
     connect(m_budget, &BudgetPanel::applyRequested, this, &Dashboard::budgetApplied);
+    connect(m_memory, &MemoryPanel::fixChosen, this, &Dashboard::layoutChosen);
 }
 
 void Dashboard::setUpStrips()

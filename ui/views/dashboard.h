@@ -86,7 +86,8 @@ public:
 
 signals:
     void viewOptionsChanged();
-    /// The planner's row was clicked: the scenario with its layout, as one undo step.
+    /// The planner's row or the memory banner's fix was clicked: the scenario with that
+    /// layout, as one undo step.
     void layoutChosen(const napkin::Scenario &scenario, const QString &description);
     /// The Budget page's Apply: the suggested shape and tokens, as one undo step.
     void budgetApplied(const napkin::Scenario &scenario, const QString &description);
