@@ -3,6 +3,7 @@
 #include "app/options.h"
 #include "core/io/scenariojson.h"
 #include "core/model/fields.h"
+#include "core/model/layout.h"
 #include "core/model/lectureexample.h"
 #include "core/model/recipe.h"
 #include "core/model/shapefix.h"
@@ -255,7 +256,9 @@ std::optional<Refusal> applyOptions(const Arguments &a, const Catalog &catalog, 
         return refused;
     if (c.verb == Verb::Export && c.outDir.isEmpty())
         return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the PNGs into")};
-    if (auto refused = validateScenario(c.scenario))
+    // The planner plans from any layout and a budget sets its own: neither refuses the layout.
+    const bool ownLayout = c.verb != Verb::Plan && c.verb != Verb::Budget;
+    if (auto refused = validateScenario(ownLayout ? c.scenario : withSimplestLayout(c.scenario)))
         return onCommandLine(*refused);
     // A scenario file or preset may name an id the options never saw.
     if (auto refused = checkCatalogId(catalog, "gpu", c.scenario.gpuId))

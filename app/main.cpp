@@ -8,6 +8,7 @@
 #include "core/io/reportjson.h"
 #include "core/text/budgettext.h"
 #include "app/reporttext.h"
+#include "core/model/layout.h"
 #include "core/model/validation.h"
 
 #include <QApplication>
@@ -51,7 +52,9 @@ int printReport(const Command &c, const Catalog &catalog)
 
 int printPlan(const Command &c, const Catalog &catalog)
 {
-    const auto report = computeReport(c.scenario, catalog);  // validates and resolves ids and links
+    // Validates all but the layout and resolves the ids and links: the planner plans from any
+    // layout, and its "current" entry says why the scenario's own is not one.
+    const auto report = computeReport(withSimplestLayout(c.scenario), catalog);
     if (!report.ok())
         return refuse(onCommandLine(report.refusal()));
     PlanOptions options;

@@ -1,5 +1,7 @@
 #include "app/reporttext.h"
 
+#include "app/commandline.h"
+
 #include "core/report/baseline.h"
 #include "core/text/layouttext.h"
 #include "core/model/modelshape.h"
@@ -334,7 +336,8 @@ QString planText(const PlanReport &p, ByteUnit unit)
           << (l.fits ? fmt::percent(l.estimatedMfu) : QStringLiteral("-")) << "\n      " << l.reason << '\n';
     }
     t << "  current: " << plannedLayoutText(p.current) << ": "
-      << (p.currentRank ? QStringLiteral("rank %1, step %2").arg(*p.currentRank).arg(fmt::duration(p.current.stepSeconds))
+      << (p.currentProblem ? QStringLiteral("not a layout of these GPUs (%1)").arg(onCommandLine(*p.currentProblem).message())
+          : p.currentRank ? QStringLiteral("rank %1, step %2").arg(*p.currentRank).arg(fmt::duration(p.current.stepSeconds))
                         : QStringLiteral("does not fit (%1 on the worst stage)").arg(fmt::bytes(p.current.worstStageBytes, unit)))
       << '\n';
     return out;

@@ -450,6 +450,20 @@ private slots:
         QVERIFY(QJsonDocument::fromJson(fits.out).object().value(QStringLiteral("memory")).toObject().value(QStringLiteral("suggestion")).isNull());
     }
 
+    // napkin plan from a start whose layout cannot take the batch: planned, not refused.
+    void planFromAnyStart()
+    {
+        const Run r = runNapkin(split(QStringLiteral("plan --preset llama3.1-405b --gpus 16384 --global-batch 2048 --seq-len 8192 --top 3 --json")));
+        QCOMPARE(r.status, 0);
+        const QJsonObject plan = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(plan.value(QStringLiteral("layouts")).toArray().size(), 3);
+        QVERIFY(plan.value(QStringLiteral("current")).toObject().value(QStringLiteral("problem")).toString().startsWith(QStringLiteral("global_batch: ")));
+        const Run text = runNapkin(split(QStringLiteral("plan --preset llama3.1-405b --gpus 16384 --global-batch 2048 --seq-len 8192 --top 1")));
+        QVERIFY2(text.out.contains("not a layout of these GPUs (--global-batch: must be a multiple"), text.out.constData());
+        // Still refused: what no layout changes.
+        QCOMPARE(runNapkin(split(QStringLiteral("plan --heads 7"))).status, 2);
+    }
+
     // napkin budget --json: the keys, in base units, and the text's numbers.
     void budgetJson()
     {

@@ -376,6 +376,7 @@ QJsonObject planToJson(const PlanReport &plan)
         layouts.append(plannedJson(p, plan.globalBatch));
     QJsonObject current = plannedJson(plan.current, plan.globalBatch);
     current.insert(QStringLiteral("rank"), plan.currentRank ? integer(*plan.currentRank) : QJsonValue());
+    current.insert(QStringLiteral("problem"), plan.currentProblem ? QJsonValue(plan.currentProblem->message()) : QJsonValue());
     return {
         {QStringLiteral("layouts"), layouts},
         {QStringLiteral("global_batch"), integer(plan.globalBatch)},

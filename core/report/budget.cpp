@@ -1,5 +1,6 @@
 #include "core/report/budget.h"
 
+#include "core/model/layout.h"
 #include "core/model/limits.h"
 #include "core/model/modelshape.h"
 #include "core/model/shapesuggest.h"
@@ -21,25 +22,17 @@ Refusal budgetRefusal(BudgetUnit unit, const QString &problem)
     return {QLatin1String(budgetUnitKey(unit)), problem};
 }
 
-/// The scenario the suggestion runs: the shape on the target's tokens, from the simplest
-/// layout (every GPU a data-parallel replica of one micro-batch), keeping the scenario's global
-/// batch when that layout can take it.
-Scenario startingRun(const Scenario &s, const ModelShape &shape, double tokens, QString *batchNote)
+/// The scenario the suggestion runs: the shape on the target's tokens, planned from the
+/// simplest layout with the scenario's global batch (the planner plans from any start).
+Scenario startingRun(const Scenario &s, const ModelShape &shape, double tokens)
 {
-    Scenario run = s;
+    Scenario run = withSimplestLayout(s);
     run.baseline = {};
     run.presetId = QStringLiteral("budget");
     run.model = shape;
     run.paramsOverride.reset();
     run.tokens = std::clamp(std::round(tokens), limits::minTokens, limits::maxTokens);
-    run.tp = run.pp = run.vpp = run.cp = run.ep = 1;
-    run.sequenceParallel = false;
-    run.microBatch = 1;
-    if (run.globalBatch && *run.globalBatch % run.gpus != 0) {
-        *batchNote = QStringLiteral("global batch %1 → %2 sequences, one per GPU: %1 does not divide over %2 GPUs")
-                         .arg(*run.globalBatch).arg(run.gpus);
-        run.globalBatch.reset();
-    }
+    run.globalBatch = s.globalBatch;
     return run;
 }
 
@@ -63,7 +56,8 @@ double scenarioBudgetFlops(const Scenario &s)
 
 Result<BudgetReport> computeBudget(const Scenario &s, const Catalog &catalog, const BudgetRequest &request)
 {
-    const auto base = computeReport(s, catalog);
+    // The budget sets its own layout: the scenario's own need not be one.
+    const auto base = computeReport(withSimplestLayout(s), catalog);
     if (!base.ok())
         return base.refusal();
     BudgetReport r;
@@ -141,10 +135,11 @@ Result<BudgetReport> computeBudget(const Scenario &s, const Catalog &catalog, co
                                                .arg(r.target.params, 0, 'g', 3).arg(r.target.tokens, 0, 'g', 3)
                                                .arg(limits::maxLayers).arg(limits::maxTokens, 0, 'g', 3));
 
-    r.run = startingRun(s, r.shape, r.target.tokens, &r.batchNote);
-    if (auto refused = validateScenario(r.run))
+    r.run = startingRun(s, r.shape, r.target.tokens);
+    const Scenario simplest = withSimplestLayout(r.run);
+    if (auto refused = validateScenario(simplest))
         return *refused;
-    const auto start = computeReport(r.run, catalog);
+    const auto start = computeReport(simplest, catalog);
     if (!start.ok())
         return start.refusal();
     PlanOptions options;
@@ -154,6 +149,12 @@ Result<BudgetReport> computeBudget(const Scenario &s, const Catalog &catalog, co
         r.fits = true;
         r.layout = plan.layouts.first();
         r.run = withPlannedLayout(r.run, *r.layout);
+    } else {
+        // No layout fits: the time of the simplest one, which does not fit either.
+        if (r.run.globalBatch)
+            r.batchNote = QStringLiteral("no layout fits; the time is one micro-batch per GPU's, %1 sequences per step")
+                              .arg(r.run.gpus);
+        r.run = simplest;
     }
     const auto final = computeReport(r.run, catalog);
     const TimeReport &time = final.ok() ? final->time : start->time;
