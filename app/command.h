@@ -2,6 +2,7 @@
 
 #include "core/model/scenario.h"
 #include "core/text/units.h"
+#include "ui/state/imageformat.h"
 #include "ui/state/memoryaxis.h"
 
 #include <QSize>
@@ -25,7 +26,8 @@ struct Command {
     std::optional<MemoryAxisFocus> memoryAxis;
     QString outDir;
     QSize size{1600, 1000};
-    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale
+    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale (PNG only)
+    ImageFormat format = ImageFormat::Png;  ///< export: --format png|svg|pdf
     int planTop = 10;             ///< plan: layouts to print (--top)
     bool planTpBeyondNode = false;  ///< plan: let TP span nodes (--tp-beyond-node)
 };

@@ -236,7 +236,7 @@ std::optional<Refusal> applyOptions(const Arguments &a, const Catalog &catalog, 
     }
     c.scenario.model = deriveDependentFields(c.scenario.model, given);
     if (c.verb == Verb::Export && c.outDir.isEmpty())
-        return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the PNGs into")};
+        return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the pictures into")};
     if (auto refused = validateScenario(c.scenario))
         return onCommandLine(*refused);
     // A scenario file or preset may name an id the options never saw.

@@ -13,8 +13,10 @@ if [ "$mode" = test ]; then
     # The ground-truth harness (tests/validation) runs a real PyTorch model on the CPU;
     # desktop-file-utils and appstream validate the installed desktop entry and metainfo.
     # xvfb and xauth give the X11 GUI tests a real display; clang and its runtime build the
-    # sanitizer and libFuzzer targets (tools/sanitize.sh).
-    packages+=(python3-torch desktop-file-utils appstream xvfb xauth clang libclang-rt-14-dev tesseract-ocr)
+    # sanitizer and libFuzzer targets (tools/sanitize.sh). tesseract-ocr reads exported captions
+    # back; poppler-utils (pdftotext, pdfinfo, pdfimages) reads the exported PDFs.
+    packages+=(python3-torch desktop-file-utils appstream xvfb xauth clang libclang-rt-14-dev tesseract-ocr
+               poppler-utils)
 fi
 missing=()
 for p in "${packages[@]}"; do
