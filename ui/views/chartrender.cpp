@@ -168,9 +168,9 @@ public:
     }
 
     /// Before painting on a vector device: no graphics item may be drawn from a cached pixmap
-    /// (BarLabels caches its labels so), or its text would reach the file as an image. Qt 6.4
-    /// already paints items directly through QWidget::render(); this keeps it so whatever the
-    /// version. The widgets' own caches (DrawingCache) draw directly on such a device by themselves.
+    /// (BarLabels caches its labels so), or its text would reach the file as an image. With
+    /// Qt 6.4 the labels came out as text without this too; it keeps them so in any version.
+    /// The widgets' own caches (DrawingCache) draw directly on such a device by themselves.
     void dropItemCaches()
     {
         for (QGraphicsView *view : m_frame.findChildren<QGraphicsView *>()) {
