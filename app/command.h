@@ -3,6 +3,7 @@
 #include "core/model/scenario.h"
 #include "core/report/budget.h"
 #include "core/text/units.h"
+#include "ui/state/imageformat.h"
 #include "ui/state/memoryaxis.h"
 
 #include <QSize>
@@ -26,7 +27,8 @@ struct Command {
     std::optional<MemoryAxisFocus> memoryAxis;
     QString outDir;
     QSize size{1600, 1000};
-    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale
+    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale (PNG only)
+    ImageFormat format = ImageFormat::Png;  ///< export: --format png|svg|pdf
     int planTop = 10;             ///< plan: layouts to print (--top)
     bool planTpBeyondNode = false;  ///< plan: let TP span nodes (--tp-beyond-node)
     /// budget: --flops, --gpu-hours, --usd or --days, --law, --tokens-per-param, --inference-tokens

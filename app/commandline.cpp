@@ -255,7 +255,7 @@ std::optional<Refusal> applyOptions(const Arguments &a, const Catalog &catalog, 
     if (auto refused = checkBudgetOptions(c))
         return refused;
     if (c.verb == Verb::Export && c.outDir.isEmpty())
-        return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the PNGs into")};
+        return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the pictures into")};
     // The planner plans from any layout and a budget sets its own: neither refuses the layout.
     const bool ownLayout = c.verb != Verb::Plan && c.verb != Verb::Budget;
     if (auto refused = validateScenario(ownLayout ? c.scenario : withSimplestLayout(c.scenario)))

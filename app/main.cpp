@@ -90,25 +90,25 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &
         print(stderr, QStringLiteral("napkin: Qt: ") + message + QLatin1Char('\n'));
 }
 
-/// Needs a QApplication. Writes one PNG per chart kind and lists them on stdout.
-int writePngs(const Command &c, const Catalog &catalog)
+/// Needs a QApplication. Writes one file per chart kind in --format and lists them on stdout.
+int writeCharts(const Command &c, const Catalog &catalog)
 {
     if (auto refused = ui::exportCharts(catalog, c.scenario, c.outDir, c.size, c.scale, c.unit,
-                                        c.memoryAxis.value_or(MemoryAxisFocus::AllStages), c.budget))
+                                        c.memoryAxis.value_or(MemoryAxisFocus::AllStages), c.format, c.budget))
         return refuse({QStringLiteral("--out"), refused->message()});
     for (ui::ChartKind kind : ui::kAllChartKinds)
-        print(stdout, QDir(c.outDir).filePath(ui::chartFileName(kind)) + QLatin1Char('\n'));
+        print(stdout, QDir(c.outDir).filePath(ui::chartFileName(kind, c.format)) + QLatin1Char('\n'));
     return 0;
 }
 
-int exportPngs(int &argc, char **argv, const Command &c, const Catalog &catalog)
+int runExport(int &argc, char **argv, const Command &c, const Catalog &catalog)
 {
     // Rendering needs a GUI application object but never a screen.
     qputenv("QT_QPA_PLATFORM", "offscreen");
     if (qEnvironmentVariableIsEmpty("NAPKIN_DEBUG"))
         qInstallMessageHandler(quietQtMessages);
     QApplication app(argc, argv);
-    return writePngs(c, catalog);
+    return writeCharts(c, catalog);
 }
 
 /// The window's stand-in where no display can be opened: the charts as PNGs and the report.
@@ -118,7 +118,7 @@ int headlessFallback(const Command &c, const Catalog &catalog, const QString &wh
     fallback.outDir = QStringLiteral("napkin-charts");
     print(stderr, QStringLiteral("napkin: %1, so no window: writing the charts to ./napkin-charts/ and printing "
                                  "the report instead\n").arg(why));
-    const int status = writePngs(fallback, catalog);
+    const int status = writeCharts(fallback, catalog);
     return status != 0 ? status : printReport(fallback, catalog);
 }
 
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
         print(stdout, interconnectsText(*catalog));
         return 0;
     case Verb::Export:
-        return exportPngs(argc, argv, c, *catalog);
+        return runExport(argc, argv, c, *catalog);
     case Verb::Window:
         break;
     }

@@ -193,6 +193,17 @@ QList<Option> outputOptions()
         {"tp-beyond-node", false, flag([](Command &c) { c.planTpBeyondNode = true; })},
         {"scale", true, integerOption("scale", limits::minExportScale, limits::maxExportScale,
                                       [](Command &c, std::int64_t n) { c.scale = static_cast<int>(n); })},
+        {"format", true, [](Command &c, const QString &v) -> std::optional<Refusal> {
+             const auto format = imageFormatFromName(v);
+             if (!format) {
+                 QStringList names;
+                 for (ImageFormat f : kAllImageFormats)
+                     names << imageFormatName(f);
+                 return failure(QStringLiteral("format"), QStringLiteral("must be %1 (got '%2')").arg(choiceList(names), v));
+             }
+             c.format = *format;
+             return std::nullopt;
+         }},
     };
 }
 

@@ -2,6 +2,8 @@
 #include "app/commandline.h"
 #include "testsupport.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -287,6 +289,48 @@ private slots:
         }
     }
 
+    // `napkin export --format svg|pdf` writes the same six names with the format's suffix,
+    // each file of that format, and lists them; --scale is accepted and leaves an SVG as it is.
+    void exportFormat_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("svg") << QStringLiteral("svg") << QByteArray("<?xml");
+        QTest::newRow("pdf") << QStringLiteral("pdf") << QByteArray("%PDF-");
+        QTest::newRow("png") << QStringLiteral("png") << QByteArray("\x89PNG");
+    }
+
+    void exportFormat()
+    {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, magic);
+        QTemporaryDir dir;
+        const Run r = runNapkin(split(QStringLiteral("export --size 640x400 --format %1 --out %2").arg(format, dir.path())));
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QStringList listed = QString::fromUtf8(r.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(listed.size(), 7);
+        QStringList names;
+        for (const char *base : {"dashboard", "memory", "time", "roofline", "steptime", "layout", "budget"}) {
+            const QString name = QLatin1String(base) + QLatin1Char('.') + format;
+            names << name;
+            QVERIFY2(listed.contains(dir.filePath(name)), qPrintable(name));
+            QFile file(dir.filePath(name));
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(name));
+            QVERIFY2(file.read(magic.size()) == magic, qPrintable(name));
+        }
+        names.sort();
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files, QDir::Name), names);  // nothing else, no partial files
+        if (format == QLatin1String("svg")) {
+            QTemporaryDir twice;
+            const Run r2 = runNapkin(split(QStringLiteral("export --size 640x400 --format svg --scale 2 --out %1").arg(twice.path())));
+            QVERIFY2(r2.status == 0, r2.err.constData());
+            QFile one(dir.filePath(QStringLiteral("memory.svg")));
+            QFile two(twice.filePath(QStringLiteral("memory.svg")));
+            QVERIFY(one.open(QIODevice::ReadOnly) && two.open(QIODevice::ReadOnly));
+            QCOMPARE(two.readAll(), one.readAll());
+        }
+    }
+
     // --gib and --memory-axis reach the exported memory chart as View > GiB and the Axis button.
     void exportViewOptions()
     {
@@ -397,6 +441,10 @@ private slots:
                                                << QStringLiteral("--tokens-per-param: applies only with --law tokens-per-param");
         QTest::newRow("budget option on report") << QStringLiteral("report --flops 1e23")
                                                  << QStringLiteral("--flops: is an option of napkin budget and napkin export");
+        QTest::newRow("unknown format") << QStringLiteral("export --out x --format bogus")
+                                        << QStringLiteral("--format: must be png, svg or pdf (got 'bogus')");
+        QTest::newRow("format in capitals") << QStringLiteral("export --out x --format SVG")
+                                            << QStringLiteral("--format: must be png, svg or pdf (got 'SVG')");
     }
 
     void rejected()
@@ -420,6 +468,7 @@ private slots:
         QTest::newRow("unwritable export") << QStringLiteral("export --out /proc/napkin-cannot-write");
         QTest::newRow("budget too small") << QStringLiteral("budget --preset llama3-8b --flops 1e15");
         QTest::newRow("budget in dollars without a price") << QStringLiteral("budget --preset llama3-8b --gpu h800-sxm --usd 1000");
+        QTest::newRow("--format bogus") << QStringLiteral("export --out OUT --format bogus");
     }
 
     // A run that does not fit: the report says what fits, and JSON carries it as memory.suggestion.
@@ -496,10 +545,12 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"layers\": ");
         f.close();
-        const Run r = runNapkin(split(args.replace(QStringLiteral("CORRUPT"), corrupt)));
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run r = runNapkin(split(args.replace(QStringLiteral("CORRUPT"), corrupt).replace(QStringLiteral("OUT"), out)));
         QCOMPARE(r.status, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.startsWith("napkin: ") && r.err.count('\n') == 1, r.err.constData());
+        QVERIFY(!QFileInfo::exists(out));  // refused before anything is made
     }
 
     void processSourceDocument()
