@@ -249,7 +249,7 @@ void Dashboard::setUpRecipients()
         {{m_step}, [this](const Report &r) { m_step->setReport(r); }},
         {{m_layoutPicture}, [this](const Report &r) { m_layoutPicture->setReport(r); }},
         {{m_planner}, [this](const Report &r) { m_planner->setReport(r); }},
-        {{m_budget}, [this](const Report &r) { m_budget->setReport(r); }},
+        {{m_budget}, [this](const Report &r) { m_budget->setReport(r); }, false},
     };
     for (const Recipient &recipient : std::as_const(m_recipients))
         for (QWidget *w : recipient.shownAs)
@@ -279,7 +279,7 @@ void Dashboard::setReport(const Report &report)
     for (Recipient &recipient : m_recipients) {
         recipient.stale = true;
         // Before the window is shown (and offscreen, for a picture) every view is drawn.
-        if (!window()->isVisible() || recipient.seen())
+        if ((!window()->isVisible() && recipient.beforeShown) || recipient.seen())
             deliver(recipient);
     }
 }

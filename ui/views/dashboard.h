@@ -104,6 +104,10 @@ private:
     {
         QList<QWidget *> shownAs;  ///< the widgets whose showing means the view is seen
         std::function<void(const Report &)> take;
+        /// Drawn before the window is first shown (for the first frame and for pictures);
+        /// off: only when seen (the Budget page, which runs the planner, is in no picture of
+        /// the dashboard and not on its first page).
+        bool beforeShown = true;
         bool stale = false;
         bool seen() const;
     };
