@@ -49,7 +49,7 @@ Report computeReport(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe
     const QList<double> experts = stageExpertParams(r.memory);
     r.step = estimateStepTimeOn(s, recipe, gpu, scaleUp, scaleOut, r.flops, params, experts);
     r.time = computeTime(s, r.flops, recipe, gpu, r.step);
-    r.roofline = computeRoofline(s, recipe, gpu, optimizerParams(s, r.layout, params, experts));
+    r.roofline = computeRoofline(s, recipe, gpu, optimizerParams(s, r.layout, params, experts), r.step.stage);
     r.conventions = computeConventions(s, recipe);
     const MemoryBreakdown &state = r.memory.byZeroStage[0];
     // The source document divides by the bytes of the model and its activations; the CUDA

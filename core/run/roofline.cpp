@@ -46,7 +46,7 @@ double opSeconds(const WorkloadOp &op, const RooflineReport &r)
 } // namespace
 
 RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
-                               const QList<double> &optimizerParams)
+                               const QList<double> &optimizerParams, std::int64_t stage)
 {
     RooflineReport r;
     r.gpuId = gpu.id;
@@ -56,21 +56,10 @@ RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const Gp
     r.gemmPeakFlopsPerS = gpu.peakFor(recipe.matmulDtype(), &r.gemmPeakDtype).value_or(0);
     r.gemmRidgeIntensity = r.gemmPeakFlopsPerS / r.bandwidthBytesPerS;
 
-    // The slowest stage sets the pipeline's pace; its GPU is the one shown.
-    std::vector<WorkloadOp> ops;
+    // The stage the step found slowest: its GPU is the one shown.
     std::vector<WorkloadOp> slowest;
-    double slowestSeconds = -1;
-    for (std::int64_t stage : candidateStages(s.pp)) {
-        buildWorkload(stageWorkload(s, recipe, stage, optimizerParams), ops);
-        double seconds = 0;
-        for (const WorkloadOp &op : ops)
-            seconds += op.count * opSeconds(op, r);
-        if (seconds > slowestSeconds) {
-            slowestSeconds = seconds;
-            slowest.swap(ops);
-            r.stage = stage;
-        }
-    }
+    buildWorkload(stageWorkload(s, recipe, stage, optimizerParams), slowest);
+    r.stage = stage;
     r.modelFlopsPerStep = modelMatmulFlops(slowest);
     r.ops.reserve(static_cast<qsizetype>(slowest.size()));
     for (const WorkloadOp &w : slowest) {

@@ -58,8 +58,10 @@ struct RooflineReport {
 /// Bytes moved assume each operand is read from HBM once and each output written once, at
 /// the recipe's dtypes (activations, weights, grads); fused kernels only where stated.
 /// `optimizerParams` is the parameters each GPU of every stage updates (after TP, PP, ZeRO).
+/// `stage` is the pipeline stage whose GPU is shown: the step's slowest
+/// (StepTimeReport::stage), so that one rule, the step's, picks it everywhere.
 RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
-                               const QList<double> &optimizerParams);
+                               const QList<double> &optimizerParams, std::int64_t stage);
 
 /// min(peak, bandwidth x intensity): the roofline bound itself.
 double attainable(double peakFlopsPerS, double bandwidthBytesPerS, double intensity);

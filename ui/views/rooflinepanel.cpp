@@ -287,7 +287,8 @@ void RooflinePanel::refreshRoofs()
         const RooflineReport o = computeRoofline(m_report->scenario, m_report->memory.recipe, *other,
                                                  optimizerParams(m_report->scenario, m_report->layout,
                                                                  stageParams(m_report->memory),
-                                                                 stageExpertParams(m_report->memory)));
+                                                                 stageExpertParams(m_report->memory)),
+                                                 m_report->step.stage);
         m_overlay->replace(roofPoints(o.peakFlopsPerS, o.bandwidthBytesPerS));
         m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(o.peakFlopsPerS),
                                                 fmt::bandwidth(o.bandwidthBytesPerS)));
