@@ -47,6 +47,16 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode);
 /// tp or pp (it has no layers to split).
 std::optional<Refusal> validateLayout(const Scenario &s);
 
+/// What validateLayout() asks of the fields the window's sliders set, so that a slider can
+/// offer only values it accepts. The fewest layers: pp x vpp, a layer in every virtual stage.
+std::int64_t fewestLayers(const Scenario &s);
+/// Sequence lengths are multiples of this: 2 x cp, the load-balanced causal split's chunks
+/// (1 without context parallelism).
+std::int64_t seqLenMultiple(const Scenario &s);
+/// Whether micro-batches of `microBatch` sequences make up the global batch (when one is set)
+/// on every data-parallel replica, and under interleaving a multiple of pp of them per step.
+bool microBatchFits(const Scenario &s, std::int64_t microBatch);
+
 /// The lowest ZeRO stage an offload runs at: ZeRO-Offload partitions the optimizer state it
 /// moves (stage 1), ZeRO-Infinity fetches the parameters per layer (stage 3; Rajbhandari et
 /// al. 2021, Section 5).
