@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/model/scenario.h"
+#include "core/report/budget.h"
 #include "core/text/units.h"
+#include "ui/state/imageformat.h"
 #include "ui/state/memoryaxis.h"
 
 #include <QSize>
@@ -11,7 +13,7 @@
 
 namespace napkin {
 
-enum class Verb { Window, Report, Plan, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
+enum class Verb { Window, Report, Plan, Budget, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
 
 /// A parsed `napkin` invocation.
 struct Command {
@@ -25,9 +27,14 @@ struct Command {
     std::optional<MemoryAxisFocus> memoryAxis;
     QString outDir;
     QSize size{1600, 1000};
-    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale
+    int scale = 1;  ///< device pixels per chart pixel, limits::minExportScale to maxExportScale (PNG only)
+    ImageFormat format = ImageFormat::Png;  ///< export: --format png|svg|pdf
     int planTop = 10;             ///< plan: layouts to print (--top)
     bool planTpBeyondNode = false;  ///< plan: let TP span nodes (--tp-beyond-node)
+    /// budget: --flops, --gpu-hours, --usd or --days, --law, --tokens-per-param, --inference-tokens
+    BudgetRequest budget;
+    QStringList budgetForms;        ///< the budget options given ("--flops"), exactly one for budget
+    QStringList budgetOptionsGiven; ///< every budget option given, refused outside budget and export
 };
 
 } // namespace napkin

@@ -3,6 +3,7 @@
 #include "app/options.h"
 #include "core/io/scenariojson.h"
 #include "core/model/fields.h"
+#include "core/model/layout.h"
 #include "core/model/lectureexample.h"
 #include "core/model/recipe.h"
 #include "core/model/shapefix.h"
@@ -43,7 +44,7 @@ int qtStandardArgument(const QStringList &args, int i)
 const QList<std::pair<const char *, Verb>> &verbs()
 {
     static const QList<std::pair<const char *, Verb>> table = {
-        {"report", Verb::Report}, {"plan", Verb::Plan}, {"presets", Verb::Presets}, {"gpus", Verb::Gpus},
+        {"report", Verb::Report}, {"plan", Verb::Plan}, {"budget", Verb::Budget}, {"presets", Verb::Presets}, {"gpus", Verb::Gpus},
         {"recipes", Verb::Recipes}, {"interconnects", Verb::Interconnects}, {"export", Verb::Export}, {"window", Verb::Window},
         {"help", Verb::Help},
     };
@@ -92,8 +93,8 @@ Result<Verb> parseVerb(const QStringList &args, int *first)
     const auto verb = std::find_if(verbs().begin(), verbs().end(),
                                    [&](const auto &v) { return args.first() == QLatin1String(v.first); });
     if (verb == verbs().end())
-        return Refusal{QString(), QStringLiteral("unknown command '%1': expected report, presets, gpus, recipes, "
-                                                 "export or an option (see napkin --help)").arg(args.first())};
+        return Refusal{QString(), QStringLiteral("unknown command '%1': expected report, plan, budget, presets, gpus, "
+                                                 "recipes, interconnects, export or an option (see napkin --help)").arg(args.first())};
     *first = 1;
     return verb->second;
 }
@@ -119,7 +120,7 @@ Result<QString> takeValue(const QStringList &args, int *i, const QString &name, 
 /// Pass 1: every option and its value, checked for existence and form only. `c` takes what
 /// needs no scenario: --help, --version and whether a scenario option was given.
 Result<Arguments> splitArguments(const QStringList &args, int first, const QList<Option> &scenarioOpts,
-                                 const QList<Option> &outputOpts, Command &c)
+                                 const QList<Option> &outputOpts, const QList<Option> &budgetOpts, Command &c)
 {
     Arguments out;
     for (int i = first; i < args.size(); ++i) {
@@ -162,7 +163,7 @@ Result<Arguments> splitArguments(const QStringList &args, int first, const QList
             continue;
         }
         const Option *option = nullptr;
-        for (const QList<Option> *list : {&scenarioOpts, &outputOpts})
+        for (const QList<Option> *list : {&scenarioOpts, &outputOpts, &budgetOpts})
             for (const Option &o : *list)
                 if (name == QLatin1String(o.name))
                     option = &o;
@@ -219,6 +220,22 @@ std::optional<Refusal> applyStart(const Arguments &a, const Catalog &catalog, Co
     return std::nullopt;
 }
 
+/// The budget options belong to `napkin budget` (and `export`, for budget.png): exactly one
+/// budget form, and --tokens-per-param only with its law.
+std::optional<Refusal> checkBudgetOptions(const Command &c)
+{
+    if (!c.budgetOptionsGiven.isEmpty() && c.verb != Verb::Budget && c.verb != Verb::Export)
+        return Refusal{c.budgetOptionsGiven.first(), QStringLiteral("is an option of napkin budget and napkin export")};
+    if (c.budgetForms.size() > 1)
+        return Refusal{c.budgetForms.at(1), QStringLiteral("give one budget: %1 was given already").arg(c.budgetForms.first())};
+    if (c.verb == Verb::Budget && c.budgetForms.isEmpty())
+        return Refusal{QStringLiteral("--flops"), QStringLiteral("napkin budget needs one budget: --flops C, --gpu-hours H, "
+                                                                 "--usd X or --days D (with --gpus)")};
+    if (c.budgetOptionsGiven.contains(QStringLiteral("--tokens-per-param")) && c.budget.law != ScalingLaw::TokensPerParam)
+        return Refusal{QStringLiteral("--tokens-per-param"), QStringLiteral("applies only with --law tokens-per-param")};
+    return std::nullopt;
+}
+
 /// Pass 2, the options in the order given, then the shape fields they imply and the checks.
 std::optional<Refusal> applyOptions(const Arguments &a, const Catalog &catalog, Command &c)
 {
@@ -235,9 +252,13 @@ std::optional<Refusal> applyOptions(const Arguments &a, const Catalog &catalog, 
         given.tied |= name == QLatin1String("tied") || name == QLatin1String("untied");
     }
     c.scenario.model = deriveDependentFields(c.scenario.model, given);
+    if (auto refused = checkBudgetOptions(c))
+        return refused;
     if (c.verb == Verb::Export && c.outDir.isEmpty())
-        return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the PNGs into")};
-    if (auto refused = validateScenario(c.scenario))
+        return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the pictures into")};
+    // The planner plans from any layout and a budget sets its own: neither refuses the layout.
+    const bool ownLayout = c.verb != Verb::Plan && c.verb != Verb::Budget;
+    if (auto refused = validateScenario(ownLayout ? c.scenario : withSimplestLayout(c.scenario)))
         return onCommandLine(*refused);
     // A scenario file or preset may name an id the options never saw.
     if (auto refused = checkCatalogId(catalog, "gpu", c.scenario.gpuId))
@@ -255,7 +276,8 @@ Result<Command> parseUnescaped(const QStringList &args, const Catalog &catalog)
     c.verb = *verb;
     const QList<Option> scenarioOpts = scenarioOptions(catalog);
     const QList<Option> outputOpts = outputOptions();
-    const auto split = splitArguments(args, first, scenarioOpts, outputOpts, c);
+    const QList<Option> budgetOpts = budgetOptions();
+    const auto split = splitArguments(args, first, scenarioOpts, outputOpts, budgetOpts, c);
     if (!split.ok())
         return split.refusal();
     if (c.verb == Verb::Help || c.verb == Verb::Version)

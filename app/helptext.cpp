@@ -70,8 +70,22 @@ Commands:
                       rank parallel layouts (tp, pp, vpp, cp, dp, ZeRO, micro-batch,
                       recompute) for the model, GPU count and global batch by estimated
                       step time, best first (K from 1 to 1000, default 10)
-  export --out DIR    write every chart as a PNG, all or none (no display needed):
-                      dashboard.png, memory.png, time.png, roofline.png, steptime.png, layout.png
+  budget (--flops C | --gpu-hours H | --usd X | --days D) [--law L] [--json]
+                      from a training budget to a model: the compute-optimal parameters N
+                      and tokens D (6ND = C), the predicted loss, a shape of the scenario's
+                      family near N, its time and cost on the scenario's GPUs and the
+                      planner's best layout. --gpu-hours and --days (with --gpus) run at the
+                      GPU's peak x --mfu; --usd at its price
+    --law besiroglu2024|hoffmann2022|dubey2024|tokens-per-param
+                      the scaling law (default besiroglu2024, the corrected Chinchilla fit)
+    --tokens-per-param R   tokens-per-param's D/N (above 0 to 100000; default 20)
+    --inference-tokens T   tokens the model will serve: the smallest total of training and
+                      inference FLOPs at the same loss (Sardana et al. 2023; default 0)
+  export --out DIR [--format png|svg|pdf]
+                      write every chart, all or none (no display needed):
+                      dashboard.png, memory.png, time.png, roofline.png, steptime.png, layout.png,
+                      budget.png (at the budget options given, else this run's compute)
+                      (the same names ending .svg or .pdf with --format)
   presets             list the model presets
   gpus                list the GPU catalog
   recipes             list the precision/optimizer recipes
@@ -94,9 +108,13 @@ Model:
   --json              report as JSON           --gib     show GiB (2^30) instead of GB (1e9)
   --memory-axis all|capacity|chosen   what the memory chart's axis spans: every stage
                       (default), the chosen stage and the GPU's capacity, or the chosen one
-  --size WxH          export size in pixels (default 1600x1000)
+  --size WxH          export size in pixels (default 1600x1000); an SVG or PDF is that many
+                      pixels at 96 per inch (SVG viewBox 0 0 W H; PDF page 0.75W x 0.75H pt)
   --scale N           export at N device pixels per pixel, 1 or 2 (2: a WxH layout drawn
-                      at 2W x 2H pixels, sharp on slides; default 1)
+                      at 2W x 2H pixels, sharp on slides; default 1); PNG only, an SVG or
+                      PDF is the same at any scale
+  --format png|svg|pdf
+                      export as PNG (default), SVG or PDF; SVG and PDF keep every word as text
   -h, --help          this text                -v, --version
 
 Every scenario option is also a key of a scenario file (--scenario, File > Save), named above.

@@ -3,8 +3,12 @@
 #include "ui/views/chartrender.h"
 #include "ui/shell/gui.h"
 #include "core/report/report.h"
+#include "core/report/suggestion.h"
+#include "core/io/budgetjson.h"
 #include "core/io/reportjson.h"
+#include "core/text/budgettext.h"
 #include "app/reporttext.h"
+#include "core/model/layout.h"
 #include "core/model/validation.h"
 
 #include <QApplication>
@@ -37,16 +41,20 @@ int printReport(const Command &c, const Catalog &catalog)
     const auto report = computeReport(c.scenario, catalog);
     if (!report.ok())
         return refuse(onCommandLine(report.refusal()));
+    // A run that does not fit gets the planner's fix and the lightest single change.
+    const auto suggestion = suggestFit(*report);
     if (c.json)
-        print(stdout, QString::fromUtf8(QJsonDocument(reportToJson(*report)).toJson(QJsonDocument::Indented)));
+        print(stdout, QString::fromUtf8(QJsonDocument(reportToJson(*report, suggestion)).toJson(QJsonDocument::Indented)));
     else
-        print(stdout, reportText(*report, catalog, c.unit));
+        print(stdout, reportText(*report, catalog, c.unit, suggestion));
     return 0;
 }
 
 int printPlan(const Command &c, const Catalog &catalog)
 {
-    const auto report = computeReport(c.scenario, catalog);  // validates and resolves ids and links
+    // Validates all but the layout and resolves the ids and links: the planner plans from any
+    // layout, and its "current" entry says why the scenario's own is not one.
+    const auto report = computeReport(withSimplestLayout(c.scenario), catalog);
     if (!report.ok())
         return refuse(onCommandLine(report.refusal()));
     PlanOptions options;
@@ -61,6 +69,18 @@ int printPlan(const Command &c, const Catalog &catalog)
     return 0;
 }
 
+int printBudget(const Command &c, const Catalog &catalog)
+{
+    const auto budget = computeBudget(c.scenario, catalog, c.budget);
+    if (!budget.ok())
+        return refuse(onCommandLine(budget.refusal()));
+    if (c.json)
+        print(stdout, QString::fromUtf8(QJsonDocument(budgetToJson(*budget)).toJson(QJsonDocument::Indented)));
+    else
+        print(stdout, budgetText(*budget, catalog.findGpu(c.scenario.gpuId)->name));
+    return 0;
+}
+
 // Headless runs print only Napkin's own lines: the offscreen platform's chatter (missing
 // XDG_RUNTIME_DIR, unsupported size hints) is noise to a command-line user or a script.
 // NAPKIN_DEBUG=1 keeps it.
@@ -70,25 +90,25 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &
         print(stderr, QStringLiteral("napkin: Qt: ") + message + QLatin1Char('\n'));
 }
 
-/// Needs a QApplication. Writes one PNG per chart kind and lists them on stdout.
-int writePngs(const Command &c, const Catalog &catalog)
+/// Needs a QApplication. Writes one file per chart kind in --format and lists them on stdout.
+int writeCharts(const Command &c, const Catalog &catalog)
 {
     if (auto refused = ui::exportCharts(catalog, c.scenario, c.outDir, c.size, c.scale, c.unit,
-                                        c.memoryAxis.value_or(MemoryAxisFocus::AllStages)))
+                                        c.memoryAxis.value_or(MemoryAxisFocus::AllStages), c.format, c.budget))
         return refuse({QStringLiteral("--out"), refused->message()});
     for (ui::ChartKind kind : ui::kAllChartKinds)
-        print(stdout, QDir(c.outDir).filePath(ui::chartFileName(kind)) + QLatin1Char('\n'));
+        print(stdout, QDir(c.outDir).filePath(ui::chartFileName(kind, c.format)) + QLatin1Char('\n'));
     return 0;
 }
 
-int exportPngs(int &argc, char **argv, const Command &c, const Catalog &catalog)
+int runExport(int &argc, char **argv, const Command &c, const Catalog &catalog)
 {
     // Rendering needs a GUI application object but never a screen.
     qputenv("QT_QPA_PLATFORM", "offscreen");
     if (qEnvironmentVariableIsEmpty("NAPKIN_DEBUG"))
         qInstallMessageHandler(quietQtMessages);
     QApplication app(argc, argv);
-    return writePngs(c, catalog);
+    return writeCharts(c, catalog);
 }
 
 /// The window's stand-in where no display can be opened: the charts as PNGs and the report.
@@ -98,7 +118,7 @@ int headlessFallback(const Command &c, const Catalog &catalog, const QString &wh
     fallback.outDir = QStringLiteral("napkin-charts");
     print(stderr, QStringLiteral("napkin: %1, so no window: writing the charts to ./napkin-charts/ and printing "
                                  "the report instead\n").arg(why));
-    const int status = writePngs(fallback, catalog);
+    const int status = writeCharts(fallback, catalog);
     return status != 0 ? status : printReport(fallback, catalog);
 }
 
@@ -141,11 +161,13 @@ int main(int argc, char **argv)
         return printReport(c, *catalog);
     case Verb::Plan:
         return printPlan(c, *catalog);
+    case Verb::Budget:
+        return printBudget(c, *catalog);
     case Verb::Interconnects:
         print(stdout, interconnectsText(*catalog));
         return 0;
     case Verb::Export:
-        return exportPngs(argc, argv, c, *catalog);
+        return runExport(argc, argv, c, *catalog);
     case Verb::Window:
         break;
     }

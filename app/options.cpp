@@ -4,6 +4,7 @@
 #include "core/model/fields.h"
 #include "core/model/limits.h"
 #include "core/model/recipe.h"
+#include "core/model/scalinglaw.h"
 
 namespace napkin {
 
@@ -192,6 +193,62 @@ QList<Option> outputOptions()
         {"tp-beyond-node", false, flag([](Command &c) { c.planTpBeyondNode = true; })},
         {"scale", true, integerOption("scale", limits::minExportScale, limits::maxExportScale,
                                       [](Command &c, std::int64_t n) { c.scale = static_cast<int>(n); })},
+        {"format", true, [](Command &c, const QString &v) -> std::optional<Refusal> {
+             const auto format = imageFormatFromName(v);
+             if (!format) {
+                 QStringList names;
+                 for (ImageFormat f : kAllImageFormats)
+                     names << imageFormatName(f);
+                 return failure(QStringLiteral("format"), QStringLiteral("must be %1 (got '%2')").arg(choiceList(names), v));
+             }
+             c.format = *format;
+             return std::nullopt;
+         }},
+    };
+}
+
+namespace {
+
+/// A budget amount: any positive number (its range depends on the GPU, which computeBudget checks).
+Apply budgetAmount(const char *name, BudgetUnit unit)
+{
+    return [=](Command &c, const QString &v) -> std::optional<Refusal> {
+        const auto x = parseReal(v);
+        if (!x || !(*x > 0))
+            return failure(QLatin1String(name), QStringLiteral("must be a number above 0 (got '%1')").arg(v));
+        c.budget.unit = unit;
+        c.budget.amount = *x;
+        c.budgetForms << QStringLiteral("--") + QLatin1String(name);
+        c.budgetOptionsGiven << QStringLiteral("--") + QLatin1String(name);
+        return std::nullopt;
+    };
+}
+
+} // namespace
+
+QList<Option> budgetOptions()
+{
+    return {
+        {"flops", true, budgetAmount("flops", BudgetUnit::Flops)},
+        {"gpu-hours", true, budgetAmount("gpu-hours", BudgetUnit::GpuHours)},
+        {"usd", true, budgetAmount("usd", BudgetUnit::Usd)},
+        {"days", true, budgetAmount("days", BudgetUnit::Days)},
+        {"law", true, [](Command &c, const QString &v) -> std::optional<Refusal> {
+             const auto law = scalingLawFromId(v);
+             if (!law)
+                 return failure(QStringLiteral("law"), QStringLiteral("must be %1 (got '%2')").arg(choiceList(scalingLawIds()), v));
+             c.budget.law = *law;
+             c.budgetOptionsGiven << QStringLiteral("--law");
+             return std::nullopt;
+         }},
+        {"tokens-per-param", true, realOption("tokens-per-param", 0, 1e5, true, [](Command &c, double x) {
+             c.budget.tokensPerParam = x;
+             c.budgetOptionsGiven << QStringLiteral("--tokens-per-param");
+         })},
+        {"inference-tokens", true, realOption("inference-tokens", 0, limits::maxTokens * 1e3, false, [](Command &c, double x) {
+             c.budget.inferenceTokens = x;
+             c.budgetOptionsGiven << QStringLiteral("--inference-tokens");
+         })},
     };
 }
 

@@ -31,7 +31,11 @@ std::optional<Refusal> checkCatalogId(const Catalog &catalog, const char *key, c
 QList<Option> scenarioOptions(const Catalog &catalog);
 
 /// The options that shape the output, not the scenario: --json, --gib, --memory-axis, --out,
-/// --size, --top, --tp-beyond-node, --scale.
+/// --size, --top, --tp-beyond-node, --scale, --format.
 QList<Option> outputOptions();
+
+/// `napkin budget`'s options: one of --flops, --gpu-hours, --usd or --days, and --law,
+/// --tokens-per-param, --inference-tokens. `napkin export` takes them too, for budget.png.
+QList<Option> budgetOptions();
 
 } // namespace napkin

@@ -1,5 +1,7 @@
 #include "app/reporttext.h"
 
+#include "app/commandline.h"
+
 #include "core/report/baseline.h"
 #include "core/text/layouttext.h"
 #include "core/model/modelshape.h"
@@ -92,7 +94,7 @@ void writeFlops(QTextStream &t, const Report &r)
       << " tokens (global batch x seq_len), all GPUs together\n";
 }
 
-void writeMemory(QTextStream &t, const Report &r, ByteUnit unit)
+void writeMemory(QTextStream &t, const Report &r, ByteUnit unit, const std::optional<FitSuggestion> &suggestion)
 {
     const Scenario &s = r.scenario;
     const auto gb = [unit](double b) { return fmt::bytesIn(b, unit); };
@@ -128,6 +130,8 @@ void writeMemory(QTextStream &t, const Report &r, ByteUnit unit)
       << "   CUDA context and kernels (--reserved BYTES; default 1343 MiB, Hugging Face \"Model training anatomy\")\n";
     t << "  total                         " << gb(m.perGpu.total()) << "   of " << gb(m.capacity) << " on " << r.gpu.id
       << (m.fits ? "  -> FITS" : "  -> DOES NOT FIT") << '\n';
+    if (suggestion)
+        t << "  Fits with: " << fitSuggestionText(*suggestion, unit) << '\n';
     if (r.scenario.offload != Offload::None)
         t << "  offloaded to CPU              " << gb(m.perGpu.cpu) << " per GPU, " << gb(m.cpuPerNode)
           << " per node (offload " << offloadName(r.scenario.offload) << "; not in the GPU total)\n";
@@ -248,14 +252,14 @@ void writeRoofline(QTextStream &t, const Report &r, ByteUnit unit)
 
 } // namespace
 
-QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit)
+QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit, const std::optional<FitSuggestion> &suggestion)
 {
     QString out;
     QTextStream t(&out);
     writeHeader(t, r, catalog);
     writeParameters(t, r);
     writeFlops(t, r);
-    writeMemory(t, r, unit);
+    writeMemory(t, r, unit, suggestion);
     writeStep(t, r, unit);
     writeTime(t, r);
     writeConventions(t, r, unit);
@@ -332,7 +336,8 @@ QString planText(const PlanReport &p, ByteUnit unit)
           << (l.fits ? fmt::percent(l.estimatedMfu) : QStringLiteral("-")) << "\n      " << l.reason << '\n';
     }
     t << "  current: " << plannedLayoutText(p.current) << ": "
-      << (p.currentRank ? QStringLiteral("rank %1, step %2").arg(*p.currentRank).arg(fmt::duration(p.current.stepSeconds))
+      << (p.currentProblem ? QStringLiteral("not a layout of these GPUs (%1)").arg(onCommandLine(*p.currentProblem).message())
+          : p.currentRank ? QStringLiteral("rank %1, step %2").arg(*p.currentRank).arg(fmt::duration(p.current.stepSeconds))
                         : QStringLiteral("does not fit (%1 on the worst stage)").arg(fmt::bytes(p.current.worstStageBytes, unit)))
       << '\n';
     return out;

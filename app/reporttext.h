@@ -3,6 +3,7 @@
 #include "core/model/catalog.h"
 #include "core/report/planner.h"
 #include "core/report/report.h"
+#include "core/report/suggestion.h"
 #include "core/text/units.h"
 
 #include <QString>
@@ -10,7 +11,9 @@
 namespace napkin {
 
 /// `napkin report`: the accounting as text a person reads top to bottom.
-QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit);
+/// With `suggestion` (suggestFit()), a run that does not fit gets a "Fits with:" line.
+QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit,
+                   const std::optional<FitSuggestion> &suggestion = std::nullopt);
 
 QString presetsText(const Catalog &catalog);
 QString gpusText(const Catalog &catalog);

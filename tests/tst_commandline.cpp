@@ -2,6 +2,8 @@
 #include "app/commandline.h"
 #include "testsupport.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -287,6 +289,48 @@ private slots:
         }
     }
 
+    // `napkin export --format svg|pdf` writes the same six names with the format's suffix,
+    // each file of that format, and lists them; --scale is accepted and leaves an SVG as it is.
+    void exportFormat_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("svg") << QStringLiteral("svg") << QByteArray("<?xml");
+        QTest::newRow("pdf") << QStringLiteral("pdf") << QByteArray("%PDF-");
+        QTest::newRow("png") << QStringLiteral("png") << QByteArray("\x89PNG");
+    }
+
+    void exportFormat()
+    {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, magic);
+        QTemporaryDir dir;
+        const Run r = runNapkin(split(QStringLiteral("export --size 640x400 --format %1 --out %2").arg(format, dir.path())));
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QStringList listed = QString::fromUtf8(r.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(listed.size(), 7);
+        QStringList names;
+        for (const char *base : {"dashboard", "memory", "time", "roofline", "steptime", "layout", "budget"}) {
+            const QString name = QLatin1String(base) + QLatin1Char('.') + format;
+            names << name;
+            QVERIFY2(listed.contains(dir.filePath(name)), qPrintable(name));
+            QFile file(dir.filePath(name));
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(name));
+            QVERIFY2(file.read(magic.size()) == magic, qPrintable(name));
+        }
+        names.sort();
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files, QDir::Name), names);  // nothing else, no partial files
+        if (format == QLatin1String("svg")) {
+            QTemporaryDir twice;
+            const Run r2 = runNapkin(split(QStringLiteral("export --size 640x400 --format svg --scale 2 --out %1").arg(twice.path())));
+            QVERIFY2(r2.status == 0, r2.err.constData());
+            QFile one(dir.filePath(QStringLiteral("memory.svg")));
+            QFile two(twice.filePath(QStringLiteral("memory.svg")));
+            QVERIFY(one.open(QIODevice::ReadOnly) && two.open(QIODevice::ReadOnly));
+            QCOMPARE(two.readAll(), one.readAll());
+        }
+    }
+
     // --gib and --memory-axis reach the exported memory chart as View > GiB and the Axis button.
     void exportViewOptions()
     {
@@ -384,6 +428,23 @@ private slots:
         QTest::newRow("scale word") << QStringLiteral("export --out x --scale big") << QStringLiteral("--scale: must be an integer from 1 to 2 (got 'big')");
         QTest::newRow("unknown utilisation basis") << QStringLiteral("report --utilization-basis tflops")
                                                    << QStringLiteral("--utilization-basis: must be hfu or mfu (got 'tflops')");
+        // napkin budget: one budget, in one of four forms, and its options nowhere else.
+        QTest::newRow("budget without a budget") << QStringLiteral("budget") << QStringLiteral("--flops: napkin budget needs one budget");
+        QTest::newRow("budget twice") << QStringLiteral("budget --flops 1e23 --usd 5") << QStringLiteral("--usd: give one budget: --flops was given already");
+        QTest::newRow("budget zero") << QStringLiteral("budget --flops 0") << QStringLiteral("--flops: must be a number above 0 (got '0')");
+        QTest::newRow("budget negative hours") << QStringLiteral("budget --gpu-hours -5") << QStringLiteral("--gpu-hours: must be a number above 0");
+        QTest::newRow("budget unknown law") << QStringLiteral("budget --flops 1e23 --law kaplan")
+                                            << QStringLiteral("--law: must be besiroglu2024, hoffmann2022, dubey2024 or tokens-per-param (got 'kaplan')");
+        QTest::newRow("budget negative inference") << QStringLiteral("budget --flops 1e23 --inference-tokens -1")
+                                                   << QStringLiteral("--inference-tokens: must be a number from 0 to");
+        QTest::newRow("ratio without its law") << QStringLiteral("budget --flops 1e23 --tokens-per-param 40")
+                                               << QStringLiteral("--tokens-per-param: applies only with --law tokens-per-param");
+        QTest::newRow("budget option on report") << QStringLiteral("report --flops 1e23")
+                                                 << QStringLiteral("--flops: is an option of napkin budget and napkin export");
+        QTest::newRow("unknown format") << QStringLiteral("export --out x --format bogus")
+                                        << QStringLiteral("--format: must be png, svg or pdf (got 'bogus')");
+        QTest::newRow("format in capitals") << QStringLiteral("export --out x --format SVG")
+                                            << QStringLiteral("--format: must be png, svg or pdf (got 'SVG')");
     }
 
     void rejected()
@@ -405,6 +466,74 @@ private slots:
         QTest::newRow("--heads 5") << QStringLiteral("report --heads 5");
         QTest::newRow("corrupt scenario") << QStringLiteral("report --scenario CORRUPT");
         QTest::newRow("unwritable export") << QStringLiteral("export --out /proc/napkin-cannot-write");
+        QTest::newRow("budget too small") << QStringLiteral("budget --preset llama3-8b --flops 1e15");
+        QTest::newRow("budget in dollars without a price") << QStringLiteral("budget --preset llama3-8b --gpu h800-sxm --usd 1000");
+        QTest::newRow("--format bogus") << QStringLiteral("export --out OUT --format bogus");
+    }
+
+    // A run that does not fit: the report says what fits, and JSON carries it as memory.suggestion.
+    void fitSuggestion()
+    {
+        const QString args = QStringLiteral("report --preset llama3-70b --gpus 64 --seq-len 8192 --global-batch 128 --batch 1 --flash");
+        const Run text = runNapkin(split(args));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("-> DOES NOT FIT\n  Fits with: tp "), text.out.constData());
+        const Run json = runNapkin(split(args + QStringLiteral(" --json")));
+        const QJsonObject memory = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("memory")).toObject();
+        const QJsonObject suggestion = memory.value(QStringLiteral("suggestion")).toObject();
+        for (const char *key : {"tp", "pp", "vpp", "cp", "ep", "dp", "zero_stage", "micro_batch", "recompute", "flash", "fits",
+                                "worst_stage_bytes", "step_seconds"})
+            QVERIFY2(suggestion.contains(QLatin1String(key)), key);
+        QVERIFY(suggestion.value(QStringLiteral("fits")).toBool());
+        // What fits is under the GPU's 80 GiB (85.9e9 bytes).
+        QVERIFY(suggestion.value(QStringLiteral("worst_stage_bytes")).toDouble() < 85.9e9);
+        // FlashAttention alone makes Llama 3 8B at 4096 tokens fit on 8 H100s at ZeRO 1: it keeps
+        // no s x s scores (Dao et al. 2022).
+        const Run flash = runNapkin(split(QStringLiteral("report --preset llama3-8b --gpus 8 --seq-len 4096 --batch 1 --zero 1 --json")));
+        const QJsonObject single = QJsonDocument::fromJson(flash.out).object().value(QStringLiteral("memory")).toObject()
+                                       .value(QStringLiteral("suggestion")).toObject().value(QStringLiteral("single_change")).toObject();
+        QCOMPARE(single.value(QStringLiteral("change")).toString(), QStringLiteral("FlashAttention on"));
+        QVERIFY(single.value(QStringLiteral("worst_stage_bytes")).toDouble() < 85.9e9);
+        // A run that fits has none.
+        const Run fits = runNapkin(split(QStringLiteral("report --json")));
+        QVERIFY(QJsonDocument::fromJson(fits.out).object().value(QStringLiteral("memory")).toObject().value(QStringLiteral("suggestion")).isNull());
+    }
+
+    // napkin plan from a start whose layout cannot take the batch: planned, not refused.
+    void planFromAnyStart()
+    {
+        const Run r = runNapkin(split(QStringLiteral("plan --preset llama3.1-405b --gpus 16384 --global-batch 2048 --seq-len 8192 --top 3 --json")));
+        QCOMPARE(r.status, 0);
+        const QJsonObject plan = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(plan.value(QStringLiteral("layouts")).toArray().size(), 3);
+        QVERIFY(plan.value(QStringLiteral("current")).toObject().value(QStringLiteral("problem")).toString().startsWith(QStringLiteral("global_batch: ")));
+        const Run text = runNapkin(split(QStringLiteral("plan --preset llama3.1-405b --gpus 16384 --global-batch 2048 --seq-len 8192 --top 1")));
+        QVERIFY2(text.out.contains("not a layout of these GPUs (--global-batch: must be a multiple"), text.out.constData());
+        // Still refused: what no layout changes.
+        QCOMPARE(runNapkin(split(QStringLiteral("plan --heads 7"))).status, 2);
+    }
+
+    // napkin budget --json: the keys, in base units, and the text's numbers.
+    void budgetJson()
+    {
+        const Run r = runNapkin(split(QStringLiteral("budget --preset llama3-70b --gpus 1024 --flops 5.88e23 --json")));
+        QCOMPARE(r.status, 0);
+        const QJsonObject b = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("budget")).toObject();
+        for (const char *key : {"flops", "law", "optimal_params", "optimal_tokens", "tokens_per_param", "predicted_loss",
+                                "inference_tokens", "total_flops"})
+            QVERIFY2(b.contains(QLatin1String(key)), key);
+        QCOMPARE(b.value(QStringLiteral("law")).toString(), QStringLiteral("besiroglu2024"));
+        QCOMPARE(b.value(QStringLiteral("flops")).toDouble(), 5.88e23);
+        // Chinchilla's budget: about 70B on 1.4T under the corrected fit (tst_budget has the row).
+        QVERIFY(std::abs(b.value(QStringLiteral("optimal_params")).toDouble() / 70e9 - 1) < 0.05);
+        const QJsonObject shape = b.value(QStringLiteral("shape")).toObject();
+        for (const char *key : {"layers", "d_model", "heads", "kv_heads", "d_ff", "vocab", "params"})
+            QVERIFY2(shape.contains(QLatin1String(key)), key);
+        QCOMPARE(shape.value(QStringLiteral("vocab")).toInt(), 128256);  // the family's vocabulary
+        const Run text = runNapkin(split(QStringLiteral("budget --preset llama3-70b --gpus 1024 --flops 5.88e23 --inference-tokens 2e12")));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("Compute-optimal: N = 73.02B parameters"), text.out.constData());
+        QVERIFY2(text.out.contains("Serving 2T tokens"), text.out.constData());
     }
 
     void processRejects()
@@ -416,10 +545,12 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"layers\": ");
         f.close();
-        const Run r = runNapkin(split(args.replace(QStringLiteral("CORRUPT"), corrupt)));
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run r = runNapkin(split(args.replace(QStringLiteral("CORRUPT"), corrupt).replace(QStringLiteral("OUT"), out)));
         QCOMPARE(r.status, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.startsWith("napkin: ") && r.err.count('\n') == 1, r.err.constData());
+        QVERIFY(!QFileInfo::exists(out));  // refused before anything is made
     }
 
     void processSourceDocument()

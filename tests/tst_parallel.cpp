@@ -455,8 +455,17 @@ private slots:
             QVERIFY(p.worstStageBytes <= r.gpu.memoryBytes);
             QCOMPARE(p.tp * p.pp * p.cp * p.dp, std::int64_t{64});
             QVERIFY(p.tp <= 8);  // within the NVLink domain
-            if (i > 0)
-                QVERIFY(p.stepSeconds >= plan.layouts[i - 1].stepSeconds);
+            if (i > 0) {
+                const PlannedLayout &q = plan.layouts[i - 1];
+                QVERIFY(p.stepSeconds >= q.stepSeconds);
+                // A tie goes to the simpler layout (fewer splits, lower CP, then PP), then to
+                // the one with more memory to spare.
+                const auto splits = [](const PlannedLayout &x) {
+                    return int(x.tp > 1) + int(x.pp > 1) + int(x.vpp > 1) + int(x.cp > 1) + int(x.ep > 1);
+                };
+                if (std::abs(p.stepSeconds - q.stepSeconds) <= 1e-9 * q.stepSeconds)
+                    QVERIFY(std::tuple(splits(q), q.cp, q.pp, q.worstStageBytes) <= std::tuple(splits(p), p.cp, p.pp, p.worstStageBytes));
+            }
             QVERIFY(!p.reason.isEmpty());
         }
         QVERIFY(!plan.currentRank);  // tp 1 x dp 64 holds 70B whole on every GPU: does not fit
@@ -477,6 +486,35 @@ private slots:
         QCOMPARE(after.step.stepSeconds, best.stepSeconds);
         const PlanReport again = planLayouts(applied, after.gpu, after.memory.recipe, after.scaleUp, after.scaleOut, options);
         QCOMPARE(again.currentRank.value_or(0), std::int64_t{1});
+    }
+
+    // The planner plans from any start: Llama 3.1 405B on 16,384 H100s with Meta's 2,048
+    // sequences per step (Dubey et al. 2024, Table 4: 16M tokens at 8,192), which the starting
+    // layout (8 sequences on each of 16,384 data-parallel GPUs) cannot split. The current
+    // entry says why; every planned layout takes the batch.
+    void plannerPlansFromAnyStart()
+    {
+        Scenario s = test::presetScenario("llama3.1-405b");
+        s.gpus = 16384;
+        s.seqLen = 8192;
+        s.globalBatch = 2048;
+        s.flashAttention = true;
+        QVERIFY(validateLayout(s).has_value());
+        const Report r = test::reportFor(withSimplestLayout(s));
+        PlanOptions options;
+        options.top = 5;
+        const PlanReport plan = planLayouts(s, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+        QVERIFY(plan.currentProblem.has_value());
+        QCOMPARE(plan.currentProblem->field, QStringLiteral("global_batch"));
+        QVERIFY(!plan.currentRank);
+        QCOMPARE(plan.globalBatch, std::int64_t{2048});
+        QVERIFY(plan.fitting > 0);
+        for (const PlannedLayout &p : plan.layouts) {
+            QVERIFY(p.fits);
+            const auto report = computeReport(withPlannedLayout(s, p), test::catalog());
+            QVERIFY2(report.ok(), qPrintable(report.refusalMessage()));
+            QCOMPARE(report->layout.globalBatch, std::int64_t{2048});
+        }
     }
 
     void plannerKeepsTheOffloadsZeroStage()

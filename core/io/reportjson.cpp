@@ -284,17 +284,45 @@ QJsonObject conventionsJson(const Report &r)
     return conventions;
 }
 
+QJsonObject suggestionJson(const Report &r, const FitSuggestion &f)
+{
+    QJsonObject o{{QStringLiteral("fits"), f.layout.has_value()}};
+    if (f.layout) {
+        const PlannedLayout &p = *f.layout;
+        o.insert(QStringLiteral("tp"), integer(p.tp));
+        o.insert(QStringLiteral("pp"), integer(p.pp));
+        o.insert(QStringLiteral("vpp"), integer(p.vpp));
+        o.insert(QStringLiteral("cp"), integer(p.cp));
+        o.insert(QStringLiteral("ep"), integer(p.ep));
+        o.insert(QStringLiteral("dp"), integer(p.dp));
+        o.insert(QStringLiteral("zero_stage"), p.zeroStage);
+        o.insert(QStringLiteral("micro_batch"), integer(p.microBatch));
+        o.insert(QStringLiteral("recompute"), enumName(kRecomputeNames, static_cast<int>(p.recompute)));
+        o.insert(QStringLiteral("flash"), r.scenario.flashAttention);
+        o.insert(QStringLiteral("worst_stage_bytes"), p.worstStageBytes);
+        o.insert(QStringLiteral("step_seconds"), p.stepSeconds);
+    }
+    o.insert(QStringLiteral("single_change"),
+             f.lightest ? QJsonValue(QJsonObject{{QStringLiteral("change"), f.lightest->what},
+                                                 {QStringLiteral("worst_stage_bytes"), f.lightest->worstStageBytes},
+                                                 {QStringLiteral("step_seconds"), f.lightest->stepSeconds}})
+                        : QJsonValue());
+    return o;
+}
+
 } // namespace
 
-QJsonObject reportToJson(const Report &r)
+QJsonObject reportToJson(const Report &r, const std::optional<FitSuggestion> &suggestion)
 {
+    QJsonObject memory = memoryJson(r);
+    memory.insert(QStringLiteral("suggestion"), suggestion ? QJsonValue(suggestionJson(r, *suggestion)) : QJsonValue());
     QJsonObject out{
         {QStringLiteral("scenario"), scenarioToJson(r.scenario)},
         {QStringLiteral("conventions"), conventionsJson(r)},
         {QStringLiteral("params"), paramsJson(r)},
         {QStringLiteral("flops"), flopsJson(r)},
         {QStringLiteral("layout"), layoutJson(r)},
-        {QStringLiteral("memory"), memoryJson(r)},
+        {QStringLiteral("memory"), memory},
         {QStringLiteral("comm"), QJsonObject{{QStringLiteral("ops"), commOpsJson(r)}}},
         {QStringLiteral("time"), timeJson(r)},
         {QStringLiteral("roofline"), rooflineJson(r)},
@@ -348,6 +376,7 @@ QJsonObject planToJson(const PlanReport &plan)
         layouts.append(plannedJson(p, plan.globalBatch));
     QJsonObject current = plannedJson(plan.current, plan.globalBatch);
     current.insert(QStringLiteral("rank"), plan.currentRank ? integer(*plan.currentRank) : QJsonValue());
+    current.insert(QStringLiteral("problem"), plan.currentProblem ? QJsonValue(plan.currentProblem->message()) : QJsonValue());
     return {
         {QStringLiteral("layouts"), layouts},
         {QStringLiteral("global_batch"), integer(plan.globalBatch)},

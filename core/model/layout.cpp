@@ -30,6 +30,16 @@ Refusal rule(const char *field, const QString &problem)
 
 } // namespace
 
+Scenario withSimplestLayout(Scenario s)
+{
+    s.tp = s.pp = s.vpp = s.cp = s.ep = 1;
+    s.sequenceParallel = false;
+    s.microBatch = 1;
+    s.globalBatch.reset();
+    s.zeroStage = std::max(s.zeroStage, lowestZeroStage(s.offload));
+    return s;
+}
+
 int lowestZeroStage(Offload offload)
 {
     switch (offload) {

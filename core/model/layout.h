@@ -57,6 +57,12 @@ std::int64_t seqLenMultiple(const Scenario &s);
 /// on every data-parallel replica, and under interleaving a multiple of pp of them per step.
 bool microBatchFits(const Scenario &s, std::int64_t microBatch);
 
+/// The scenario with the simplest layout: every GPU a data-parallel replica of one
+/// micro-batch (tp, pp, vpp, cp and ep 1, no SP, no global batch of its own), the lowest ZeRO
+/// stage its offload allows or its own. What the planner and a budget start from when the
+/// scenario's own layout cannot be taken.
+Scenario withSimplestLayout(Scenario s);
+
 /// The lowest ZeRO stage an offload runs at: ZeRO-Offload partitions the optimizer state it
 /// moves (stage 1), ZeRO-Infinity fetches the parameters per layer (stage 3; Rajbhandari et
 /// al. 2021, Section 5).

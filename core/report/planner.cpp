@@ -112,12 +112,24 @@ QString differences(const PlannedLayout &a, const PlannedLayout &b)
     return out.join(QStringLiteral(", "));
 }
 
+/// The dimensions a layout splits the model or the batch over besides DP.
+int splitCount(const PlannedLayout &p)
+{
+    return int(p.tp > 1) + int(p.pp > 1) + int(p.vpp > 1) + int(p.cp > 1) + int(p.ep > 1);
+}
+
 /// Why `p` ranks where it does, against the best layout (or the runner-up, for the best).
 QString reasonFor(const PlannedLayout &p, const PlannedLayout &other, bool best)
 {
-    if (std::abs(p.stepSeconds - other.stepSeconds) <= 1e-9 * other.stepSeconds)
-        return best ? QStringLiteral("fastest that fits, tied with #2 (%1) and using less memory").arg(differences(p, other))
-                    : QStringLiteral("as fast as #1 (%1) but more memory").arg(differences(p, other));
+    if (std::abs(p.stepSeconds - other.stepSeconds) <= 1e-9 * other.stepSeconds) {
+        // Ties go to the simpler layout (fewer split dimensions, lower CP, lower PP), then to less memory.
+        const bool sameShape = splitCount(p) == splitCount(other) && p.cp == other.cp && p.pp == other.pp;
+        if (best)
+            return QStringLiteral("fastest that fits, tied with #2 (%1) and %2")
+                .arg(differences(p, other), sameShape ? QStringLiteral("using less memory") : QStringLiteral("simpler"));
+        return QStringLiteral("as fast as #1 (%1) but %2")
+            .arg(differences(p, other), sameShape ? QStringLiteral("more memory") : QStringLiteral("less simple"));
+    }
     struct Part {
         const char *name;
         double mine, theirs;
@@ -160,8 +172,12 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                        const Interconnect &scaleOut, const PlanOptions &options)
 {
     PlanReport r;
-    const Layout current = deriveLayout(s, gpu.gpusPerNode);
-    const std::int64_t global = current.globalBatch;
+    // The scenario's own layout may not be one (a global batch its DP cannot split): the
+    // planner plans from it all the same, keeping its global batch.
+    const auto problem = validateLayout(s);
+    r.currentProblem = problem;
+    const Layout current = deriveLayout(problem ? withSimplestLayout(s) : s, gpu.gpusPerNode);
+    const std::int64_t global = s.globalBatch.value_or(problem ? s.microBatch * s.gpus : current.globalBatch);
     r.globalBatch = global;
     const StepMachine machine = stepMachine(s, recipe, gpu, Links{&scaleUp, &scaleOut});
 
@@ -233,11 +249,13 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
         }
     }
     r.fitting = fitting.size();
-    // Equal times (ZeRO 1 and 2 move the same bytes) go to the layout with less memory.
+    // Equal times (ZeRO 1 and 2 move the same bytes) go to the simpler layout, then to the
+    // one with more memory to spare.
     const auto faster = [](const PlannedLayout &a, const PlannedLayout &b) {
         if (std::abs(a.stepSeconds - b.stepSeconds) > 1e-9 * b.stepSeconds)
             return a.stepSeconds < b.stepSeconds;
-        return a.worstStageBytes < b.worstStageBytes;
+        return std::tuple(splitCount(a), a.cp, a.pp, a.worstStageBytes)
+               < std::tuple(splitCount(b), b.cp, b.pp, b.worstStageBytes);
     };
     std::stable_sort(fitting.begin(), fitting.end(), faster);
 
@@ -246,7 +264,21 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
     own.baseline = {};
     std::int64_t ignored = 0;
     PartsCache ownCache;  // the scenario's own settings may lie outside the enumeration (e.g. SP off)
-    r.current = evaluate(own, gpu, recipe, machine, &ignored, ownCache);
+    if (problem) {
+        r.current = PlannedLayout{};
+        r.current.tp = s.tp;
+        r.current.pp = s.pp;
+        r.current.vpp = s.vpp;
+        r.current.cp = s.cp;
+        r.current.ep = s.ep;
+        r.current.sp = s.sequenceParallel && s.tp > 1;
+        r.current.dp = s.gpus / (s.tp * s.pp * s.cp);
+        r.current.zeroStage = s.zeroStage;
+        r.current.microBatch = s.microBatch;
+        r.current.recompute = s.recompute;
+    } else {
+        r.current = evaluate(own, gpu, recipe, machine, &ignored, ownCache);
+    }
     if (r.current.fits) {
         r.currentRank = 1 + std::count_if(fitting.begin(), fitting.end(),
                                           [&](const PlannedLayout &p) { return p.stepSeconds < r.current.stepSeconds; });

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/catalog.h"
+#include "core/model/refusal.h"
 #include "core/model/recipe.h"
 #include "core/model/scenario.h"
 
@@ -44,6 +45,9 @@ struct PlanReport {
     /// when it does not fit.
     std::optional<std::int64_t> currentRank;
     PlannedLayout current;
+    /// Why the scenario's own layout is not a layout at all (validateLayout's refusal), or
+    /// empty; `current` then holds its fields and does not fit.
+    std::optional<Refusal> currentProblem;
 };
 
 /// Enumerates layouts for the scenario's model, GPU count and global batch: tp (dividing
@@ -52,9 +56,12 @@ struct PlanReport {
 /// (up to 8, where the layers split evenly), cp (powers of two, 2 x cp dividing the
 /// sequence), the DP that remains, ZeRO 0-3, micro-batch (1, 2, 4, 8, 16 and the scenario's,
 /// dividing the batch per replica) and recompute; SP is on whenever tp > 1 (same traffic,
-/// less memory). Keeps those that fit and ranks them by the estimated step time.
-/// The scenario must have passed validation; its global batch is kept (absent: the
-/// current layout's batch x dp).
+/// less memory). Keeps those that fit and ranks them by the estimated step time; equal steps
+/// go to the simpler layout (fewer split dimensions, then lower CP, then lower PP), then to the
+/// one with more memory to spare.
+/// The scenario must pass validation with withSimplestLayout(): its own layout may be invalid
+/// (PlanReport::currentProblem says why) or not fit. Its global batch is kept (absent: the
+/// current layout's batch x dp, or batch x GPUs when that layout is not one).
 PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &recipe, const Interconnect &scaleUp,
                        const Interconnect &scaleOut, const PlanOptions &options);
 

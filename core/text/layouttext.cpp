@@ -1,5 +1,7 @@
 #include "core/text/layouttext.h"
 
+#include <QStringList>
+
 namespace napkin {
 
 QString splitText(std::int64_t tp, std::int64_t pp, std::int64_t vpp, std::int64_t cp, std::int64_t dp,
@@ -25,6 +27,22 @@ QString plannedLayoutText(const PlannedLayout &p)
 {
     return splitText(p.tp, p.pp, p.vpp, p.cp, p.dp, p.ep, p.sp)
            + QStringLiteral(" · ZeRO %1 · b %2 · %3").arg(p.zeroStage).arg(p.microBatch).arg(recomputeName(p.recompute));
+}
+
+QString fitSuggestionText(const FitSuggestion &f, ByteUnit unit)
+{
+    QStringList parts;
+    if (f.layout)
+        parts << QStringLiteral("%1 (%2 on the worst stage, step %3)")
+                     .arg(plannedLayoutText(*f.layout), fmt::bytes(f.layout->worstStageBytes, unit),
+                          fmt::duration(f.layout->stepSeconds));
+    if (f.lightest)
+        parts << QStringLiteral("%1%2 (%3, step %4)")
+                     .arg(f.layout ? QStringLiteral("or only ") : QString(), f.lightest->what,
+                          fmt::bytes(f.lightest->worstStageBytes, unit), fmt::duration(f.lightest->stepSeconds));
+    if (parts.isEmpty())
+        return QStringLiteral("no layout of these GPUs and this global batch fits, and no single change does");
+    return parts.join(QStringLiteral("; "));
 }
 
 } // namespace napkin

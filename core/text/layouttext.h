@@ -2,6 +2,8 @@
 
 #include "core/model/layout.h"
 #include "core/report/planner.h"
+#include "core/report/suggestion.h"
+#include "core/text/units.h"
 
 #include <QString>
 
@@ -19,5 +21,10 @@ QString splitText(const Layout &l);
 /// A planner row: the split, then the ZeRO stage, micro-batch and recompute,
 /// "tp 8 · pp 16 · cp 1 · dp 128 · SP · ZeRO 1 · b 1 · selective".
 QString plannedLayoutText(const PlannedLayout &p);
+
+/// What makes a run fit, for the report's "Fits with:" line and the window's banner:
+/// "tp 8 · pp 4 · … (71.2 GB on the worst stage, step 4.10 s); or only ZeRO 3 (78.1 GB, step
+/// 5.20 s)". "no layout of these GPUs and this batch fits" when there is neither.
+QString fitSuggestionText(const FitSuggestion &f, ByteUnit unit);
 
 } // namespace napkin

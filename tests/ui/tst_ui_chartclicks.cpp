@@ -46,8 +46,8 @@ private slots:
         }
         const Scenario before = w.controller()->scenario();
         const QList<ChartView *> views = w.findChildren<ChartView *>();
-        // Memory, roofline, every GPU, memory per pipeline stage and the step breakdown.
-        QCOMPARE(views.size(), 5);
+        // Memory, roofline, every GPU, memory per pipeline stage, the step breakdown and the budget.
+        QCOMPARE(views.size(), 6);
         int clicks = 0;
         for (ChartView *view : views) {
             QWidget *port = view->viewport();

@@ -16,6 +16,9 @@
 #include "ui/controls/moreoptions.h"
 #include "ui/widgets/numberspinbox.h"
 #include "ui/views/plannerpanel.h"
+#include "ui/views/fitfix.h"
+#include "ui/widgets/banner.h"
+#include "core/report/suggestion.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/views/stagememorypanel.h"
 #include "ui/views/steptimepanel.h"
@@ -350,6 +353,32 @@ private slots:
         QCOMPARE(planner->pending(), 0);
         QVERIFY(planner->currentLine()->text().startsWith(QStringLiteral("Current layout: rank 1 ")));
         w.controller()->undoStack()->undo();
+        w.controller()->undoStack()->undo();
+        QCOMPARE(w.controller()->scenario(), before);
+    }
+
+    // A run that does not fit: the banner offers the planner's fix (worked out off the GUI
+    // thread), the button applies it as one undo step, and the run then fits.
+    void bannerOffersTheFix()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        QVERIFY(uitest::showAndWait(w));
+        MemoryPanel *memory = w.dashboard()->memoryPanel();
+        QVERIFY(!w.controller()->report()->memory.fits);
+        QTRY_VERIFY_WITH_TIMEOUT(memory->fitFix()->suggestion().has_value() && !memory->fitFix()->pending(), 20000);
+        QVERIFY(memory->fitFix()->isVisible());
+        const auto core = suggestFit(*w.controller()->report());
+        QVERIFY(core && core->layout);
+        QCOMPARE(memory->fitFix()->suggestion()->layout->stepSeconds, core->layout->stepSeconds);
+        QVERIFY2(memory->fitsBanner()->text().contains(QStringLiteral("Fits with ")), qPrintable(memory->fitsBanner()->text()));
+        const Scenario before = w.controller()->scenario();
+        const int steps = w.controller()->undoStack()->count();
+        memory->fitFix()->click();
+        QCOMPARE(w.controller()->undoStack()->count(), steps + 1);
+        QCOMPARE(w.controller()->scenario(), core->layoutScenario);
+        QVERIFY(w.controller()->report()->memory.fits);
+        QTRY_VERIFY(!memory->fitFix()->isVisible());
+        QVERIFY(memory->fitsBanner()->text().startsWith(QStringLiteral("✔ FITS")));
         w.controller()->undoStack()->undo();
         QCOMPARE(w.controller()->scenario(), before);
     }

@@ -145,11 +145,15 @@ private slots:
             dashboard->pageTabs()->setCurrentIndex(1);
             settle();
             checkVisible();
+            // The third: the budget's iso-FLOP curves.
+            dashboard->pageTabs()->setCurrentIndex(2);
+            settle();
+            checkVisible();
             dashboard->pageTabs()->setCurrentIndex(0);
         }
-        // Memory, roofline, the every-GPU chart, the stages and the step, whichever way they
-        // are arranged.
-        QCOMPARE(checked.size(), 5);
+        // Memory, roofline, the every-GPU chart, the stages, the step and the budget, whichever
+        // way they are arranged.
+        QCOMPARE(checked.size(), 6);
         // The time panel's explanations whole, in the grid or on their own tab.
         if (dashboard->currentArrangement() == Dashboard::Arrangement::Tabs) {
             dashboard->tabs()->setCurrentWidget(dashboard->timePanel());

@@ -9,10 +9,10 @@
 
 namespace napkin::ui {
 
-ExportDialog::ExportDialog(const QString &what, QSize initial, QWidget *parent)
+ExportDialog::ExportDialog(const QString &what, QSize initial, ImageFormat format, QWidget *parent)
     : QDialog(parent), m_width(new QSpinBox(this)), m_height(new QSpinBox(this)), m_scale(new QComboBox(this))
 {
-    setWindowTitle(tr("Export %1 as PNG").arg(what));
+    setWindowTitle(tr("Export %1 as %2").arg(what, QString(imageFormatName(format)).toUpper()));
     for (QSpinBox *box : {m_width, m_height}) {
         box->setRange(static_cast<int>(limits::minExportSide), static_cast<int>(limits::maxExportSide));
         box->setSuffix(tr(" px"));
@@ -33,7 +33,14 @@ ExportDialog::ExportDialog(const QString &what, QSize initial, QWidget *parent)
     auto *form = new QFormLayout(this);
     form->addRow(tr("Width"), m_width);
     form->addRow(tr("Height"), m_height);
-    form->addRow(tr("Scale"), m_scale);
+    if (format == ImageFormat::Png) {
+        form->addRow(tr("Scale"), m_scale);
+    } else {
+        m_scale->hide();
+        // Lengths in a vector file are these pixels at 96 per inch (renderChartFile()).
+        m_width->setToolTip(tr("Width of the drawing in pixels (96 per inch)"));
+        m_height->setToolTip(tr("Height of the drawing in pixels (96 per inch)"));
+    }
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -46,7 +53,7 @@ QSize ExportDialog::logicalSize() const
 
 double ExportDialog::scale() const
 {
-    return m_scale->currentData().toDouble();
+    return m_scale->isHidden() ? 1.0 : m_scale->currentData().toDouble();
 }
 
 } // namespace napkin::ui

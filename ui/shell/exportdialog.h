@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/state/imageformat.h"
+
 #include <QDialog>
 #include <QSize>
 
@@ -8,15 +10,17 @@ class QSpinBox;
 
 namespace napkin::ui {
 
-/// Asks for the picture size of an export: width and height in pixels, and 1x or 2x (slides).
+/// Asks for the picture size of an export: width and height in pixels, and for a PNG 1x or 2x
+/// (slides); an SVG or PDF is sharp at any zoom, so it has no scale to choose.
 class ExportDialog final : public QDialog
 {
     Q_OBJECT
 
 public:
-    ExportDialog(const QString &what, QSize initial, QWidget *parent = nullptr);
+    ExportDialog(const QString &what, QSize initial, ImageFormat format = ImageFormat::Png, QWidget *parent = nullptr);
 
     QSize logicalSize() const;
+    /// 1 for SVG and PDF.
     double scale() const;
 
 private:

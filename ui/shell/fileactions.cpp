@@ -2,13 +2,16 @@
 
 #include "ui/views/chartrender.h"
 #include "ui/views/dashboard.h"
+#include "ui/views/budgetpanel.h"
 #include "ui/views/layoutpicture.h"
 #include "ui/views/steptimepanel.h"
 #include "ui/shell/exportdialog.h"
 #include "ui/views/memorypanel.h"
 #include "ui/views/rooflinepanel.h"
 #include "ui/state/scenariocontroller.h"
+#include "core/io/safefile.h"
 #include "core/io/scenariojson.h"
+#include "core/model/validation.h"
 #include "ui/views/timepanel.h"
 
 #include <QClipboard>
@@ -45,16 +48,21 @@ std::optional<Refusal> FileActions::saveScenario(const QString &path)
     return std::nullopt;
 }
 
-std::optional<Refusal> FileActions::exportChart(ChartKind kind, const QString &path, QSize size, qreal scale)
+std::optional<Refusal> FileActions::exportChart(ChartKind kind, const QString &path, QSize size, qreal scale,
+                                                ImageFormat format)
 {
     const auto &report = m_controller->report();
     if (!report)
         return Refusal{QString(), tr("there is no valid scenario to draw")};
-    const QImage image = renderChart(kind, *report, m_controller->catalog(), m_dashboard->viewOptions(), size,
-                                     scale, m_dashboard->font());
-    if (auto refused = writePng(image, path))
+    const auto bytes = renderChartFile(kind, *report, m_controller->catalog(), m_dashboard->viewOptions(), size,
+                                       scale, format, m_dashboard->font());
+    if (!bytes.ok())
+        return Refusal{QString(), tr("cannot write %1: %2").arg(printable(QDir::toNativeSeparators(path)),
+                                                                bytes.refusal().message())};
+    if (auto refused = writeFileAtomically(path, *bytes))
         return refused;
-    emit message(tr("Exported %1 (%2 × %3 px)").arg(QDir::toNativeSeparators(path)).arg(image.width()).arg(image.height()));
+    const QSize written = format == ImageFormat::Png ? (QSizeF(size) * scale).toSize() : size;
+    emit message(tr("Exported %1 (%2 × %3 px)").arg(QDir::toNativeSeparators(path)).arg(written.width()).arg(written.height()));
     return std::nullopt;
 }
 
@@ -79,6 +87,7 @@ QSize FileActions::onScreenSize(ChartKind kind) const
     case ChartKind::Dashboard: s = m_dashboard->size(); break;
     case ChartKind::StepTime: s = m_dashboard->stepTimePanel()->size(); break;
     case ChartKind::Layout: s = m_dashboard->layoutPicture()->size(); break;
+    case ChartKind::Budget: s = m_dashboard->budgetPanel()->size(); break;
     }
     return s.expandedTo(QSize(640, 400));
 }
@@ -117,18 +126,24 @@ void FileActions::saveAs()
         warn(tr("Cannot save scenario"), *refused);
 }
 
-void FileActions::exportInteractive(ChartKind kind)
+void FileActions::exportInteractive(ChartKind kind, ImageFormat format)
 {
-    ExportDialog dialog(chartTitle(kind).toLower(), onScreenSize(kind), m_window);
+    ExportDialog dialog(chartTitle(kind).toLower(), onScreenSize(kind), format, m_window);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const QString start = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation) + QLatin1Char('/')
-                          + chartFileName(kind);
+                          + chartFileName(kind, format);
+    QString filter;
+    switch (format) {
+    case ImageFormat::Png: filter = tr("PNG images (*.png)"); break;
+    case ImageFormat::Svg: filter = tr("SVG drawings (*.svg)"); break;
+    case ImageFormat::Pdf: filter = tr("PDF documents (*.pdf)"); break;
+    }
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Export %1").arg(chartTitle(kind).toLower()),
-                                                      start, tr("PNG images (*.png)"));
+                                                      start, filter);
     if (path.isEmpty())
         return;
-    if (auto refused = exportChart(kind, path, dialog.logicalSize(), dialog.scale()))
+    if (auto refused = exportChart(kind, path, dialog.logicalSize(), dialog.scale(), format))
         warn(tr("Cannot export"), *refused);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/refusal.h"
+#include "ui/state/imageformat.h"
 #include "ui/state/viewoptions.h"
 
 #include <QObject>
@@ -27,8 +28,10 @@ public:
     std::optional<Refusal> openScenario(const QString &path);
     /// Writes the current scenario atomically.
     std::optional<Refusal> saveScenario(const QString &path);
-    /// Renders one chart (or the dashboard) for the current report and writes it as PNG.
-    std::optional<Refusal> exportChart(ChartKind kind, const QString &path, QSize size, qreal scale);
+    /// Renders one chart (or the dashboard) for the current report and writes it in `format`
+    /// (`scale` changes only a PNG).
+    std::optional<Refusal> exportChart(ChartKind kind, const QString &path, QSize size, qreal scale,
+                                       ImageFormat format = ImageFormat::Png);
     /// Puts the chart as it is on screen, at 2x, on the clipboard.
     void copyChart(ChartKind kind);
     /// The chart's current on-screen size (the default export size).
@@ -38,7 +41,7 @@ public:
     void open();
     void save();
     void saveAs();
-    void exportInteractive(ChartKind kind);
+    void exportInteractive(ChartKind kind, ImageFormat format = ImageFormat::Png);
 
 signals:
     /// A short confirmation for the status bar.

@@ -42,7 +42,8 @@ int runMainWindow(const Catalog &catalog, const std::optional<Scenario> &initial
 }
 
 std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scenario, const QString &dir, QSize size,
-                                    int scale, ByteUnit unit, MemoryAxisFocus memoryAxis)
+                                    int scale, ByteUnit unit, MemoryAxisFocus memoryAxis, ImageFormat format,
+                                    const BudgetRequest &budget)
 {
     const auto fail = [](const QString &message) { return Refusal{QString(), message}; };
     const auto side = [](int n) { return n >= limits::minExportSide && n <= limits::maxExportSide; };
@@ -58,20 +59,21 @@ std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scen
     if (!QDir().mkpath(dir))
         return fail(QApplication::translate("napkin::ui::Export", "cannot create directory %1")
                         .arg(printable(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath()))));
-    // All the pictures are encoded before any is written, then written together: a failure
-    // leaves no new file under a final name and every previous one untouched.
+    // All the pictures are made in memory before any is written, then written together: a
+    // failure leaves no new file under a final name and every previous one untouched.
     const QDir out(dir);
     QList<FileContents> files;
     for (ChartKind kind : kAllChartKinds) {
-        const QString path = out.absoluteFilePath(chartFileName(kind));
+        const QString path = out.absoluteFilePath(chartFileName(kind, format));
         ViewOptions options;
         options.unit = unit;
         options.memoryFocus = memoryAxis;
-        const auto png = encodePng(renderChart(kind, *report, catalog, options, size, scale));
-        if (!png.ok())
+        options.budget = budget;
+        const auto bytes = renderChartFile(kind, *report, catalog, options, size, scale, format);
+        if (!bytes.ok())
             return fail(QApplication::translate("napkin::ui::Export", "cannot write %1: %2")
-                            .arg(printable(QDir::toNativeSeparators(path)), png.refusal().message()));
-        files.append({path, *png});
+                            .arg(printable(QDir::toNativeSeparators(path)), bytes.refusal().message()));
+        files.append({path, *bytes});
     }
     return writeFilesAtomically(files);
 }

@@ -26,6 +26,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <utility>
 
 namespace napkin::ui {
 
@@ -65,6 +66,8 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     connect(m_controller, &ScenarioController::reportChanged, m_dashboard, &Dashboard::setReport);
     connect(m_dashboard, &Dashboard::layoutChosen, m_controller,
             [this](const Scenario &s, const QString &what) { m_controller->propose(s, what); });
+    connect(m_dashboard, &Dashboard::budgetApplied, m_controller,
+            [this](const Scenario &s, const QString &what) { m_controller->propose(s, what); });
     connect(m_controller, &ScenarioController::errorChanged, m_dashboard, &Dashboard::setError);
     connect(m_controller, &ScenarioController::interactionChanged, m_dashboard,
             &Dashboard::setDragging);
@@ -101,11 +104,19 @@ void MainWindow::buildMenus()
     QAction *lecture = file->addAction(tr("Open the Source Document's &Example"), this, &MainWindow::openLectureExample);
     lecture->setStatusTip(tr("CS336 lecture 2: N = 124e6 given, D = 300e9, 6ND, no activations, nothing reserved"));
     file->addSeparator();
-    QMenu *exportMenu = file->addMenu(tr("&Export as PNG"));
+    // One submenu per format, each listing every picture.
+    const std::pair<ImageFormat, QString> exportMenus[] = {{ImageFormat::Png, tr("&Export as PNG")},
+                                                           {ImageFormat::Svg, tr("Export as S&VG")},
+                                                           {ImageFormat::Pdf, tr("Export as P&DF")}};
+    for (const auto &menu : exportMenus) {
+        QMenu *exportMenu = file->addMenu(menu.second);
+        const ImageFormat format = menu.first;
+        for (ChartKind kind : kAllChartKinds)
+            exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
+                                  [this, kind, format] { m_files->exportInteractive(kind, format); });
+    }
     QMenu *copyMenu = file->addMenu(tr("&Copy to Clipboard"));
     for (ChartKind kind : kAllChartKinds) {
-        exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
-                              [this, kind] { m_files->exportInteractive(kind); });
         QAction *copy = copyMenu->addAction(chartTitle(kind), this, [this, kind] { m_files->copyChart(kind); });
         if (kind == ChartKind::Dashboard)
             copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));

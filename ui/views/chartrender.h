@@ -2,6 +2,7 @@
 
 #include "core/model/catalog.h"
 #include "core/report/report.h"
+#include "ui/state/imageformat.h"
 #include "ui/state/viewoptions.h"
 
 #include <QByteArray>
@@ -23,12 +24,17 @@ QImage renderChart(ChartKind kind, const Report &report, const Catalog &catalog,
 /// The image as PNG bytes, encoded in memory, or the encoder's reason.
 Result<QByteArray> encodePng(const QImage &image);
 
-/// Writes a PNG atomically (writeFileAtomically): the complete image or nothing, the previous
-/// file untouched. A refusal names the path and the system's reason.
-std::optional<Refusal> writePng(const QImage &image, const QString &path);
+/// The chart as the bytes of a whole file in `format`, made in memory (nothing is written):
+/// a PNG of renderChart(), or an SVG or PDF painted from the same widgets with every text kept
+/// as text. SVG and PDF are `size` pixels at 96 per inch (an SVG's viewBox is 0 0 W H, its
+/// width and height W x H CSS pixels written in mm; a PDF page is 0.75 W x 0.75 H points);
+/// `scale` is for pixels only and leaves a vector file as it is.
+Result<QByteArray> renderChartFile(ChartKind kind, const Report &report, const Catalog &catalog,
+                                   const ViewOptions &options, QSize size, qreal scale, ImageFormat format,
+                                   const QFont &font = QFont());
 
-/// "memory.png", "time.png", "roofline.png", "dashboard.png".
-QString chartFileName(ChartKind kind);
+/// "memory.png", "time.svg", "roofline.pdf", ...: the chart's name with the format's suffix.
+QString chartFileName(ChartKind kind, ImageFormat format = ImageFormat::Png);
 /// "Memory chart", ... for menus.
 QString chartTitle(ChartKind kind);
 

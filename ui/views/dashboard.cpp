@@ -4,6 +4,7 @@
 
 #include "ui/widgets/banner.h"
 #include "ui/widgets/chartview.h"
+#include "ui/views/budgetpanel.h"
 #include "ui/views/gputimechart.h"
 #include "core/text/formulas.h"
 #include "core/report/gputimes.h"
@@ -118,6 +119,7 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_step(new StepTimePanel(this)),
       m_layoutPicture(new LayoutPicture(this)),
       m_planner(new PlannerPanel(catalog, this)),
+      m_budget(new BudgetPanel(catalog, this)),
       m_pages(new PageStack(this)),
       m_top(new PageTabs(m_pages)),
       m_pageBar(new QWidget(this)),
@@ -149,6 +151,8 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     setUpRecipients();
     connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
     connect(m_planner, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
+    connect(m_budget, &BudgetPanel::applyRequested, this, &Dashboard::budgetApplied);
+    connect(m_memory, &MemoryPanel::fixChosen, this, &Dashboard::layoutChosen);
 }
 
 void Dashboard::setUpStrips()
@@ -186,6 +190,7 @@ void Dashboard::setUpPages()
     m_top->setAccessibleName(tr("Overview and parallel training"));
     m_top->addTab(m_gridPage, tr("Overview"));
     m_top->addTab(m_parallelPage, tr("Parallel training"));
+    m_top->addTab(m_budget, tr("Budget"));
     m_top->tabBar()->hide();
 }
 
@@ -197,8 +202,8 @@ void Dashboard::buildPageBar()
     pageLayout->setContentsMargins(0, 0, 0, 0);
     pageLayout->setSpacing(2);
     auto *pages = new QButtonGroup(m_pageBar);
-    const QString pageNames[2] = {tr("Overview"), tr("Parallel training")};
-    for (int i = 0; i < 2; ++i) {
+    const QString pageNames[3] = {tr("Overview"), tr("Parallel training"), tr("Budget")};
+    for (int i = 0; i < 3; ++i) {
         auto *button = new QToolButton(m_pageBar);
         button->setText(pageNames[i]);
         button->setCheckable(true);
@@ -211,10 +216,10 @@ void Dashboard::buildPageBar()
     }
     m_pageBar->setMaximumHeight(m_summary->sizeHint().height());
     m_pageBar->setToolTip(tr("Overview: memory, roofline, time. Parallel training: memory per pipeline stage, "
-                             "the step's breakdown, the layout and the planner."));
+                             "the step's breakdown, the layout and the planner. Budget: from a training budget to a model."));
     connect(pages, &QButtonGroup::idClicked, m_top, &QTabWidget::setCurrentIndex);
     connect(m_top, &QTabWidget::currentChanged, this, [this](int index) {
-        if (index >= 0 && index < 2)
+        if (index >= 0 && index < 3)
             m_pageButtons[index]->setChecked(true);
     });
 }
@@ -245,6 +250,7 @@ void Dashboard::setUpRecipients()
         {{m_step}, [this](const Report &r) { m_step->setReport(r); }},
         {{m_layoutPicture}, [this](const Report &r) { m_layoutPicture->setReport(r); }},
         {{m_planner}, [this](const Report &r) { m_planner->setReport(r); }},
+        {{m_budget}, [this](const Report &r) { m_budget->setReport(r); }, false},
     };
     for (const Recipient &recipient : std::as_const(m_recipients))
         for (QWidget *w : recipient.shownAs)
@@ -274,7 +280,7 @@ void Dashboard::setReport(const Report &report)
     for (Recipient &recipient : m_recipients) {
         recipient.stale = true;
         // Before the window is shown (and offscreen, for a picture) every view is drawn.
-        if (!window()->isVisible() || recipient.seen())
+        if ((!window()->isVisible() && recipient.beforeShown) || recipient.seen())
             deliver(recipient);
     }
 }
@@ -365,7 +371,9 @@ void Dashboard::arrange()
     m_arranging = true;
     QWidget *current = m_tabs->currentWidget();
     if (!current)
-        current = m_top->currentWidget() == m_parallelPage ? static_cast<QWidget *>(m_stages) : m_memory;
+        current = m_top->currentWidget() == m_parallelPage ? static_cast<QWidget *>(m_stages)
+                  : m_top->currentWidget() == m_budget       ? static_cast<QWidget *>(m_budget)
+                                                             : m_memory;
     const bool parallelInSight = current == m_stages || current == m_step || current == m_layoutPicture || current == m_planner;
     m_tabs->clear();
     m_pageBar->setVisible(!tabbed && !m_exporting);
@@ -379,6 +387,7 @@ void Dashboard::arrange()
         m_tabs->addTab(m_step, tr("Step"));
         m_tabs->addTab(m_layoutPicture, tr("Layout"));
         m_tabs->addTab(m_planner, tr("Planner"));
+        m_tabs->addTab(m_budget, tr("Budget"));
         if (current)
             m_tabs->setCurrentWidget(current);
         m_tabChosen = false;
@@ -389,13 +398,15 @@ void Dashboard::arrange()
         m_parallelGrid->addWidget(m_step, 0, 1);
         m_parallelGrid->addWidget(m_layoutPicture, 1, 0);
         m_parallelGrid->addWidget(m_planner, 1, 1);
+        if (m_top->indexOf(m_budget) < 0)
+            m_top->addTab(m_budget, tr("Budget"));
         for (QWidget *w : {static_cast<QWidget *>(m_memory), static_cast<QWidget *>(m_roofline),
                            static_cast<QWidget *>(m_time), static_cast<QWidget *>(m_stages),
                            static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
                            static_cast<QWidget *>(m_planner)})
             w->show();
         if (m_tabChosen)
-            m_top->setCurrentWidget(parallelInSight ? m_parallelPage : m_gridPage);
+            m_top->setCurrentWidget(current == m_budget ? m_budget : parallelInSight ? m_parallelPage : m_gridPage);
         m_pages->setCurrentWidget(m_top);
     }
     m_arranging = false;
@@ -440,6 +451,8 @@ void Dashboard::setViewOptions(const ViewOptions &options)
     m_memory->setAxisFocus(options.memoryFocus);
     m_roofline->setOverlayGpu(options.overlayGpuId);
     m_roofline->setRanges(options.rooflineX, options.rooflineY);
+    if (options.budget != m_budget->request())
+        m_budget->setRequest(options.budget);
 }
 
 ViewOptions Dashboard::viewOptions() const
@@ -450,6 +463,7 @@ ViewOptions Dashboard::viewOptions() const
     o.rooflineY = m_roofline->yRange();
     o.overlayGpuId = m_roofline->overlayGpu();
     o.memoryFocus = m_memory->axisFocus();
+    o.budget = m_budget->request();
     return o;
 }
 

@@ -18,6 +18,7 @@ class QToolButton;
 namespace napkin::ui {
 
 class Banner;
+class BudgetPanel;
 class TextStrip;
 class LayoutPicture;
 class MemoryPanel;
@@ -27,11 +28,11 @@ class StageMemoryPanel;
 class StepTimePanel;
 class TimePanel;
 
-/// Every view of a report under a one-line summary of the scenario, on two pages: Overview
+/// Every view of a report under a one-line summary of the scenario, on three pages: Overview
 /// (memory and roofline side by side, time and cost and the every-GPU chart below; on a wide
-/// screen the three side by side, see overviewgrid.h) and Parallel training (memory per
-/// pipeline stage, the step, the layout and the planner). The main window's centre and the
-/// exported dashboard.
+/// screen the three side by side, see overviewgrid.h), Parallel training (memory per pipeline
+/// stage, the step, the layout and the planner) and Budget (from a training budget to a
+/// model). The main window's centre and the exported dashboard.
 /// When the grid's cells would be too small for the text size (large text on a projector),
 /// the views become tabs, one at a time at full size, instead of being clipped.
 class Dashboard final : public QWidget
@@ -70,6 +71,7 @@ public:
     StepTimePanel *stepTimePanel() const { return m_step; }
     LayoutPicture *layoutPicture() const { return m_layoutPicture; }
     PlannerPanel *plannerPanel() const { return m_planner; }
+    BudgetPanel *budgetPanel() const { return m_budget; }
     /// Grid arrangement: "Overview" (memory, roofline, time) and "Parallel training" (stages,
     /// step, layout, planner). Tabs arrangement flattens both into tabs().
     QTabWidget *pageTabs() const { return m_top; }
@@ -86,8 +88,11 @@ public:
 
 signals:
     void viewOptionsChanged();
-    /// The planner's row was clicked: the scenario with its layout, as one undo step.
+    /// The planner's row or the memory banner's fix was clicked: the scenario with that
+    /// layout, as one undo step.
     void layoutChosen(const napkin::Scenario &scenario, const QString &description);
+    /// The Budget page's Apply: the suggested shape and tokens, as one undo step.
+    void budgetApplied(const napkin::Scenario &scenario, const QString &description);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -101,6 +106,10 @@ private:
     {
         QList<QWidget *> shownAs;  ///< the widgets whose showing means the view is seen
         std::function<void(const Report &)> take;
+        /// Drawn before the window is first shown (for the first frame and for pictures);
+        /// off: only when seen (the Budget page, which runs the planner, is in no picture of
+        /// the dashboard and not on its first page).
+        bool beforeShown = true;
         bool stale = false;
         bool seen() const;
     };
@@ -134,10 +143,11 @@ private:
     StepTimePanel *m_step;
     LayoutPicture *m_layoutPicture;
     PlannerPanel *m_planner;
+    BudgetPanel *m_budget;
     QStackedWidget *m_pages;
     QTabWidget *m_top;
     QWidget *m_pageBar;  ///< the page switch, in the summary's row: it costs the charts no height
-    QToolButton *m_pageButtons[2] = {};
+    QToolButton *m_pageButtons[3] = {};
     QWidget *m_gridPage;
     QGridLayout *m_grid;
     QWidget *m_parallelPage;

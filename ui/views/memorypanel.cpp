@@ -1,6 +1,7 @@
 #include "ui/views/memorypanel.h"
 
 #include "ui/widgets/banner.h"
+#include "ui/views/fitfix.h"
 #include "ui/widgets/chartstyle.h"
 #include "ui/widgets/chartview.h"
 #include "core/report/gputimes.h"
@@ -44,6 +45,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     : QWidget(parent),
       m_banner(new Banner(this)),
       m_focusButton(new QToolButton(this)),
+      m_fix(new FitFix(this)),
       m_legend(new LegendStrip(this)),
       m_chart(new QChart),
       m_view(new ChartView(m_chart, this)),
@@ -79,7 +81,13 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     auto *top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
     top->addWidget(m_banner, 1);
+    top->addWidget(m_fix, 0, Qt::AlignTop);
     top->addWidget(m_focusButton, 0, Qt::AlignTop);
+    connect(m_fix, &FitFix::suggestionChanged, this, [this] {
+        if (m_report)
+            updateBanner();
+    });
+    connect(m_fix, &FitFix::applyRequested, this, &MemoryPanel::fixChosen);
     layout->addLayout(top);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
@@ -166,6 +174,7 @@ void MemoryPanel::buildFocusMenu()
 void MemoryPanel::setReport(const Report &report)
 {
     m_report = report;
+    m_fix->setReport(report);
     refresh();
 }
 
@@ -174,6 +183,7 @@ void MemoryPanel::setByteUnit(ByteUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
+    m_fix->setByteUnit(unit);
     refresh();
 }
 
@@ -192,6 +202,7 @@ void MemoryPanel::setAxisFocus(AxisFocus focus)
 void MemoryPanel::setToolbarVisible(bool visible)
 {
     m_focusButton->setVisible(visible);
+    m_fix->setActive(visible);
 }
 
 QString MemoryPanel::totalText(int stage) const
@@ -383,6 +394,7 @@ void MemoryPanel::updateBanner()
         batch = tr(" · micro-batch fits up to %1").arg(*mem.maxMicroBatch);
     else if (mem.maxMicroBatch)
         batch = tr(" · would fit at micro-batch %1 or less").arg(*mem.maxMicroBatch);
+    m_banner->setToolTip(tr("Whether the chosen ZeRO stage fits in one GPU's memory"));
     if (mem.fits) {
         m_banner->showMessage(Banner::Level::Good, tr("✔ FITS at ZeRO %1: %2 of %3 (%4)%5")
                                                        .arg(mem.zeroStage).arg(used, capText, share, batch));
@@ -393,6 +405,16 @@ void MemoryPanel::updateBanner()
                 hint = tr(" · ZeRO %1 would fit").arg(stage);
                 break;
             }
+        // The fix, once it has arrived, on a line of its own beside its Apply button; both
+        // options in the tooltip.
+        const QString fix = m_fix->appliedText();
+        if (!fix.isEmpty()) {
+            // Short, so that it keeps to the first line in a narrow panel.
+            m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT: %1 of %2\nFits with %3").arg(used, capText, fix));
+            m_banner->setToolTip(tr("Does not fit at ZeRO %1: needs %2, the GPU has %3 (%4). Fits with %5")
+                                     .arg(mem.zeroStage).arg(used, capText, share, m_fix->fixText()));
+            return;
+        }
         m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT at ZeRO %1: needs %2, GPU has %3 (%4)%5%6")
                                                       .arg(mem.zeroStage).arg(used, capText, share, hint, batch));
     }

@@ -24,6 +24,7 @@ namespace napkin::ui {
 
 class Banner;
 class ChartView;
+class FitFix;
 
 /// Per-GPU memory stacked by component, one bar for each ZeRO stage with the chosen one
 /// marked, the GPU's capacity drawn across, a fits / does-not-fit banner and hover formulas.
@@ -71,6 +72,12 @@ public:
     QString totalText(int stage) const;
     QBarCategoryAxis *categoryAxis() const { return m_axisX; }
     Banner *fitsBanner() const { return m_banner; }
+    /// The fix offered beside the banner when the run does not fit.
+    FitFix *fitFix() const { return m_fix; }
+
+signals:
+    /// The fix was asked for: the scenario that fits, as one undo step.
+    void fixChosen(const napkin::Scenario &scenario, const QString &description);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -100,6 +107,7 @@ private:
 
     Banner *m_banner;
     QToolButton *m_focusButton;
+    FitFix *m_fix;
     QList<QAction *> m_focusActions;
     LegendStrip *m_legend;
     QChart *m_chart;

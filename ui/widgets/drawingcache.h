@@ -17,7 +17,8 @@ namespace napkin::ui {
 /// needs. For widgets that repaint far more often than they change and whose drawing costs
 /// far more than a copy: a group box under its sliders, a scroll bar beside a table refreshed
 /// during a drag, lines of text (each glyph is blended, and a frame that paints the whole
-/// dashboard repaints every line whether or not it changed).
+/// dashboard repaints every line whether or not it changed). On a device that is not raster
+/// (an SVG or PDF export) it draws directly, so that text stays text.
 class DrawingCache
 {
 public:

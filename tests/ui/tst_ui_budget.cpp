@@ -1,0 +1,126 @@
+// The Budget page: it starts from the scenario's own compute, shows the core's answer for
+// the inputs typed, refuses bad ones in words that name the input, draws every law's optimum
+// on the budget's iso-FLOP curve, and Apply sets the suggested shape and tokens as one undo step.
+
+#include "guitestfixture.h"
+#include "core/report/budget.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/views/budgetpanel.h"
+#include "ui/views/dashboard.h"
+#include "ui/widgets/legendstrip.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QTabWidget>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+namespace {
+
+Scenario llama70b(const Catalog &catalog)
+{
+    Scenario s;
+    s.presetId = QStringLiteral("llama3-70b");
+    s.model = catalog.findPreset(s.presetId)->shape;
+    s.gpus = 1024;
+    s.seqLen = 8192;
+    s.microBatch = 1;
+    s.flashAttention = true;
+    return s;
+}
+
+void type(QLineEdit *edit, const QString &text)
+{
+    edit->setText(text);
+    emit edit->editingFinished();
+}
+
+} // namespace
+
+class TestBudgetPage final : public uitest::GuiTestCase
+{
+    Q_OBJECT
+
+private slots:
+    void answersTheInputsAndApplies()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        w.resize(1600, 1000);
+        QVERIFY(uitest::showAndWait(w));
+        BudgetPanel *page = w.dashboard()->budgetPanel();
+        w.dashboard()->pageTabs()->setCurrentWidget(page);
+        QTRY_VERIFY(page->isVisible());
+        QVERIFY(page->budget().has_value());
+        // Empty: the scenario's own training compute, 6ND.
+        QCOMPARE(page->budget()->flops, scenarioBudgetFlops(w.controller()->scenario()));
+
+        // Chinchilla's compute: the page shows what `napkin budget` computes.
+        type(page->amountEdit(), QStringLiteral("5.88e23"));
+        type(page->inferenceEdit(), QStringLiteral("2e12"));
+        BudgetRequest request;
+        request.amount = 5.88e23;
+        request.inferenceTokens = 2e12;
+        const auto core = computeBudget(w.controller()->scenario(), env().catalog(), request);
+        QVERIFY(core.ok());
+        QVERIFY(page->budget().has_value());
+        QCOMPARE(page->budget()->optimal.params, core->optimal.params);
+        QCOMPARE(page->budget()->shape, core->shape);
+        QVERIFY2(page->summaryLabel()->text().contains(QStringLiteral("besiroglu2024: N = 73.02B")),
+                 qPrintable(page->summaryLabel()->text()));
+        // Every law's optimum sits on the budget's curve, and the legend names each.
+        const QString legend = page->legend()->plainText();
+        for (const ScalingLawInfo &info : scalingLaws())
+            QVERIFY2(legend.contains(QLatin1String(info.id)), qPrintable(legend));
+        QVERIFY(legend.contains(QStringLiteral("serving 2T tokens")));
+
+        // Apply: the shape and the tokens, one undo step.
+        const Scenario before = w.controller()->scenario();
+        const int steps = w.controller()->undoStack()->count();
+        QVERIFY(page->applyButton()->isEnabled());
+        page->applyButton()->click();
+        QCOMPARE(w.controller()->undoStack()->count(), steps + 1);
+        QCOMPARE(w.controller()->scenario().model, core->shape);
+        QCOMPARE(w.controller()->scenario().tokens, core->run.tokens);
+        QVERIFY(w.controller()->report().has_value());
+        QCOMPARE(w.controller()->report()->params.total, core->shapeParams);
+        w.controller()->undoStack()->undo();
+        QCOMPARE(w.controller()->scenario(), before);
+    }
+
+    void refusesInWords()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        QVERIFY(uitest::showAndWait(w));
+        BudgetPanel *page = w.dashboard()->budgetPanel();
+        w.dashboard()->pageTabs()->setCurrentWidget(page);
+        QTRY_VERIFY(page->isVisible());
+        type(page->amountEdit(), QStringLiteral("lots"));
+        QVERIFY2(page->problem().startsWith(QStringLiteral("Budget: must be a number above 0")), qPrintable(page->problem()));
+        QVERIFY(!page->applyButton()->isEnabled());
+        QVERIFY(page->summaryLabel()->text().contains(QStringLiteral("(got 'lots')")));
+        // Too small for any model: the core's refusal, naming the budget.
+        type(page->amountEdit(), QStringLiteral("1e15"));
+        QVERIFY2(page->problem().startsWith(QStringLiteral("flops: is too small for any model")), qPrintable(page->problem()));
+        // Dollars on a GPU with no catalog price.
+        Scenario s = w.controller()->scenario();
+        s.gpuId = QStringLiteral("h800-sxm");
+        w.controller()->propose(s, QStringLiteral("H800"));
+        page->unitBox()->setCurrentIndex(page->unitBox()->findData(int(BudgetUnit::Usd)));
+        type(page->amountEdit(), QStringLiteral("1e6"));
+        QVERIFY2(page->problem().contains(QStringLiteral("no catalog price")), qPrintable(page->problem()));
+        type(page->amountEdit(), QString());
+        QVERIFY2(page->problem().isEmpty(), qPrintable(page->problem()));
+        QVERIFY(page->applyButton()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestBudgetPage)
+#include "tst_ui_budget.moc"

@@ -1,0 +1,484 @@
+#include "ui/views/budgetpanel.h"
+
+#include "core/io/numberparse.h"
+#include "core/report/gputimes.h"
+#include "core/model/validation.h"
+#include "core/text/budgettext.h"
+#include "core/text/layouttext.h"
+#include "core/text/units.h"
+#include "ui/widgets/chartstyle.h"
+#include "ui/widgets/chartview.h"
+#include "ui/widgets/legendstrip.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin::ui {
+
+namespace {
+
+constexpr double kCurveScales[3] = {0.1, 1, 10};  // the budget's iso-FLOP curve and its neighbours
+constexpr int kCurvePoints = 160;
+
+QColor lawColor(int i)
+{
+    static const QColor colors[] = {QColor(0xd6, 0x27, 0x28), QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c),
+                                    QColor(0x94, 0x67, 0xbd)};
+    return colors[i % 4];
+}
+
+QScatterSeries::MarkerShape lawShape(int i)
+{
+    static const QScatterSeries::MarkerShape shapes[] = {QScatterSeries::MarkerShapeCircle, QScatterSeries::MarkerShapeRectangle,
+                                                          QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeRotatedRectangle};
+    return shapes[i % 4];
+}
+
+QChar lawGlyph(int i)
+{
+    static const QChar glyphs[] = {QChar(0x25CF), QChar(0x25A0), QChar(0x25B2), QChar(0x25C6)};
+    return glyphs[i % 4];
+}
+
+} // namespace
+
+BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
+    : QWidget(parent),
+      m_catalog(catalog),
+      m_inputs(new QWidget(this)),
+      m_chart(new QChart),
+      m_view(new ChartView(m_chart, this)),
+      m_x(new QLogValueAxis),
+      m_y(new QValueAxis),
+      m_current(new QScatterSeries),
+      m_aware(new QScatterSeries),
+      m_legend(new LegendStrip(this)),
+      m_summary(new QLabel(this))
+{
+    buildInputs(m_inputs);
+    m_view->setAccessibleName(tr("Budget chart"));
+    m_chart->setObjectName(QStringLiteral("budgetChart"));
+    m_view->setMinimumSize(320, 220);
+    m_x->setBase(10);
+    m_x->setLabelFormat(QStringLiteral("%g"));
+    m_y->setLabelFormat(QStringLiteral("%.2f"));
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    setFittingAxisTitle(m_chart, m_x, tr("Parameters N"), tr("N"));
+    setFittingAxisTitle(m_chart, m_y, tr("Predicted loss (nats per token)"), tr("Loss"));
+    const auto attach = [this](QXYSeries *series) {
+        m_chart->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+    };
+    for (int i = 0; i < 3; ++i) {
+        m_curves[i] = new QLineSeries;
+        QPen pen(i == 1 ? palette::highlight() : palette::neutral(), i == 1 ? 3 : 1.5, i == 1 ? Qt::SolidLine : Qt::DashLine);
+        m_curves[i]->setPen(pen);
+        attach(m_curves[i]);
+    }
+    for (int i = 0; i < static_cast<int>(scalingLaws().size()); ++i) {
+        auto *marks = new QScatterSeries;
+        marks->setMarkerShape(lawShape(i));
+        marks->setColor(lawColor(i));
+        marks->setBorderColor(Qt::white);
+        marks->setMarkerSize(13);
+        attach(marks);
+        m_lawMarks.append(marks);
+    }
+    m_current->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    m_current->setColor(Qt::black);
+    m_current->setMarkerSize(18);
+    attach(m_current);
+    m_aware->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_aware->setColor(Qt::transparent);
+    m_aware->setBorderColor(QColor(0xff, 0x7f, 0x0e));
+    m_aware->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 3));
+    m_aware->setMarkerSize(18);
+    attach(m_aware);
+    m_chart->legend()->hide();
+    styleChart(m_chart, font());
+    styleLegend(m_legend, font());
+    m_legend->setAccessibleName(tr("Budget legend"));
+    m_summary->setWordWrap(true);
+    m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setAccessibleName(tr("Budget answer"));
+
+    // The chart keeps a readable plot whatever the text size; the answer below scrolls
+    // rather than squeezing it (large text on a projector wraps it to many lines).
+    m_summaryArea = new QScrollArea(this);
+    m_summaryArea->setWidget(m_summary);
+    m_summaryArea->setWidgetResizable(true);
+    m_summaryArea->setFrameShape(QFrame::NoFrame);
+    m_summaryArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    fitToText();
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addWidget(m_inputs);
+    layout->addWidget(m_view, 3);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_summaryArea);
+    connect(m_view, &ChartView::hovered, this, &BudgetPanel::showHover);
+    connect(m_view, &ChartView::left, this, [] { QToolTip::hideText(); });
+}
+
+void BudgetPanel::buildInputs(QWidget *row)
+{
+    m_amount = new QLineEdit(row);
+    m_amount->setAccessibleName(tr("Budget amount"));
+    m_amount->setToolTip(tr("The training budget, e.g. 5.76e23 FLOPs, 1e6 GPU-hours, 2e6 dollars or 30 days; "
+                            "empty: this run's own training compute (6ND)"));
+    m_unit = new QComboBox(row);
+    m_unit->setAccessibleName(tr("Budget unit"));
+    m_unit->addItem(tr("FLOPs"), int(BudgetUnit::Flops));
+    m_unit->addItem(tr("GPU-hours"), int(BudgetUnit::GpuHours));
+    m_unit->addItem(tr("US dollars"), int(BudgetUnit::Usd));
+    m_unit->addItem(tr("days"), int(BudgetUnit::Days));
+    m_unit->setToolTip(tr("GPU-hours and days (on this run's GPUs) become FLOPs at the GPU's peak x the utilisation; "
+                          "dollars at its price per GPU-hour"));
+    m_law = new QComboBox(row);
+    m_law->setAccessibleName(tr("Scaling law"));
+    for (const ScalingLawInfo &info : scalingLaws())
+        m_law->addItem(QLatin1String(info.id), int(info.law));
+    m_law->setToolTip(tr("besiroglu2024: Hoffmann et al.'s loss form re-fitted by Besiroglu et al. 2024 (the default); "
+                         "hoffmann2022: the original approach-3 fit; dubey2024: Llama 3's fit of tokens against compute; "
+                         "tokens-per-param: D = r N"));
+    m_ratio = new QDoubleSpinBox(row);
+    m_ratio->setAccessibleName(tr("Tokens per parameter"));
+    m_ratio->setRange(0.1, 100000);
+    m_ratio->setDecimals(1);
+    m_ratio->setValue(20);
+    m_ratio->setPrefix(tr("r = "));
+    m_ratio->setToolTip(tr("tokens-per-param: the ratio D / N (Chinchilla: 1.4T / 70B = 20)"));
+    m_ratio->setVisible(false);
+    m_inference = new QLineEdit(row);
+    m_inference->setAccessibleName(tr("Inference tokens"));
+    m_inference->setPlaceholderText(tr("0"));
+    m_inference->setToolTip(tr("Tokens the model will serve over its life: the model of the same loss with the fewest "
+                               "training + inference FLOPs, 6ND + 2N x tokens (Sardana et al. 2023)"));
+    m_apply = new QPushButton(tr("Apply"), row);
+    m_apply->setToolTip(tr("Set the suggested shape and tokens (one undo step)"));
+    m_inputsGrid = new QGridLayout(row);
+    m_inputsGrid->setContentsMargins(0, 0, 0, 0);
+    m_budgetLabel = new QLabel(tr("Budget:"), row);
+    m_lawLabel = new QLabel(tr("Law:"), row);
+    m_servingLabel = new QLabel(tr("Serving tokens:"), row);
+    arrangeInputs();
+    for (QLineEdit *edit : {m_amount, m_inference})
+        connect(edit, &QLineEdit::editingFinished, this, &BudgetPanel::readInputs);
+    for (QComboBox *box : {m_unit, m_law})
+        connect(box, &QComboBox::currentIndexChanged, this, &BudgetPanel::readInputs);
+    connect(m_ratio, &QDoubleSpinBox::valueChanged, this, &BudgetPanel::readInputs);
+    connect(m_apply, &QPushButton::clicked, this, [this] {
+        if (const auto s = appliedScenario())
+            emit applyRequested(*s, tr("apply the budget's model"));
+    });
+}
+
+void BudgetPanel::setInputsVisible(bool visible)
+{
+    m_inputs->setVisible(visible);
+}
+
+void BudgetPanel::setReport(const Report &report)
+{
+    m_report = report;
+    recompute();
+}
+
+void BudgetPanel::setRequest(const BudgetRequest &request)
+{
+    m_request = request;
+    const QSignalBlocker blocks[] = {QSignalBlocker(m_amount), QSignalBlocker(m_unit), QSignalBlocker(m_law),
+                                     QSignalBlocker(m_ratio), QSignalBlocker(m_inference)};
+    m_amount->setText(request.amount > 0 ? QString::number(request.amount, 'g', 6) : QString());
+    m_unit->setCurrentIndex(m_unit->findData(int(request.unit)));
+    m_law->setCurrentIndex(m_law->findData(int(request.law)));
+    m_ratio->setValue(request.tokensPerParam);
+    m_ratio->setVisible(request.law == ScalingLaw::TokensPerParam && m_inputs->isVisibleTo(this));
+    m_inference->setText(request.inferenceTokens > 0 ? QString::number(request.inferenceTokens, 'g', 6) : QString());
+    recompute();
+}
+
+void BudgetPanel::readInputs()
+{
+    m_inputProblem.clear();
+    BudgetRequest r = m_request;
+    r.unit = static_cast<BudgetUnit>(m_unit->currentData().toInt());
+    r.law = static_cast<ScalingLaw>(m_law->currentData().toInt());
+    r.tokensPerParam = m_ratio->value();
+    m_ratio->setVisible(r.law == ScalingLaw::TokensPerParam);
+    const QString amount = m_amount->text().trimmed();
+    const auto parsedAmount = amount.isEmpty() ? std::optional<double>(0) : parseReal(amount);
+    const QString inference = m_inference->text().trimmed();
+    const auto parsedInference = inference.isEmpty() ? std::optional<double>(0) : parseReal(inference);
+    if (!parsedAmount || *parsedAmount < 0)
+        m_inputProblem = tr("Budget: must be a number above 0, or empty for this run's compute (got '%1')").arg(amount);
+    else if (!parsedInference || *parsedInference < 0)
+        m_inputProblem = tr("Serving tokens: must be a number from 0 (got '%1')").arg(inference);
+    if (m_inputProblem.isEmpty()) {
+        r.amount = *parsedAmount;
+        r.inferenceTokens = *parsedInference;
+        m_request = r;
+    }
+    recompute();
+}
+
+void BudgetPanel::recompute()
+{
+    if (!m_report)
+        return;
+    m_problem = m_inputProblem;
+    if (!m_problem.isEmpty()) {
+        m_budget.reset();
+        showSummary();
+        return;
+    }
+    BudgetRequest r = m_request;
+    if (!(r.amount > 0)) {
+        // Empty: this run's own compute, in FLOPs whatever the unit box says.
+        r.unit = BudgetUnit::Flops;
+        r.amount = scenarioBudgetFlops(m_report->scenario);
+        m_amount->setPlaceholderText(tr("this run: %1").arg(fmt::sci(r.amount, 2)));
+    }
+    const auto budget = computeBudget(m_report->scenario, m_catalog, r);
+    if (budget.ok()) {
+        m_budget = *budget;
+    } else {
+        m_budget.reset();
+        m_problem = budget.refusal().message();
+    }
+    showCurves();
+    showSummary();
+}
+
+void BudgetPanel::showCurves()
+{
+    if (!m_budget)
+        return;
+    const BudgetReport &b = *m_budget;
+    const LossCoefficients &c = lossCoefficients(b.request.law);
+    const double nLow = computeOptimal(c, b.flops * kCurveScales[0]).params / 20;
+    const double nHigh = computeOptimal(c, b.flops * kCurveScales[2]).params * 20;
+    double lowest = INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        const double flops = b.flops * kCurveScales[i];
+        QList<QPointF> points;
+        points.reserve(kCurvePoints);
+        for (int k = 0; k < kCurvePoints; ++k) {
+            const double n = nLow * std::pow(nHigh / nLow, static_cast<double>(k) / (kCurvePoints - 1));
+            const double loss = predictedLoss(c, n, flops / (6 * n));
+            points.append({n, loss});
+            lowest = std::min(lowest, loss);
+        }
+        m_curves[i]->replace(points);
+    }
+    const auto onCurve = [&](double n) { return QPointF(n, predictedLoss(c, n, b.flops / (6 * n))); };
+    for (int i = 0; i < b.laws.size() && i < m_lawMarks.size(); ++i)
+        m_lawMarks[i]->replace({onCurve(b.laws[i].optimal.params)});
+    const Report &r = *m_report;
+    const double n = static_cast<double>(r.params.total);
+    const QPointF current(n, predictedLoss(c, n, r.scenario.tokens));
+    m_current->replace({current});
+    m_aware->replace(b.inferenceAware ? QList<QPointF>{QPointF(b.inferenceAware->params, b.predictedLoss)} : QList<QPointF>{});
+    m_x->setRange(std::min(nLow, n / 2), std::max(nHigh, n * 2));
+    // Round ticks: the curves' floor to half a nat above it (the current model's point too,
+    // up to 3 nats), in steps of niceStep().
+    const double bottom = std::floor((lowest - 0.05) * 10) / 10;
+    const double top = std::max(lowest + 0.5, std::min(current.y() + 0.1, lowest + 3));
+    const double step = niceStep(top - bottom, 5);
+    m_y->setTickType(QValueAxis::TicksDynamic);
+    m_y->setTickAnchor(bottom);
+    m_y->setTickInterval(step);
+    m_y->setRange(bottom, bottom + std::ceil((top - bottom) / step) * step);
+
+    QList<LegendEntry> legend;
+    const QChar line(0x2501);
+    legend.append({palette::highlight(), tr("%1 FLOPs (the budget)").arg(fmt::sci(b.flops, 2)), line});
+    legend.append({palette::neutral(), tr("×0.1 and ×10"), QChar(0x2504)});
+    for (int i = 0; i < b.laws.size(); ++i)
+        legend.append({lawColor(i), tr("%1: N = %2").arg(QLatin1String(scalingLawInfo(b.laws[i].law).id),
+                                                        fmt::compactCount(b.laws[i].optimal.params)), lawGlyph(i)});
+    legend.append({Qt::black, tr("this run: %1 on %2 tokens").arg(fmt::compactCount(n), fmt::compactCount(r.scenario.tokens)),
+                   QChar(0x2605)});
+    if (b.inferenceAware)
+        legend.append({QColor(0xff, 0x7f, 0x0e), tr("serving %1 tokens: N = %2")
+                                                      .arg(fmt::compactCount(b.request.inferenceTokens),
+                                                           fmt::compactCount(b.inferenceAware->params)), QChar(0x25CB)});
+    m_legend->setEntries(legend);
+    const QString law = QLatin1String(scalingLawInfo(b.request.law).id);
+    setFittingChartTitle(m_chart, tr("Loss at a fixed budget (%1): the minimum is the compute-optimal model").arg(law),
+                         tr("Loss at a fixed budget (%1)").arg(law));
+}
+
+void BudgetPanel::showSummary()
+{
+    if (!m_problem.isEmpty() || !m_budget) {
+        m_summary->setText(QStringLiteral("⚠ ") + m_problem);
+        m_summary->setForegroundRole(QPalette::Text);
+        m_apply->setEnabled(false);
+        fitSummary();
+        return;
+    }
+    const BudgetReport &b = *m_budget;
+    const QString gpu = m_report ? nameWithoutVendor(m_report->gpu) : QString();
+    QStringList lines;
+    lines << tr("Budget %1 · %2: N = %3, D = %4 (%5 tokens per parameter), loss %6")
+                 .arg(budgetAmountText(b, gpu), QLatin1String(scalingLawInfo(b.request.law).id),
+                      fmt::compactCount(b.optimal.params), fmt::compactCount(b.optimal.tokens),
+                      fmt::number(b.optimal.tokensPerParam(), 3), QString::number(b.predictedLoss, 'f', 3));
+    if (b.inferenceAware)
+        lines << tr("Serving %1 tokens: %2 on %3 tokens, %4x smaller, %5 fewer total FLOPs (Sardana et al. 2023)")
+                     .arg(fmt::compactCount(b.request.inferenceTokens), fmt::compactCount(b.inferenceAware->params),
+                          fmt::compactCount(b.inferenceAware->tokens), fmt::number(b.optimal.params / b.inferenceAware->params, 3),
+                          fmt::percent(1 - b.totalFlopsInferenceAware / b.totalFlopsOptimal));
+    QString run = b.fits ? tr("fits with %1").arg(plannedLayoutText(*b.layout)) : tr("does not fit with any planned layout");
+    run += tr(" · %1, %2 GPU-hours").arg(fmt::duration(b.seconds), fmt::number(b.gpuHours, 3));
+    if (b.costUsd)
+        run += tr(", %1").arg(fmt::usd(*b.costUsd));
+    lines << tr("Suggested: %1 = %2 parameters · on %3 × %4: %5")
+                 .arg(shapeText(b.shape), fmt::compactCount(static_cast<double>(b.shapeParams)), fmt::count(b.run.gpus), gpu, run);
+    m_summary->setText(lines.join(QLatin1Char('\n')));
+    m_summary->setToolTip(budgetText(b, gpu));
+    m_apply->setEnabled(true);
+    fitSummary();
+}
+
+std::optional<Scenario> BudgetPanel::appliedScenario() const
+{
+    if (!m_budget || !m_report)
+        return std::nullopt;
+    Scenario s = m_report->scenario;
+    s.model = m_budget->shape;
+    s.paramsOverride.reset();
+    s.presetId = m_budget->run.presetId;
+    s.tokens = m_budget->run.tokens;
+    // The current layout where it can take the shape (a dense model: no expert parallelism).
+    s.ep = 1;
+    if (validateScenario(s))
+        s = m_budget->run;
+    s.baseline = m_report->scenario.baseline;
+    return s;
+}
+
+void BudgetPanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
+{
+    if (!m_budget)
+        return;
+    QString text;
+    double best = 14;  // pixels
+    const auto consider = [&](const QPointF &value, const QString &what) {
+        const QPointF at = m_chart->mapToPosition(value);
+        const double d = std::hypot(at.x() - chartPos.x(), at.y() - chartPos.y());
+        if (d < best) {
+            best = d;
+            text = what;
+        }
+    };
+    for (int i = 0; i < m_budget->laws.size() && i < m_lawMarks.size(); ++i) {
+        const LawOptimum &o = m_budget->laws[i];
+        if (!m_lawMarks[i]->points().isEmpty())
+            consider(m_lawMarks[i]->points().first(),
+                     tr("%1 (%2)\nN = %3, D = %4, %5 tokens per parameter")
+                         .arg(QLatin1String(scalingLawInfo(o.law).id), QLatin1String(scalingLawInfo(o.law).source),
+                              fmt::compactCount(o.optimal.params), fmt::compactCount(o.optimal.tokens),
+                              fmt::number(o.optimal.tokensPerParam(), 3)));
+    }
+    if (!m_current->points().isEmpty())
+        consider(m_current->points().first(), tr("This run: its parameters and tokens, at its own compute"));
+    if (!m_aware->points().isEmpty())
+        consider(m_aware->points().first(), tr("The same loss with the fewest training + inference FLOPs"));
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, text, m_view);
+}
+
+void BudgetPanel::arrangeInputs()
+{
+    // One row where it fits with a dozen characters in each number field; else two, the
+    // serving tokens and Apply below (large text, a narrow window).
+    const int chars = 12 * fontMetrics().averageCharWidth();
+    for (QLineEdit *edit : {m_amount, m_inference})
+        edit->setMinimumWidth(chars);
+    QWidget *const all[] = {m_budgetLabel, m_amount, m_unit, m_lawLabel, m_law, m_ratio, m_servingLabel, m_inference, m_apply};
+    int oneRow = 0;
+    for (QWidget *w : all)
+        oneRow += (w == m_amount || w == m_inference ? chars : w->sizeHint().width()) + m_inputsGrid->horizontalSpacing();
+    const bool twoRows = width() > 0 && width() < oneRow;
+    if (twoRows == m_twoRows && m_inputsGrid->count() > 0)
+        return;
+    m_twoRows = twoRows;
+    for (QWidget *w : all)
+        m_inputsGrid->removeWidget(w);
+    for (int c = 0; c < 8; ++c)
+        m_inputsGrid->setColumnStretch(c, 0);
+    for (int i = 0; i < 6; ++i)
+        m_inputsGrid->addWidget(all[i], 0, i);
+    if (twoRows) {
+        m_inputsGrid->addWidget(m_servingLabel, 1, 0);
+        m_inputsGrid->addWidget(m_inference, 1, 1);
+        m_inputsGrid->addWidget(m_apply, 1, 2);
+    } else {
+        for (int i = 6; i < 9; ++i)
+            m_inputsGrid->addWidget(all[i], 0, i);
+    }
+    m_inputsGrid->setColumnStretch(1, 2);
+    if (!twoRows)
+        m_inputsGrid->setColumnStretch(7, 1);
+}
+
+void BudgetPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrangeInputs();
+    fitSummary();
+}
+
+void BudgetPanel::fitSummary()
+{
+    // As tall as the answer, when there is room; the chart's minimum wins when there is not.
+    const int width = std::max(1, m_summaryArea->width() - m_summaryArea->verticalScrollBar()->sizeHint().width());
+    m_summaryArea->setMaximumHeight(std::max(m_summaryArea->minimumHeight(), m_summary->heightForWidth(width) + 4));
+}
+
+void BudgetPanel::fitToText()
+{
+    // A title, six lines of plot, tick labels and the axis title; the answer at least two lines.
+    const int line = fontMetrics().height();
+    m_view->setMinimumHeight(13 * line);
+    m_summaryArea->setMinimumHeight(2 * line + 4);
+}
+
+void BudgetPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange) {
+        styleChart(m_chart, font());
+        styleLegend(m_legend, font());
+        fitToText();
+        arrangeInputs();
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace napkin::ui
