@@ -228,6 +228,55 @@ private slots:
         QVERIFY2(r.err.startsWith(message.toUtf8()) && r.err.count('\n') == 1, r.err.constData());
     }
 
+    // The bounds the window's sliders keep to are validateLayout()'s rules, stated once more:
+    // on a grid of layouts, the value at each bound is accepted and the one past it refused.
+    void sliderBoundsAreTheLayoutRules()
+    {
+        const ModelShape shape = test::catalog().findPreset(QStringLiteral("llama3-8b"))->shape;
+        int checked = 0;
+        for (std::int64_t pp : {1, 2, 4, 8})
+            for (std::int64_t vpp : {1, 2, 3})
+                for (std::int64_t cp : {1, 2, 8})
+                    for (std::int64_t global : {0, 64, 96}) {
+                        Scenario s;
+                        s.model = shape;
+                        s.gpus = 64;
+                        s.pp = pp;
+                        s.vpp = pp > 1 ? vpp : 1;
+                        s.cp = cp;
+                        s.microBatch = 1;
+                        if (global)
+                            s.globalBatch = global;
+                        s.seqLen = 4096;
+                        if (validateLayout(s))
+                            continue;  // the layout itself is refused: no bounds to speak of
+                        ++checked;
+                        const std::string where = QStringLiteral("pp %1 vpp %2 cp %3 global %4")
+                                                      .arg(pp).arg(s.vpp).arg(cp).arg(global).toStdString();
+                        Scenario at = s;
+                        at.model.layers = fewestLayers(s);
+                        QVERIFY2(!validateLayout(at), where.c_str());
+                        if (at.model.layers > 1) {
+                            --at.model.layers;
+                            QVERIFY2(validateLayout(at), where.c_str());
+                        }
+                        at = s;
+                        at.seqLen = 3 * seqLenMultiple(s);
+                        QVERIFY2(!validateLayout(at), where.c_str());
+                        if (seqLenMultiple(s) > 1) {
+                            at.seqLen += 1;
+                            QVERIFY2(validateLayout(at), where.c_str());
+                        }
+                        for (std::int64_t micro = 1; micro <= 64; ++micro) {
+                            at = s;
+                            at.microBatch = micro;
+                            QVERIFY2(microBatchFits(s, micro) == !validateLayout(at),
+                                     (where + " micro-batch " + std::to_string(micro)).c_str());
+                        }
+                    }
+        QVERIFY(checked > 20);
+    }
+
     // Korthikanti et al. 2022, Figure 1, as the paper's formulas give it (Calculon's validation
     // reference, calculon-ai/calculon@caa4b11, validation/: tests/validation/korthikanti_2022.md):
     // parameters + optimizer 18 bytes x 12 L h^2 / (t p) (no embedding, so compared with a

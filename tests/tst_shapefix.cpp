@@ -16,14 +16,21 @@ private slots:
         QTest::addColumn<qint64>("n");
         QTest::addColumn<qint64>("target");
         QTest::addColumn<qint64>("limit");
+        QTest::addColumn<qint64>("multiple");
         QTest::addColumn<qint64>("want");
-        QTest::newRow("already divides: 768 = 12 x 64") << qint64(768) << qint64(12) << qint64(1024) << qint64(12);
-        QTest::newRow("1000 = 2^3 x 5^3: 10 is nearest to 12") << qint64(1000) << qint64(12) << qint64(1024) << qint64(10);
-        QTest::newRow("tie goes up: 832 = 2^6 x 13, 12 -> 13") << qint64(832) << qint64(12) << qint64(1024) << qint64(13);
-        QTest::newRow("prime width 769: only 1") << qint64(769) << qint64(12) << qint64(1024) << qint64(1);
-        QTest::newRow("target above n: n itself") << qint64(64) << qint64(100) << qint64(1024) << qint64(64);
-        QTest::newRow("limit caps it: 4096, 5000 -> 1024") << qint64(4096) << qint64(5000) << qint64(1024) << qint64(1024);
-        QTest::newRow("n <= 0: 1") << qint64(0) << qint64(12) << qint64(1024) << qint64(1);
+        QTest::newRow("already divides: 768 = 12 x 64") << qint64(768) << qint64(12) << qint64(1024) << qint64(1) << qint64(12);
+        QTest::newRow("1000 = 2^3 x 5^3: 10 is nearest to 12") << qint64(1000) << qint64(12) << qint64(1024) << qint64(1) << qint64(10);
+        QTest::newRow("tie goes up: 832 = 2^6 x 13, 12 -> 13") << qint64(832) << qint64(12) << qint64(1024) << qint64(1) << qint64(13);
+        QTest::newRow("prime width 769: only 1") << qint64(769) << qint64(12) << qint64(1024) << qint64(1) << qint64(1);
+        QTest::newRow("target above n: n itself") << qint64(64) << qint64(100) << qint64(1024) << qint64(1) << qint64(64);
+        QTest::newRow("limit caps it: 4096, 5000 -> 1024") << qint64(4096) << qint64(5000) << qint64(1024) << qint64(1) << qint64(1024);
+        QTest::newRow("n <= 0: 1") << qint64(0) << qint64(12) << qint64(1024) << qint64(1) << qint64(1);
+        // Tensor parallelism takes whole heads: of 2368 = 2^6 x 37's even divisors, 32 is nearest 37.
+        QTest::newRow("2368 under TP 2: 32, not 37") << qint64(2368) << qint64(37) << qint64(1024) << qint64(2) << qint64(32);
+        QTest::newRow("2368 under TP 8: 32") << qint64(2368) << qint64(37) << qint64(1024) << qint64(8) << qint64(32);
+        QTest::newRow("a multiple that already divides: 768, 12, TP 4") << qint64(768) << qint64(12) << qint64(1024) << qint64(4) << qint64(12);
+        QTest::newRow("no even divisor of 769: any divisor") << qint64(769) << qint64(12) << qint64(1024) << qint64(2) << qint64(1);
+        QTest::newRow("multiple past the limit: any divisor") << qint64(4096) << qint64(12) << qint64(8) << qint64(16) << qint64(8);
     }
 
     void nearestDivisor()
@@ -31,8 +38,70 @@ private slots:
         QFETCH(qint64, n);
         QFETCH(qint64, target);
         QFETCH(qint64, limit);
+        QFETCH(qint64, multiple);
         QFETCH(qint64, want);
-        QCOMPARE(napkin::nearestDivisor(n, target, limit), want);
+        QCOMPARE(napkin::nearestDivisor(n, target, limit, multiple), want);
+    }
+
+    // The width slider's step: without tensor parallelism every multiple of 64 has heads; under
+    // it, the widths where heads of the kept d_head (or any heads) come in multiples of tp.
+    void widthStep_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("tp");
+        QTest::addColumn<bool>("keepHeadDim");
+        QTest::addColumn<qint64>("want");
+        QTest::newRow("GPT-2 small, TP 1") << QStringLiteral("gpt2-small") << qint64(1) << true << qint64(64);
+        QTest::newRow("GPT-2 small, TP 2: 2 heads of 64") << QStringLiteral("gpt2-small") << qint64(2) << true << qint64(128);
+        QTest::newRow("GPT-2 small, TP 8: 8 heads of 64") << QStringLiteral("gpt2-small") << qint64(8) << true << qint64(512);
+        QTest::newRow("GPT-2 small, TP 2, heads held: even widths") << QStringLiteral("gpt2-small") << qint64(2) << false << qint64(64);
+        QTest::newRow("GPT-2 small, TP 3, heads held") << QStringLiteral("gpt2-small") << qint64(3) << false << qint64(192);
+        QTest::newRow("Llama 2 70B, TP 8: 8 heads of 128") << QStringLiteral("llama2-70b") << qint64(8) << true << qint64(1024);
+        // GPT-2 XL: 25 heads of 64, split 5 ways: lcm(64, 320).
+        QTest::newRow("GPT-2 XL, TP 5") << QStringLiteral("gpt2-xl") << qint64(5) << true << qint64(320);
+    }
+
+    void widthStep()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qint64, tp);
+        QFETCH(bool, keepHeadDim);
+        QFETCH(qint64, want);
+        const ModelShape shape = test::catalog().findPreset(preset)->shape;
+        QCOMPARE(napkin::widthStep(shape, {.keepFfRatio = true, .keepHeadDim = keepHeadDim, .headMultiple = tp}), want);
+    }
+
+    // Every width on the slider's grid gives a shape tensor parallelism accepts: heads and kv
+    // heads multiples of tp, heads dividing the width, and under TP d_head kept when asked
+    // (without TP every multiple of 64 is offered, and heads are the nearest divisor).
+    void everyStepSplitsUnderTp()
+    {
+        int checked = 0;
+        for (const char *preset : {"gpt2-small", "gpt2-xl", "llama2-70b", "llama3-8b", "qwen3-30b-a3b", "deepseek-v3"}) {
+            const ModelShape before = test::catalog().findPreset(QLatin1String(preset))->shape;
+            const std::int64_t headDim = before.dModel / before.heads;
+            for (std::int64_t tp : {1, 2, 4, 8}) {
+                if (before.heads % tp != 0 || before.kvHeads % tp != 0)
+                    continue;
+                for (bool keep : {true, false}) {
+                    const WidthRule rule{.keepFfRatio = true, .keepHeadDim = keep, .headMultiple = tp};
+                    const std::int64_t step = napkin::widthStep(before, rule);
+                    for (std::int64_t width = step; width <= 16384; width += step) {
+                        const ModelShape after = napkin::followWidth(before, width, rule, nullptr);
+                        const QByteArray where = QStringLiteral("%1, TP %2, %3, width %4")
+                                                     .arg(QLatin1String(preset)).arg(tp)
+                                                     .arg(keep ? QStringLiteral("d_head kept") : QStringLiteral("heads held"))
+                                                     .arg(width).toUtf8();
+                        QVERIFY2(!validateShape(after), where.constData());
+                        QVERIFY2(after.heads % tp == 0 && after.kvHeads % tp == 0, where.constData());
+                        if (keep && tp > 1)
+                            QVERIFY2(after.dModel / after.heads == headDim, where.constData());
+                        ++checked;
+                    }
+                }
+            }
+        }
+        QVERIFY(checked > 500);
     }
 
     void followWidth_data()
@@ -142,15 +211,23 @@ private slots:
         QTest::addColumn<qint64>("heads");
         QTest::addColumn<qint64>("kvHeads");
         QTest::addColumn<QString>("note");
+        QTest::addColumn<qint64>("tp");
         // GPT-2 is multi-head attention (kv heads = heads) and stays so.
         QTest::newRow("GPT-2 small, 16 heads: kv heads follow") << QStringLiteral("gpt2-small") << qint64(16) << qint64(16)
-                                                                << QStringLiteral("kv heads 12 → 16 so that they divide heads");
+                                                                << QStringLiteral("kv heads 12 → 16 so that they divide heads")
+                                                                << qint64(1);
         // Llama 2 70B's 8 kv heads (grouped-query attention, Touvron et al. 2023) divide 48 ...
         QTest::newRow("Llama 2 70B, 48 heads: 8 kv heads divide") << QStringLiteral("llama2-70b") << qint64(48) << qint64(8)
-                                                                 << QString();
+                                                                 << QString() << qint64(1);
         // ... but not 36 = 2^2 x 3^2, whose divisor nearest 8 is 9.
         QTest::newRow("Llama 2 70B, 36 heads: kv heads 8 -> 9") << QStringLiteral("llama2-70b") << qint64(36) << qint64(9)
-                                                               << QStringLiteral("kv heads 8 → 9 so that they divide heads");
+                                                               << QStringLiteral("kv heads 8 → 9 so that they divide heads")
+                                                               << qint64(1);
+        // Under TP 4 each rank takes whole K/V heads: of 36's divisors 4, 12 and 36, 4 and 12
+        // are equally near 8 and the tie goes up.
+        QTest::newRow("Llama 2 70B, 36 heads, TP 4: kv heads 8 -> 12") << QStringLiteral("llama2-70b") << qint64(36) << qint64(12)
+                                                                      << QStringLiteral("kv heads 8 → 12 so that they divide heads")
+                                                                      << qint64(4);
     }
 
     void followHeads()
@@ -159,8 +236,9 @@ private slots:
         QFETCH(qint64, heads);
         QFETCH(qint64, kvHeads);
         QFETCH(QString, note);
+        QFETCH(qint64, tp);
         QString said;
-        const ModelShape after = napkin::followHeads(test::catalog().findPreset(preset)->shape, heads, &said);
+        const ModelShape after = napkin::followHeads(test::catalog().findPreset(preset)->shape, heads, &said, tp);
         QCOMPARE(after.heads, heads);
         QCOMPARE(after.kvHeads, kvHeads);
         QCOMPARE(said, note);

@@ -122,6 +122,27 @@ std::optional<Refusal> validateLayout(const Scenario &s)
     return std::nullopt;
 }
 
+std::int64_t fewestLayers(const Scenario &s)
+{
+    return std::max<std::int64_t>(1, s.pp * s.vpp);
+}
+
+std::int64_t seqLenMultiple(const Scenario &s)
+{
+    return s.cp > 1 ? 2 * s.cp : 1;
+}
+
+bool microBatchFits(const Scenario &s, std::int64_t microBatch)
+{
+    const std::int64_t model = s.tp * s.pp * s.cp;
+    if (!s.globalBatch || microBatch < 1 || model < 1 || s.gpus % model != 0)
+        return true;  // no global batch to divide (or a layout refused for another reason)
+    const std::int64_t perStep = microBatch * (s.gpus / model);
+    if (*s.globalBatch % perStep != 0)
+        return false;
+    return s.vpp <= 1 || (*s.globalBatch / perStep) % s.pp == 0;
+}
+
 std::vector<std::int64_t> stageLayers(std::int64_t layers, std::int64_t pp)
 {
     std::vector<std::int64_t> out(static_cast<std::size_t>(pp), layers / pp);

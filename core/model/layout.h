@@ -47,6 +47,16 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode);
 /// tp or pp (it has no layers to split).
 std::optional<Refusal> validateLayout(const Scenario &s);
 
+/// What validateLayout() asks of the fields the window's sliders set, so that a slider can
+/// offer only values it accepts. The fewest layers: pp x vpp, a layer in every virtual stage.
+std::int64_t fewestLayers(const Scenario &s);
+/// Sequence lengths are multiples of this: 2 x cp, the load-balanced causal split's chunks
+/// (1 without context parallelism).
+std::int64_t seqLenMultiple(const Scenario &s);
+/// Whether micro-batches of `microBatch` sequences make up the global batch (when one is set)
+/// on every data-parallel replica, and under interleaving a multiple of pp of them per step.
+bool microBatchFits(const Scenario &s, std::int64_t microBatch);
+
 /// The scenario with the simplest layout: every GPU a data-parallel replica of one
 /// micro-batch (tp, pp, vpp, cp and ep 1, no SP, no global batch of its own), the lowest ZeRO
 /// stage its offload allows or its own. What the planner and a budget start from when the

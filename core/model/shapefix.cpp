@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace napkin {
 
@@ -17,27 +18,43 @@ QString tr(const char *text)
 }
 } // namespace
 
-std::int64_t nearestDivisor(std::int64_t n, std::int64_t target, std::int64_t limit)
+std::int64_t nearestDivisor(std::int64_t n, std::int64_t target, std::int64_t limit, std::int64_t multiple)
 {
     if (n <= 0)
         return 1;
-    target = std::clamp<std::int64_t>(target, 1, std::min(n, limit));
+    const std::int64_t top = std::min(n, limit);
+    // Without a divisor that is a multiple (n not one, or the multiple past the limit), any divisor.
+    if (multiple < 1 || n % multiple != 0 || multiple > top)
+        multiple = 1;
+    target = std::clamp<std::int64_t>(target, 1, top);
+    const auto fits = [&](std::int64_t d) { return n % d == 0 && d % multiple == 0; };
+    // Ends: `multiple` itself is in [1, top] and fits.
     for (std::int64_t delta = 0;; ++delta) {
         const std::int64_t up = target + delta;
         const std::int64_t down = target - delta;
-        if (up <= std::min(n, limit) && n % up == 0)
+        if (up <= top && fits(up))
             return up;
-        if (down >= 1 && n % down == 0)
+        if (down >= 1 && fits(down))
             return down;
     }
 }
 
-ModelShape followHeads(const ModelShape &m, std::int64_t heads, QString *note)
+std::int64_t widthStep(const ModelShape &m, WidthRule rule)
+{
+    constexpr std::int64_t tile = 64;
+    if (rule.headMultiple <= 1)
+        return tile;
+    const std::int64_t headDim = std::max<std::int64_t>(1, m.dModel / std::max<std::int64_t>(1, m.heads));
+    // At most 131072 x 1024 (d_head x tp): no overflow.
+    return std::lcm(tile, rule.keepHeadDim ? headDim * rule.headMultiple : rule.headMultiple);
+}
+
+ModelShape followHeads(const ModelShape &m, std::int64_t heads, QString *note, std::int64_t kvMultiple)
 {
     ModelShape out = m;
     out.heads = heads;
     const bool multiHead = m.kvHeads == m.heads;
-    out.kvHeads = multiHead ? heads : nearestDivisor(heads, m.kvHeads, heads);
+    out.kvHeads = multiHead ? heads : nearestDivisor(heads, m.kvHeads, heads, kvMultiple);
     if (out.kvHeads != m.kvHeads && note)
         *note = tr("kv heads %1 → %2 so that they divide heads").arg(m.kvHeads).arg(out.kvHeads);
     return out;
@@ -51,12 +68,15 @@ ModelShape followWidth(const ModelShape &m, std::int64_t dModel, WidthRule rule,
     const std::int64_t headDim = std::max<std::int64_t>(1, m.dModel / std::max<std::int64_t>(1, m.heads));
     const std::int64_t wanted = rule.keepHeadDim ? std::max<std::int64_t>(1, std::llround(static_cast<double>(dModel) / static_cast<double>(headDim)))
                                                  : m.heads;
-    const std::int64_t heads = nearestDivisor(dModel, wanted, limits::maxHeads);
+    const std::int64_t heads = nearestDivisor(dModel, wanted, limits::maxHeads, rule.headMultiple);
     if (heads != m.heads) {
         QString kvNote;
-        out = followHeads(out, heads, &kvNote);
+        out = followHeads(out, heads, &kvNote, rule.headMultiple);
         if (rule.keepHeadDim && dModel / heads == headDim)
             notes << tr("heads %1 → %2 to keep d_head = %3").arg(m.heads).arg(heads).arg(headDim);
+        else if (rule.headMultiple > 1)
+            notes << tr("heads %1 → %2 so that they divide d_model = %3 and TP %4 divides them")
+                         .arg(m.heads).arg(heads).arg(dModel).arg(rule.headMultiple);
         else
             notes << tr("heads %1 → %2 so that they divide d_model = %3").arg(m.heads).arg(heads).arg(dModel);
         if (!kvNote.isEmpty())

@@ -101,14 +101,16 @@ private slots:
 
     void resize()
     {
-        m_window->resize(1500, 850);
-        QTRY_COMPARE(m_window->size(), QSize(1500, 850));
-        const QString larger = wrongText(QStringLiteral("resize to 1500x850"));
-        QVERIFY2(larger.isEmpty(), qPrintable(larger));
-        m_window->resize(1280, 720);
-        QTRY_COMPARE(m_window->size(), QSize(1280, 720));
-        const QString wrong = wrongText(QStringLiteral("resize back to 1280x720"));
-        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        // Larger, then wide enough for three columns (the time panel moves beside the roofline,
+        // its chart under its figures), and back, twice.
+        for (const QSize size : {QSize(1500, 850), QSize(1280, 720), QSize(1920, 1080), QSize(1280, 720),
+                                 QSize(1920, 1080), QSize(1280, 720)}) {
+            m_window->resize(size);
+            QTRY_COMPARE(m_window->size(), size);
+            const QString wrong = wrongText(QStringLiteral("resize to %1x%2").arg(size.width()).arg(size.height()));
+            QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+            QCOMPARE(m_window->dashboard()->overviewColumns(), size.width() == 1920 ? 3 : 2);
+        }
     }
 
     void gpuChange()

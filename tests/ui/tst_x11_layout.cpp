@@ -1,8 +1,10 @@
 // The projector case: a 1280x720 window at every text size View > Bigger/Smaller Text offers.
 // Every chart stays readable (a plot area of at least a few lines each way, its title and axis
 // titles whole, text actually painted on the X server), switching to one chart per tab when
-// the grid would be too small; menus and the help window grow with the text; at normal size
-// the GPU, ZeRO, recipe and recompute controls are in view without scrolling.
+// the grid would be too small; the time panel's explanations are shown whole (wrapped, never
+// elided), read back from the screen by OCR; a wide screen puts memory, roofline and time in
+// three columns; menus and the help window grow with the text; at normal size the GPU, ZeRO,
+// recipe and recompute controls are in view without scrolling.
 // Runs on the xcb platform under Xvfb (see CMakeLists.txt).
 
 #include "ui/widgets/chartview.h"
@@ -14,17 +16,27 @@
 #include "ui/controls/gpuchooser.h"
 #include "ui/controls/moreoptions.h"
 #include "ui/widgets/numberspinbox.h"
+#include "ui/widgets/textstrip.h"
+#include "ui/views/gputimechart.h"
+#include "ui/widgets/barlabels.h"
+#include "ui/views/memorypanel.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/views/timepanel.h"
 
 #include <QAbstractAxis>
 #include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QComboBox>
+#include <QDir>
 #include <QMenuBar>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolTip>
 
 #include <cmath>
 
@@ -142,11 +154,96 @@ private slots:
         // Memory, roofline, the every-GPU chart, the stages, the step and the budget, whichever
         // way they are arranged.
         QCOMPARE(checked.size(), 6);
+        // The time panel's explanations whole, in the grid or on their own tab.
+        if (dashboard->currentArrangement() == Dashboard::Arrangement::Tabs) {
+            dashboard->tabs()->setCurrentWidget(dashboard->timePanel());
+            settle();
+        }
+        // Whole at the normal size and smaller; with larger text a note may have no room left,
+        // and then its tooltip has it whole.
+        checkTimeNotes(dashboard->timePanel(), scale <= 1.0);
         // Large text does get tabs; normal text gets the grid.
         if (scale >= 1.5)
             QCOMPARE(dashboard->currentArrangement(), Dashboard::Arrangement::Tabs);
         if (scale <= 1.0)
             QCOMPARE(dashboard->currentArrangement(), Dashboard::Arrangement::Grid);
+    }
+
+    // The explanations beside the time figures at 1280x720, read back from the X server's
+    // pixels: whole sentences, not "nothing recomputed: equals the …".
+    void timeNotesReadBackWhole()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1280, 720);
+        QVERIFY(uitest::showAndWait(w));
+        QTRY_COMPARE(w.size(), QSize(1280, 720));
+        settle();
+        TimePanel *time = w.dashboard()->timePanel();
+        QVERIFY(time->isVisible());
+        checkTimeNotes(time);
+        QRect notes;
+        for (int f = 0; f < TimePanel::kFigures; ++f) {
+            const TextStrip *note = time->note(static_cast<TimePanel::Figure>(f));
+            notes |= QRect(note->mapTo(&w, QPoint(0, 0)), note->size());
+        }
+        // Three times the size: tesseract reads small grey text poorly.
+        const QImage shot = w.screen()->grabWindow(w.winId(), notes.x(), notes.y(), notes.width(), notes.height()).toImage();
+        const QImage big = shot.scaled(shot.size() * 3, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+        const QString path = QDir::temp().filePath(QStringLiteral("tst_x11_layout-time-notes.png"));
+        QVERIFY(big.save(path));
+        QProcess ocr;
+        ocr.start(QStringLiteral("tesseract"), {path, QStringLiteral("stdout"), QStringLiteral("--psm"), QStringLiteral("6")});
+        QVERIFY2(ocr.waitForFinished(60000) && ocr.exitCode() == 0,
+                 "tesseract is needed (Debian package tesseract-ocr, installed by tools/setup.sh test)");
+        const QString read = letters(QString::fromUtf8(ocr.readAllStandardOutput()));
+        // The notes that elided at 1280x720, each to its last word.
+        for (TimePanel::Figure f : {TimePanel::Figure::HardwareFlops, TimePanel::Figure::WallClock, TimePanel::Figure::Cost}) {
+            const QString note = time->note(f)->text();
+            QVERIFY2(read.contains(letters(note)),
+                     qPrintable(QStringLiteral("'%1' not read back whole from %2; read: %3").arg(note, path, read)));
+        }
+    }
+
+    // On a wide screen the overview is three columns (memory, roofline, and the time panel at
+    // full height with its figures above the every-GPU chart, whose GPU names still stand at
+    // most 45°), at 1280x720 two (time below); resizing goes back and forth.
+    void wideScreenHasThreeColumns()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1920, 1080);
+        QVERIFY(uitest::showAndWait(w));
+        for (const QSize size : {QSize(1920, 1080), QSize(1280, 720), QSize(1920, 1080), QSize(1280, 720)}) {
+            w.resize(size);
+            QTRY_COMPARE(w.size(), size);
+            settle();
+            const bool wide = size.width() == 1920;
+            Dashboard *dashboard = w.dashboard();
+            const QString where = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+            QCOMPARE(dashboard->overviewColumns(), wide ? 3 : 2);
+            const QRect memory = dashboard->memoryPanel()->geometry();
+            const QRect roofline = dashboard->rooflinePanel()->geometry();
+            TimePanel *time = dashboard->timePanel();
+            const QRect timeRect = time->geometry();
+            QVERIFY2(memory.right() < roofline.left() && memory.top() == roofline.top(), qPrintable(where));
+            if (wide) {
+                // One row: the time panel beside the roofline, as tall as the charts, its chart
+                // under the figures and taking most of it.
+                QVERIFY2(roofline.right() < timeRect.left() && timeRect.top() == memory.top()
+                             && timeRect.height() == memory.height(),
+                         qPrintable(where));
+                QVERIFY(time->figuresAbove());
+                const QRect chart(time->gpuChart()->mapTo(time, QPoint(0, 0)), time->gpuChart()->size());
+                const TextStrip *energy = time->note(TimePanel::Figure::Energy);
+                QVERIFY2(chart.top() > energy->mapTo(time, QPoint(0, energy->height())).y(), qPrintable(where));
+                QVERIFY2(chart.height() > timeRect.height() / 2, qPrintable(where));
+                QVERIFY2(time->gpuChart()->barLabels()->angle() <= 45, qPrintable(where));
+                // The charts beside it keep a readable chart's width.
+                QVERIFY2(memory.width() >= dashboard->minimumChartSize().width(), qPrintable(where));
+            } else {
+                QVERIFY2(timeRect.top() > memory.bottom() && !time->figuresAbove(), qPrintable(where));
+            }
+            checkTimeNotes(time);
+        }
     }
 
     void menusAndHelpGrowWithText()
@@ -192,6 +289,36 @@ private slots:
     }
 
 private:
+    /// Letters and digits only, lower case: what OCR reads reliably of a sentence.
+    static QString letters(const QString &text)
+    {
+        static const QRegularExpression other(QStringLiteral("[^a-z0-9]"));
+        return text.toLower().replace(QChar(0x00D7), QLatin1Char('x')).remove(other);  // "8 × H100" reads "8 x H100"
+    }
+
+    /// Every note of the time panel shows its whole text: no elision, no line cut off, and
+    /// when `whole` none moved to its tooltip; one that is, is whole there.
+    static void checkTimeNotes(TimePanel *time, bool whole = true)
+    {
+        for (int f = 0; f < TimePanel::kFigures; ++f) {
+            TextStrip *note = time->note(static_cast<TimePanel::Figure>(f));
+            const QString state = QStringLiteral("'%1' in %2 line(s) of %3 px; needs %4")
+                                      .arg(note->text()).arg(note->lines()).arg(note->width())
+                                      .arg(note->linesNeeded(note->width()));
+            QVERIFY2(note->isVisible(), qPrintable(state));
+            if (!note->showsWholeText()) {
+                QVERIFY2(!whole, qPrintable(state));
+                QHelpEvent hover(QEvent::ToolTip, QPoint(2, 2), note->mapToGlobal(QPoint(2, 2)));
+                QApplication::sendEvent(note, &hover);
+                QTRY_VERIFY2(QToolTip::isVisible() && QToolTip::text().startsWith(note->text()), qPrintable(state));
+                QToolTip::hideText();
+            }
+            // And inside the panel: a row pushed past its bottom would be cut off too.
+            const QPoint bottom = note->mapTo(time, QPoint(0, note->height()));
+            QVERIFY2(bottom.y() <= time->height(), qPrintable(note->text()));
+        }
+    }
+
     static void settle()
     {
         for (int i = 0; i < 4; ++i) {

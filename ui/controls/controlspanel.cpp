@@ -1,9 +1,11 @@
 #include "ui/controls/controlspanel.h"
 
 #include "core/model/fields.h"
+#include "core/model/layout.h"
 #include "ui/controls/gpuchooser.h"
 #include "ui/controls/layoutcontrols.h"
 #include "ui/widgets/linkedslider.h"
+#include "ui/controls/modelshapeoptions.h"
 #include "ui/controls/moreoptions.h"
 #include "core/model/recipe.h"
 #include "ui/state/scenariocontroller.h"
@@ -24,6 +26,8 @@ namespace napkin::ui {
 namespace {
 // The sequence slider's reach for models with rotary positions (Llama 3.1's 128K context).
 constexpr std::int64_t kSeqSliderMax = 131072;
+constexpr std::int64_t kSeqSliderMin = 16;
+constexpr std::int64_t kMicroBatchSliderMax = 1024;
 } // namespace
 
 ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
@@ -84,11 +88,12 @@ QWidget *ControlsPanel::buildMainSliders()
     mainLayout->addWidget(addSlider(Main::MicroBatch, tr("Micro-batch (sequences per GPU)"),
         tr("Sequences per GPU per forward/backward pass. Activation memory and the roofline "
            "position of every op change with it."),
-        fieldLo("batch"), fieldHi("batch"), 1, 1024, 1, 2, 1, integer));
+        fieldLo("batch"), fieldHi("batch"), 1, static_cast<double>(kMicroBatchSliderMax), 1, 2, 1, integer));
     mainLayout->addWidget(addSlider(Main::SeqLen, tr("Sequence length (tokens)"),
         tr("Tokens per sequence. Attention FLOPs and (without FlashAttention) activation memory "
            "grow with its square. GPT-2 models allow at most their position table."),
-        fieldLo("seq_len"), fieldHi("seq_len"), 16, static_cast<double>(kSeqSliderMax), 1, 2, 1, integer));
+        fieldLo("seq_len"), fieldHi("seq_len"), static_cast<double>(kSeqSliderMin), static_cast<double>(kSeqSliderMax), 1, 2, 1,
+        integer));
     return main;
 }
 
@@ -151,6 +156,8 @@ void ControlsPanel::connectControls()
         m_controller->propose(s, tr("Count parameters from the shape"));
     });
     connect(m_more, &MoreOptions::notice, this, &ControlsPanel::notice);
+    connect(m_more->shapeOptions(), &ModelShapeOptions::widthRuleChanged, this,
+            [this] { fitSliders(m_controller->scenario()); });
     connect(m_controller, &ScenarioController::scenarioChanged, this, &ControlsPanel::sync);
 }
 
@@ -209,8 +216,7 @@ void ControlsPanel::edit(Main which, double value)
     case Main::DModel:
         // During a drag, heads and d_ff follow from the shape the drag began with, so
         // dragging away and back restores them instead of drifting.
-        s.model = followWidth(m_controller->interacting() ? m_dragBase.model : s.model, n,
-                              m_more->widthRule(), &note);
+        s.model = followWidth(m_controller->interacting() ? m_dragBase.model : s.model, n, widthRule(s), &note);
         what = tr("Set d_model to %1").arg(n);
         break;
     case Main::Tokens:
@@ -241,14 +247,11 @@ void ControlsPanel::edit(Main which, double value)
 
 void ControlsPanel::sync(const Scenario &s)
 {
+    fitSliders(s);
     slider(Main::Layers)->setValue(static_cast<double>(s.model.layers));
     slider(Main::DModel)->setValue(static_cast<double>(s.model.dModel));
     slider(Main::Tokens)->setValue(s.tokens);
     slider(Main::MicroBatch)->setValue(static_cast<double>(s.microBatch));
-    // A learned position table ends the sequence slider: GPT-2 has no positions past it.
-    slider(Main::SeqLen)->setSliderMaximum(
-        s.model.arch == Arch::Gpt2 ? static_cast<double>(std::min(s.model.maxPositions, kSeqSliderMax))
-                                   : static_cast<double>(kSeqSliderMax));
     slider(Main::SeqLen)->setValue(static_cast<double>(s.seqLen));
     m_gpu->setGpuId(s.gpuId);
     if (const auto recipe = findRecipe(s.recipeId))
@@ -259,6 +262,37 @@ void ControlsPanel::sync(const Scenario &s)
         m_paramsNote->setText(tr("The parameter count is fixed at %1 (given directly), so layers and "
                                  "width change activations and attention FLOPs only.")
                                   .arg(fmt::count(*s.paramsOverride)));
+}
+
+WidthRule ControlsPanel::widthRule(const Scenario &s) const
+{
+    WidthRule rule = m_more->widthRule();
+    rule.headMultiple = s.tp;
+    return rule;
+}
+
+void ControlsPanel::fitSliders(const Scenario &s)
+{
+    // Nothing here moves during a drag of these sliders (tp, pp, vpp, cp, the global batch
+    // and d_head hold still), so the grid under the pointer stays put.
+    slider(Main::DModel)->setSliderStep(static_cast<double>(widthStep(s.model, widthRule(s))));
+    // Mixture-of-Experts: the dense blocks are among the layers.
+    slider(Main::Layers)->setSliderMinimum(
+        static_cast<double>(std::max(fewestLayers(s), s.model.moe() ? s.model.denseLayers : 1)));
+    // The sequence slider doubles from its bottom: from a multiple of 2 x cp, every position is one.
+    const std::int64_t seqMultiple = seqLenMultiple(s);
+    std::int64_t seqLowest = seqMultiple;
+    while (seqLowest < kSeqSliderMin)
+        seqLowest *= 2;
+    // A learned position table ends the sequence slider: GPT-2 has no positions past it.
+    const std::int64_t seqTop = s.model.arch == Arch::Gpt2 ? std::min(s.model.maxPositions, kSeqSliderMax) : kSeqSliderMax;
+    slider(Main::SeqLen)->setSliderMinimum(static_cast<double>(seqLowest));
+    slider(Main::SeqLen)->setSliderMaximum(static_cast<double>(std::max(seqLowest, seqTop / seqMultiple * seqMultiple)));
+    // Powers of two: if one makes up the global batch, so does every smaller one.
+    std::int64_t microTop = kMicroBatchSliderMax;
+    while (microTop > 1 && !microBatchFits(s, microTop))
+        microTop /= 2;
+    slider(Main::MicroBatch)->setSliderMaximum(static_cast<double>(microTop));
 }
 
 } // namespace napkin::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/scenario.h"
+#include "core/model/shapefix.h"
 #include "core/text/units.h"
 
 #include <QWidget>
@@ -55,6 +56,13 @@ private:
                             int stepsPerUnit, int display);
     void edit(Main which, double value);
     void sync(const Scenario &s);
+    /// The sliders' ranges and steps to what the layout accepts, so that no position is a
+    /// scenario core refuses (the width in multiples tensor parallelism splits, at least a
+    /// layer per pipeline chunk, sequences in 2 x cp chunks, micro-batches that make up the
+    /// global batch).
+    void fitSliders(const Scenario &s);
+    /// What the width carries with it: the shape options' checkboxes, and heads that tp divides.
+    WidthRule widthRule(const Scenario &s) const;
 
     ScenarioController *m_controller;
     LinkedSlider *m_sliders[5] = {};

@@ -80,7 +80,7 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
     connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
         QString note;
         proposeChange(m_controller, FieldControls::undoText(*findScenarioField(QStringLiteral("heads")), QString::number(v)),
-                      [&](Scenario &s) { s.model = followHeads(s.model, v, &note); });
+                      [&](Scenario &s) { s.model = followHeads(s.model, v, &note, s.tp); });
         if (!note.isEmpty())
             emit notice(note);
     });
@@ -90,6 +90,8 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
                       [&](Scenario &s) { s.model.kvHeads = v; });
     });
     connect(m_fields, &FieldControls::notice, this, &ModelShapeOptions::notice);
+    connect(m_keepRatio, &QCheckBox::toggled, this, &ModelShapeOptions::widthRuleChanged);
+    connect(m_keepHeadDim, &QCheckBox::toggled, this, &ModelShapeOptions::widthRuleChanged);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &ModelShapeOptions::sync);
     sync(m_controller->scenario());
 }
@@ -142,9 +144,10 @@ void ModelShapeOptions::sync(const Scenario &s)
     m_switches->setText(switches.join(QStringLiteral(" · ")));
     if (auto *form = qobject_cast<QFormLayout *>(layout()))
         form->setRowVisible(m_switches, !switches.isEmpty());
-    m_heads->setDividend(s.model.dModel);
+    // Under tensor parallelism the arrows skip head counts it cannot split.
+    m_heads->setDividend(s.model.dModel, s.tp);
     m_heads->setValue(static_cast<int>(s.model.heads));
-    m_kvHeads->setDividend(s.model.heads);
+    m_kvHeads->setDividend(s.model.heads, s.tp);
     m_kvHeads->setValue(static_cast<int>(s.model.kvHeads));
     // Top-k stops at the experts there are, dense blocks at the layers; the expert fields rest
     // while the MLP is dense.

@@ -21,8 +21,8 @@ class ScenarioController;
 /// expert width). Heads keep dividing the width and kv heads the heads (core/shapefix).
 /// The rows are generated from the field table (FieldControls) but for the preset, whose items
 /// are the catalog's models and which sets the whole shape, and the heads and kv heads, whose
-/// arrows step through the divisors of what they divide (DivisorSpinBox) and whose heads carry
-/// kv heads with them.
+/// arrows step through the divisors of what they divide that tensor parallelism splits
+/// (DivisorSpinBox) and whose heads carry kv heads with them.
 class ModelShapeOptions final : public SectionBox
 {
     Q_OBJECT
@@ -43,6 +43,8 @@ public:
 signals:
     /// What an edit changed besides the field itself ("kv heads 8 → 4 ...").
     void notice(const QString &message);
+    /// A "follows width" checkbox was toggled: the width slider's step may change.
+    void widthRuleChanged();
 
 private:
     void sync(const Scenario &s);

@@ -10,6 +10,7 @@
 #include "core/report/gputimes.h"
 #include "ui/views/layoutpicture.h"
 #include "ui/views/memorypanel.h"
+#include "ui/views/overviewgrid.h"
 #include "ui/views/plannerpanel.h"
 #include "ui/views/rooflinepanel.h"
 #include "ui/views/stagememorypanel.h"
@@ -338,17 +339,6 @@ QSize Dashboard::minimumChartSize() const
     return {22 * line, 15 * line};
 }
 
-bool Dashboard::gridFits(QSize size) const
-{
-    const QSize chart = minimumChartSize();
-    const int spacing = m_grid->spacing();
-    const int cellWidth = (size.width() - spacing) / 2;
-    const int topRow = (size.height() - spacing) * 3 / 5;
-    const int bottomRow = size.height() - spacing - topRow;
-    // The time row is figures beside the every-GPU chart, whose tilted names take lines too.
-    return cellWidth >= chart.width() && topRow >= chart.height() && bottomRow >= chart.height() * 9 / 10;
-}
-
 void Dashboard::arrange()
 {
     const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
@@ -357,11 +347,15 @@ void Dashboard::arrange()
                           - (m_settings->isVisibleTo(this) ? m_settings->sizeHint().height() + 8 : 0)
                           - (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0)
                           - (m_pinned->isVisibleTo(this) ? m_pinned->sizeHint().height() + 8 : 0));
-    const bool tabbed = m_arrangement == Arrangement::Tabs
-                        || (m_arrangement == Arrangement::Auto && !gridFits(pages));
-    if (tabbed == m_tabbed && (m_grid->count() > 0 || m_tabs->count() > 0))
+    const int fit = pageColumnsFor(pages, minimumChartSize(), m_grid->spacing(), timeColumnWidth(m_time));
+    // A picture keeps the two columns its design size was laid out for (chartrender.cpp).
+    const int columns = m_arrangement == Arrangement::Tabs ? 1 : m_arrangement == Arrangement::Grid ? 2 : fit;
+    const bool tabbed = columns < 2;
+    if (tabbed == m_tabbed && (tabbed || columns == m_columns) && (m_grid->count() > 0 || m_tabs->count() > 0))
         return;
     m_tabbed = tabbed;
+    if (!tabbed)
+        m_columns = columns;
     // Large text: the summary wraps to a second line instead of losing its GPU.
     // With a pinned baseline its line takes the second one (the GPU is in the controls too).
     m_summary->setLines(tabbed && !m_pinned->isVisibleTo(this) ? 2 : 1);
@@ -371,6 +365,7 @@ void Dashboard::arrange()
     // The every-GPU chart gets a tab of its own: beside the figures it would be too narrow.
     if (tabbed)
         m_time->setChartDetached(true);
+    m_time->setTitleVisible(!tabbed);
     // The view in sight stays in sight: the tab of the page shown, or the page of the tab the
     // user chose (a page chosen before the window was first laid out stays chosen).
     m_arranging = true;
@@ -398,10 +393,7 @@ void Dashboard::arrange()
         m_tabChosen = false;
         m_pages->setCurrentWidget(m_tabs);
     } else {
-        m_grid->addWidget(m_memory, 0, 0);
-        m_grid->addWidget(m_roofline, 0, 1);
-        m_grid->addWidget(m_time, 1, 0, 1, 2);
-        m_time->setChartDetached(false);
+        placeOverview(m_grid, m_columns, m_memory, m_roofline, m_time);
         m_parallelGrid->addWidget(m_stages, 0, 0);
         m_parallelGrid->addWidget(m_step, 0, 1);
         m_parallelGrid->addWidget(m_layoutPicture, 1, 0);

@@ -29,10 +29,10 @@ class StepTimePanel;
 class TimePanel;
 
 /// Every view of a report under a one-line summary of the scenario, on three pages: Overview
-/// (memory and roofline side by side, time and cost and the every-GPU chart below), Parallel
-/// training (memory per pipeline stage, the step, the layout and the planner) and Budget
-/// (from a training budget to a model). The
-/// main window's centre and the exported dashboard.
+/// (memory and roofline side by side, time and cost and the every-GPU chart below; on a wide
+/// screen the three side by side, see overviewgrid.h), Parallel training (memory per pipeline
+/// stage, the step, the layout and the planner) and Budget (from a training budget to a
+/// model). The main window's centre and the exported dashboard.
 /// When the grid's cells would be too small for the text size (large text on a projector),
 /// the views become tabs, one at a time at full size, instead of being clipped.
 class Dashboard final : public QWidget
@@ -49,6 +49,8 @@ public:
     void setArrangement(Arrangement arrangement);
     /// Grid or Tabs: what is shown now.
     Arrangement currentArrangement() const;
+    /// The overview's columns now: 1 (tabs), 2 or 3 (a wide page).
+    int overviewColumns() const { return m_tabbed ? 1 : m_columns; }
     /// The smallest readable chart at the current text size: room for a title, tick labels on
     /// both axes, axis titles and a few legend rows.
     QSize minimumChartSize() const;
@@ -125,7 +127,6 @@ private:
 
     void placeError();
     void arrange();
-    bool gridFits(QSize size) const;
 
     const Catalog &m_catalog;
     TextStrip *m_summary;
@@ -154,6 +155,7 @@ private:
     QTabWidget *m_tabs;
     Arrangement m_arrangement = Arrangement::Auto;
     bool m_tabbed = false;
+    int m_columns = 2;          ///< the grid's: 2, or 3 on a wide page
     bool m_arranging = false;   ///< arrange() is moving the views between grid and tabs
     bool m_tabChosen = false;   ///< a tab was chosen since the views became tabs
     bool m_exporting = false;

@@ -207,6 +207,14 @@ void GpuTimeChart::placeMarks()
     }
 }
 
+int GpuTimeChart::widthForTiltedNames() const
+{
+    const QRectF plot = m_chart->plotArea();
+    // Before the first layout, room for a tick label and the axis title.
+    const double beside = plot.width() > 0 ? m_view->width() - plot.width() : 6.0 * fontMetrics().height();
+    return static_cast<int>(std::ceil(m_labels->plotWidthFor(45) + beside));
+}
+
 void GpuTimeChart::restyle()
 {
     styleChart(m_chart, font());

@@ -53,6 +53,9 @@ public:
     /// The words drawn upright over each GPU's bar: "does not fit (16 GiB)", "no fp32 peak", or
     /// empty. In the plot, so that they never take room from it.
     QStringList marks() const;
+    /// The width at which the GPU names under the bars stand at most 45° (upright ones are
+    /// hard to read): the plot that asks for, and the axis and margins beside it.
+    int widthForTiltedNames() const;
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -5,19 +5,49 @@
 #include "core/report/gputimes.h"
 #include "core/text/units.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 
 #include "ui/widgets/textstrip.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace napkin::ui {
 
+namespace {
+
+// More lines than this and a note is a paragraph: it goes to the tooltip instead.
+constexpr int kMaxNoteLines = 4;
+// Between the figures' rows; closer when that keeps a note on screen.
+constexpr int kRowSpacing = 4;
+constexpr int kTightRowSpacing = 0;
+
+// The figures' widget. Its resize comes after its grid has placed the notes (a layout acts on
+// the resize before the widget's handler), so the notes' width is known when the panel fits them.
+class Figures final : public QWidget
+{
+public:
+    using QWidget::QWidget;
+    std::function<void()> resized;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QWidget::resizeEvent(event);
+        if (resized)
+            resized();
+    }
+};
+
+} // namespace
+
 TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
-    : QWidget(parent), m_figures(new QWidget(this)), m_chart(new GpuTimeChart(catalog, this)),
-      m_layout(new QHBoxLayout(this))
+    : QWidget(parent), m_title(new TextStrip(this)), m_figures(new Figures(this)),
+      m_chart(new GpuTimeChart(catalog, this)), m_layout(new QHBoxLayout(this))
 {
     const QString names[kFigures] = {tr("FLOPs, 6ND"), tr("FLOPs, detailed"), tr("FLOPs, HFU"), tr("Wall clock"),
                                      tr("GPU-hours"), tr("GPU-years"), tr("Cost"), tr("Energy")};
@@ -32,14 +62,14 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
         tr("GPUs x board power (TDP) x wall-clock time; no cooling or PUE")};
     auto *grid = new QGridLayout;
     grid->setHorizontalSpacing(10);
-    grid->setVerticalSpacing(4);
-    auto *title = new TextStrip(this);
-    title->setText(tr("Training time and cost"));
-    title->setBold(true);
-    title->setScale(1.15);
-    grid->addWidget(title, 0, 0, 1, 3);
+    grid->setVerticalSpacing(kRowSpacing);
+    m_title->setText(tr("Training time and cost"));
+    m_title->setBold(true);
+    m_title->setScale(1.15);
+    grid->addWidget(m_title, 0, 0, 1, 3);
     for (int i = 0; i < kFigures; ++i) {
         auto *name = new QLabel(names[i], this);
+        m_names[i] = name;
         m_values[i] = new TextStrip(this);
         m_notes[i] = new TextStrip(this);
         m_values[i]->setBold(true);
@@ -52,6 +82,7 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
         m_notes[i]->setAccessibleName(tr("%1, details").arg(names[i]));
         m_notes[i]->setToolTip(tips[i]);
         m_notes[i]->setForegroundRole(QPalette::PlaceholderText);
+        m_notes[i]->setOverflowToToolTip(true);
         grid->addWidget(name, i + 1, 0);
         grid->addWidget(m_values[i], i + 1, 1);
         grid->addWidget(m_notes[i], i + 1, 2);
@@ -60,9 +91,11 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     grid->setRowStretch(kFigures + 1, 1);
 
     // The figures' text changes on every update; with their size hints ignored the split
-    // between figures and chart stays put instead of resizing the chart each time.
+    // between figures and chart stays put instead of resizing the chart each time. Their
+    // height is the panel's: fitNotes() keeps the rows inside it.
     m_figures->setLayout(grid);
-    m_figures->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_figures->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    static_cast<Figures *>(m_figures)->resized = [this] { fitNotes(); };
     m_layout->setContentsMargins(6, 4, 0, 0);
     m_layout->addWidget(m_figures, 1);
     m_layout->addWidget(m_chart, 1);
@@ -70,25 +103,86 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
 
 void TimePanel::setFiguresAbove(bool above)
 {
+    m_above = above;
     m_layout->setDirection(above ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
     m_layout->setStretchFactor(m_figures, above ? 0 : 1);
-    m_figures->setSizePolicy(QSizePolicy::Ignored, above ? QSizePolicy::Maximum : QSizePolicy::Preferred);
+    m_figures->setSizePolicy(QSizePolicy::Ignored, above ? QSizePolicy::Maximum : QSizePolicy::Ignored);
+    fitNotes();
 }
 
 void TimePanel::setChartDetached(bool detached)
 {
-    // Alone in a tab the figures have height to spare: notes wrap instead of eliding.
-    for (TextStrip *note : m_notes)
-        note->setLines(detached ? 2 : 1);
+    m_detached = detached;
     if (detached) {
         m_layout->removeWidget(m_chart);
-        return;
-    }
-    if (m_layout->indexOf(m_chart) < 0) {
+    } else if (m_layout->indexOf(m_chart) < 0) {
         m_chart->setParent(this);
         m_layout->addWidget(m_chart, 1);
         m_chart->show();
     }
+    fitNotes();
+}
+
+void TimePanel::setTitleVisible(bool visible)
+{
+    m_title->setVisible(visible);
+    fitNotes();
+}
+
+void TimePanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitNotes();
+}
+
+void TimePanel::fitNotes()
+{
+    auto *grid = static_cast<QGridLayout *>(m_figures->layout());
+    const int width = m_notes[0]->width();  // the note column, as the grid last placed it
+    if (width <= 1)
+        return;
+    // Above the chart the figures take at most half the panel; beside it or alone, all of it.
+    const int room = m_above && !m_detached ? height() / 2 : m_figures->height();
+    const QMargins margins = grid->contentsMargins();
+    const int line = m_notes[0]->lineHeight();
+    int rowHeight[kFigures];
+    int need[kFigures];
+    int order[kFigures];
+    int rows = margins.top() + margins.bottom() + (m_title->isHidden() ? 0 : m_title->sizeHint().height());
+    for (int i = 0; i < kFigures; ++i) {
+        rowHeight[i] = std::max({m_names[i]->sizeHint().height(), m_values[i]->sizeHint().height(), line});
+        rows += rowHeight[i];
+        need[i] = m_notes[i]->linesNeeded(width);
+        order[i] = i;
+    }
+    // The notes that need more lines get them cheapest first, so that as many as possible are
+    // whole; what costs more room than is left stays on one line, its text in the tooltip.
+    const auto extra = [&](int i) { return std::max(0, need[i] * line - rowHeight[i]); };
+    std::stable_sort(std::begin(order), std::end(order), [&](int a, int b) { return extra(a) < extra(b); });
+    int lines[kFigures];
+    const auto plan = [&](int spacing) {
+        int spare = room - rows - (m_title->isHidden() ? kFigures - 1 : kFigures) * spacing;
+        bool whole = true;
+        for (int i : order) {
+            lines[i] = 1;
+            if (need[i] > 1 && need[i] <= kMaxNoteLines && extra(i) <= spare) {
+                lines[i] = need[i];
+                spare -= extra(i);
+            }
+            whole &= lines[i] == need[i];
+        }
+        return whole;
+    };
+    // Rows closer together before a note leaves for its tooltip.
+    const int spacing = plan(kRowSpacing) ? kRowSpacing : kTightRowSpacing;
+    if (spacing != kRowSpacing)
+        plan(spacing);
+    if (grid->verticalSpacing() != spacing)
+        grid->setVerticalSpacing(spacing);
+    for (int i = 0; i < kFigures; ++i)
+        if (m_notes[i]->lines() != lines[i])
+            m_notes[i]->setLines(lines[i]);
 }
 
 void TimePanel::setReport(const Report &r)
@@ -117,7 +211,7 @@ void TimePanel::setReport(const Report &r)
             : tr("+%1 recomputed (%2)").arg(fmt::percent(t.recomputeFlops / t.trainingFlops, 1),
                                             r.scenario.recompute == Recompute::Full ? tr("full") : tr("selective")));
     const bool hfu = t.utilizationBasis == UtilizationBasis::Hfu;
-    // The utilisation the user set comes first, so that it survives when the note is elided.
+    // The utilisation the user set comes first, where it is read first.
     const QString mfu = tr("MFU %1").arg(fmt::percent(t.mfuFraction, 1));
     const QString hfuText = tr("HFU %1").arg(fmt::percent(t.hfuFraction, 1));
     // The pinned run's figure comes first in the note, beside the new one.
@@ -144,6 +238,7 @@ void TimePanel::setReport(const Report &r)
         set(Figure::Cost, tr("no price"), tr("the catalog has none for %1: set one").arg(r.gpu.shortName));
     set(Figure::Energy, fmt::energyKwh(r.time.energyKwh),
         tr("%1 × %2 W, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
+    fitNotes();
     m_chart->setReport(r);
 }
 

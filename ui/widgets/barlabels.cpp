@@ -123,22 +123,35 @@ QList<QPolygonF> BarLabels::labelShapes() const
     return shapes;
 }
 
+double BarLabels::levelPitch() const
+{
+    const QFontMetricsF metrics(m_item->font);
+    double widest = 0;
+    for (const QRectF &box : m_item->boxes)
+        widest = std::max(widest, box.width());
+    return widest + metrics.averageCharWidth();
+}
+
+double BarLabels::tiltedPitch() const
+{
+    // Tilted lines of text stand pitch x sin 45° apart; upright ones a whole pitch.
+    return QFontMetricsF(m_item->font).height() * 1.1 / std::sqrt(0.5);
+}
+
+double BarLabels::plotWidthFor(int angle) const
+{
+    return (angle == 0 ? levelPitch() : tiltedPitch()) * static_cast<double>(m_item->boxes.size());
+}
+
 void BarLabels::place()
 {
     const QRectF area = m_chart->plotArea();
     const QList<QRectF> &boxes = m_item->boxes;
     if (boxes.isEmpty() || area.width() <= 0)
         return;
-    const QFontMetricsF metrics(m_item->font);
-    double widest = 0;
-    for (const QRectF &box : boxes)
-        widest = std::max(widest, box.width());
-    const double height = metrics.height();
+    const double height = QFontMetricsF(m_item->font).height();
     const double pitch = area.width() / static_cast<double>(boxes.size());
-    // Tilted lines of text stand pitch x sin 45° apart; upright ones a whole pitch.
-    const int angle = widest + metrics.averageCharWidth() <= pitch ? 0
-                      : height * 1.1 <= pitch * std::sqrt(0.5) ? 45
-                                                                : 90;
+    const int angle = levelPitch() <= pitch ? 0 : tiltedPitch() <= pitch ? 45 : 90;
     m_angle = angle;
 
     QTransform rotation;

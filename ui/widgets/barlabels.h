@@ -38,9 +38,15 @@ public:
     void setTexts(const QStringList &texts);
     /// The outline of each label as drawn, in chart coordinates.
     QList<QPolygonF> labelShapes() const;
+    /// The plot width at which the labels stand at `angle` (0 or 45) or flatter: the room
+    /// between bars that angle asks for, times the bars.
+    double plotWidthFor(int angle) const;
 
 private:
     void place();
+    /// The room between bars at which the labels stand level, and tilted 45°.
+    double levelPitch() const;
+    double tiltedPitch() const;
 
     class Item;
     QChart *m_chart;

@@ -17,7 +17,8 @@ void DivisorSpinBox::stepBy(int steps)
     const int direction = steps > 0 ? 1 : -1;
     for (int n = steps > 0 ? steps : -steps; n > 0; --n) {
         int candidate = v + direction;
-        while (candidate >= minimum() && candidate <= maximum() && m_dividend % candidate != 0)
+        while (candidate >= minimum() && candidate <= maximum()
+               && (m_dividend % candidate != 0 || candidate % m_multiple != 0))
             candidate += direction;
         if (candidate < minimum() || candidate > maximum())
             break;

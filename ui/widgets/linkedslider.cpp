@@ -23,11 +23,12 @@ double roundSignificant(double v, int digits)
 LinkedSlider::LinkedSlider(const Config &config, QWidget *parent)
     : QWidget(parent),
       m_config(config),
+      m_lowest(config.sliderMin),
       m_label(new QLabel(config.label, this)),
       m_slider(new QSlider(Qt::Horizontal, this)),
       m_spin(new NumberSpinBox(config.display, this))
 {
-    m_slider->setRange(0, positionFor(config.sliderMax));
+    m_slider->setRange(0, lastPosition());
     m_slider->setPageStep(config.logBase > 0 ? config.stepsPerUnit : std::max(1, m_slider->maximum() / 10));
     m_spin->setRange(config.min, config.max);
     m_spin->setSingleStep(config.step);
@@ -74,11 +75,48 @@ void LinkedSlider::setSliderMaximum(double max)
 {
     if (max == m_config.sliderMax)
         return;
-    m_syncing = true;
     m_config.sliderMax = max;
-    m_slider->setRange(0, positionFor(max));
+    applySliderRange();
+}
+
+void LinkedSlider::setSliderMinimum(double min)
+{
+    if (min == m_lowest)
+        return;
+    m_lowest = min;
+    applySliderRange();
+}
+
+void LinkedSlider::setSliderStep(double step)
+{
+    if (m_config.logBase > 0 || step <= 0 || step == m_config.step)
+        return;
+    m_config.step = step;
+    m_spin->setSingleStep(step);
+    applySliderRange();
+}
+
+void LinkedSlider::applySliderRange()
+{
+    m_config.sliderMin = m_config.logBase > 0 ? m_lowest : std::ceil(m_lowest / m_config.step) * m_config.step;
+    m_syncing = true;
+    m_slider->setRange(0, lastPosition());
+    if (m_config.logBase <= 0)
+        m_slider->setPageStep(std::max(1, m_slider->maximum() / 10));
     m_slider->setValue(positionFor(m_spin->value()));
     m_syncing = false;
+}
+
+int LinkedSlider::lastPosition() const
+{
+    if (m_config.sliderMax <= m_config.sliderMin)
+        return 0;
+    // A log slider's last position may stand for a little past a top that is not on its grid
+    // (1,000 on one of powers of two); onSliderMoved() gives the top itself there. A linear
+    // slider's never passes the top: every position stays a multiple of the step.
+    if (m_config.logBase > 0)
+        return positionFor(m_config.sliderMax);
+    return static_cast<int>(std::floor((m_config.sliderMax - m_config.sliderMin) / m_config.step + 1e-9));
 }
 
 double LinkedSlider::valueAt(int position) const

@@ -39,9 +39,18 @@ public:
     void setValue(double value);
 
     /// The slider's top value (the spin box keeps its full range, where a typed value out of
-    /// the model's reach gets the core's explanation rather than a silent clamp).
+    /// the model's reach gets the core's explanation rather than a silent clamp). The last
+    /// position is the last value of the slider's grid that does not pass it.
     void setSliderMaximum(double max);
     double sliderMaximum() const { return m_config.sliderMax; }
+    /// The slider's bottom value; a linear slider starts at the first multiple of its step
+    /// from there, so that every position is a multiple of the step.
+    void setSliderMinimum(double min);
+    double sliderMinimum() const { return m_config.sliderMin; }
+    /// A linear slider's value per position, which its spin box's arrows step by too: the
+    /// slider offers only the multiples of it (widths that tensor parallelism can split).
+    void setSliderStep(double step);
+    double sliderStep() const { return m_config.step; }
 
     QSlider *slider() const { return m_slider; }
     NumberSpinBox *spinBox() const { return m_spin; }
@@ -57,10 +66,13 @@ signals:
     void dragFinished();
 
 private:
+    void applySliderRange();
+    int lastPosition() const;
     void onSliderMoved(int position);
     void onSpinChanged(double value);
 
     Config m_config;
+    double m_lowest;  ///< the bottom asked for; a linear slider's starts at a multiple of the step
     QLabel *m_label;
     QSlider *m_slider;
     NumberSpinBox *m_spin;

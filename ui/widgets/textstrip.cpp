@@ -2,8 +2,10 @@
 
 #include <QEvent>
 #include <QFontMetrics>
+#include <QHelpEvent>
 #include <QPainter>
 #include <QTextOption>
+#include <QToolTip>
 
 namespace napkin::ui {
 
@@ -71,6 +73,43 @@ void TextStrip::setColors(const QColor &foreground, const QColor &background, co
     update();
 }
 
+void TextStrip::setOverflowToToolTip(bool on)
+{
+    m_overflowTip = on;
+    m_layoutValid = false;
+    update();
+}
+
+QString TextStrip::layoutText(bool oneLine) const
+{
+    // QTextLayout breaks lines at U+2028 only; a plain '\n' would join two words.
+    return QString(m_text).replace(QLatin1Char('\n'), oneLine ? QLatin1Char(' ') : QChar(QChar::LineSeparator));
+}
+
+int TextStrip::linesNeeded(int width) const
+{
+    if (m_text.isEmpty())
+        return 1;
+    const int room = std::max(1, width - 2 * padding());
+    QTextLayout layout(layoutText(false), textFont());
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(option);
+    layout.beginLayout();
+    int lines = 0;
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(room);
+        ++lines;
+    }
+    layout.endLayout();
+    return std::max(1, lines);
+}
+
+int TextStrip::lineHeight() const
+{
+    return QFontMetrics(textFont()).lineSpacing();
+}
+
 int TextStrip::padding() const
 {
     return m_background.isValid() ? 6 : 0;
@@ -92,11 +131,16 @@ void TextStrip::relayoutText()
 {
     const int width = std::max(1, this->width() - 2 * padding());
     const QFontMetrics fm(textFont());
-    QString shown = m_text;
-    if (m_lines == 1)
-        shown = fm.elidedText(QString(m_text).replace(QLatin1Char('\n'), QLatin1Char(' ')), Qt::ElideRight, width);
-    else  // QTextLayout breaks lines at U+2028 only; a plain '\n' would join two words
-        shown.replace(QLatin1Char('\n'), QChar::LineSeparator);
+    QString shown;
+    if (m_overflowTip && linesNeeded(this->width()) > m_lines) {
+        // The text is in the tooltip; the marker says so in words where they fit.
+        const QString words = tr("(details on hover)");
+        shown = fm.horizontalAdvance(words) <= width ? words : QStringLiteral("(i)");
+    } else if (m_lines == 1) {
+        shown = fm.elidedText(layoutText(true), Qt::ElideRight, width);
+    } else {
+        shown = layoutText(false);
+    }
     m_layout.setText(shown);
     m_layout.setFont(textFont());
     QTextOption option;
@@ -114,6 +158,17 @@ void TextStrip::relayoutText()
     }
     m_layout.endLayout();
     m_layoutValid = true;
+}
+
+bool TextStrip::event(QEvent *event)
+{
+    // Text moved out of the strip is shown on hover, above what the strip's tooltip says.
+    if (event->type() == QEvent::ToolTip && m_overflowTip && !showsWholeText()) {
+        const QString tip = toolTip().isEmpty() ? m_text : m_text + QStringLiteral("\n\n") + toolTip();
+        QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), tip, this);
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void TextStrip::paintEvent(QPaintEvent *event)

@@ -13,7 +13,9 @@ namespace napkin::ui {
 /// Unlike QLabel, setting new text never asks the window to lay itself out again (QLabel
 /// calls updateGeometry(), which relayouts the whole window while a slider is dragged), and
 /// the shaped text is kept between paints. Its height is a fixed number of lines; text that
-/// does not fit is elided, the full text stays in the tooltip when asked for. Banner adds levels.
+/// does not fit is elided, the full text stays in the tooltip when asked for, or (for
+/// explanations that must not be cut) it is not drawn at all: a marker stands in its place
+/// and the tooltip shows it. Banner adds levels.
 class TextStrip : public QWidget
 {
     Q_OBJECT
@@ -33,11 +35,25 @@ public:
     void setColors(const QColor &foreground, const QColor &background = {}, const QColor &border = {});
     /// Also show the text as the tooltip (for strips that may elide).
     void setTextAsToolTip(bool on) { m_textTip = on; }
+    /// Text that needs more lines than the strip has is not drawn in part: the strip shows
+    /// a marker ("(details on hover)") and its tooltip the text, above the strip's own tooltip.
+    void setOverflowToToolTip(bool on);
+
+    /// Lines the text wraps to at `width` pixels of the strip (at word boundaries, a word
+    /// wider than the line anywhere).
+    int linesNeeded(int width) const;
+    /// Whether the whole text is drawn at the strip's width: not elided, not cut after the
+    /// last line, not moved to the tooltip.
+    bool showsWholeText() const { return linesNeeded(width()) <= m_lines; }
+    int lines() const { return m_lines; }
+    /// Height of one more line of text.
+    int lineHeight() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
 protected:
+    bool event(QEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
     void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
@@ -45,6 +61,8 @@ protected:
 private:
     void relayoutText();
     QFont textFont() const;
+    /// The text as it is laid out: line breaks as QTextLayout's, and for one line none.
+    QString layoutText(bool oneLine) const;
     int padding() const;
 
     QString m_text;
@@ -56,6 +74,7 @@ private:
     int m_lines = 1;
     double m_scale = 1;
     bool m_textTip = false;
+    bool m_overflowTip = false;
     QColor m_foreground;
     QColor m_background;
     QColor m_border;
