@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package as a user gets it: builds napkin_<version>_<arch>.deb from the build folder
 # with CPack, installs it with apt-get (which brings in its Depends), runs the installed
-# /usr/bin/napkin (--version, then headless exports whose six PNGs and six SVGs must appear),
+# /usr/bin/napkin (--version, then headless exports whose seven PNGs and seven SVGs must appear),
 # and removes the package again, also when a step fails. Needs root or sudo. `bash tools/setup.sh
 # test` runs it after the tests; alone: bash tools/package_install_check.sh [BUILD_DIR]
 set -euo pipefail
@@ -46,11 +46,11 @@ echo "napkin package: /usr/bin/napkin --version: $version"
 # The installed copy, headless, as a script would run it.
 QT_QPA_PLATFORM=offscreen /usr/bin/napkin export --size 800x500 --out "$work/png" >/dev/null
 QT_QPA_PLATFORM=offscreen /usr/bin/napkin export --size 800x500 --format svg --out "$work/svg" >/dev/null
-for chart in dashboard memory time roofline steptime layout; do
+for chart in dashboard memory time roofline steptime layout budget; do
     [ "$(head -c 4 "$work/png/$chart.png" | tail -c 3)" = PNG ] || fail "$chart.png is missing or not a PNG"
     grep -q "<text" "$work/svg/$chart.svg" || fail "$chart.svg is missing or has no text"
 done
-echo "napkin package: the installed napkin exported six PNGs and six SVGs"
+echo "napkin package: the installed napkin exported seven PNGs and seven SVGs"
 
 $sudo apt-get remove -y -qq napkin >/dev/null
 installed=0
