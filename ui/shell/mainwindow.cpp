@@ -101,7 +101,7 @@ void MainWindow::buildMenus()
     save->setShortcut(QKeySequence::Save);
     QAction *saveAs = file->addAction(tr("Save Scenario &As…"), m_files, &FileActions::saveAs);
     saveAs->setShortcut(QKeySequence::SaveAs);
-    QAction *lecture = file->addAction(tr("Open the Source Document's &Example"), this, &MainWindow::openLectureExample);
+    QAction *lecture = file->addAction(tr("Open the Source Document's E&xample"), this, &MainWindow::openLectureExample);
     lecture->setStatusTip(tr("CS336 lecture 2: N = 124e6 given, D = 300e9, 6ND, no activations, nothing reserved"));
     file->addSeparator();
     // One submenu per format, each listing every picture.
