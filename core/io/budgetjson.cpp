@@ -1,5 +1,7 @@
 #include "core/io/budgetjson.h"
 
+#include "core/io/reportjson.h"
+
 #include <QJsonArray>
 
 namespace napkin {
@@ -17,22 +19,12 @@ QJsonObject allocationJson(const Allocation &a)
             {QStringLiteral("tokens_per_param"), a.tokensPerParam()}};
 }
 
-QJsonObject layoutJson(const PlannedLayout &p)
-{
-    return {{QStringLiteral("tp"), integer(p.tp)},   {QStringLiteral("pp"), integer(p.pp)},
-            {QStringLiteral("vpp"), integer(p.vpp)}, {QStringLiteral("cp"), integer(p.cp)},
-            {QStringLiteral("ep"), integer(p.ep)},   {QStringLiteral("dp"), integer(p.dp)},
-            {QStringLiteral("zero_stage"), p.zeroStage}, {QStringLiteral("micro_batch"), integer(p.microBatch)},
-            {QStringLiteral("recompute"), enumName(kRecomputeNames, static_cast<int>(p.recompute))},
-            {QStringLiteral("worst_stage_bytes"), p.worstStageBytes}, {QStringLiteral("step_seconds"), p.stepSeconds}};
-}
-
 } // namespace
 
 QJsonObject budgetToJson(const BudgetReport &b)
 {
     const ModelShape &m = b.shape;
-    const QJsonObject shape{{QStringLiteral("arch"), QLatin1String(m.arch == Arch::Llama ? "llama" : "gpt2")},
+    const QJsonObject shape{{QStringLiteral("arch"), archName(m.arch)},
                             {QStringLiteral("layers"), integer(m.layers)}, {QStringLiteral("d_model"), integer(m.dModel)},
                             {QStringLiteral("heads"), integer(m.heads)}, {QStringLiteral("kv_heads"), integer(m.kvHeads)},
                             {QStringLiteral("d_ff"), integer(m.dFf)}, {QStringLiteral("vocab"), integer(m.vocab)},
@@ -48,7 +40,7 @@ QJsonObject budgetToJson(const BudgetReport &b)
                     {QStringLiteral("tokens"), b.run.tokens}, {QStringLiteral("fits"), b.fits},
                     {QStringLiteral("seconds"), b.seconds}, {QStringLiteral("gpu_hours"), b.gpuHours},
                     {QStringLiteral("cost_usd"), b.costUsd ? QJsonValue(*b.costUsd) : QJsonValue()},
-                    {QStringLiteral("layout"), b.layout ? QJsonValue(layoutJson(*b.layout)) : QJsonValue()}};
+                    {QStringLiteral("layout"), b.layout ? QJsonValue(plannedLayoutJson(*b.layout)) : QJsonValue()}};
     if (!b.batchNote.isEmpty())
         run.insert(QStringLiteral("note"), b.batchNote);
     QJsonObject budget{

@@ -286,22 +286,10 @@ QJsonObject conventionsJson(const Report &r)
 
 QJsonObject suggestionJson(const Report &r, const FitSuggestion &f)
 {
-    QJsonObject o{{QStringLiteral("fits"), f.layout.has_value()}};
-    if (f.layout) {
-        const PlannedLayout &p = *f.layout;
-        o.insert(QStringLiteral("tp"), integer(p.tp));
-        o.insert(QStringLiteral("pp"), integer(p.pp));
-        o.insert(QStringLiteral("vpp"), integer(p.vpp));
-        o.insert(QStringLiteral("cp"), integer(p.cp));
-        o.insert(QStringLiteral("ep"), integer(p.ep));
-        o.insert(QStringLiteral("dp"), integer(p.dp));
-        o.insert(QStringLiteral("zero_stage"), p.zeroStage);
-        o.insert(QStringLiteral("micro_batch"), integer(p.microBatch));
-        o.insert(QStringLiteral("recompute"), enumName(kRecomputeNames, static_cast<int>(p.recompute)));
+    QJsonObject o = f.layout ? plannedLayoutJson(*f.layout) : QJsonObject();
+    o.insert(QStringLiteral("fits"), f.layout.has_value());
+    if (f.layout)
         o.insert(QStringLiteral("flash"), r.scenario.flashAttention);
-        o.insert(QStringLiteral("worst_stage_bytes"), p.worstStageBytes);
-        o.insert(QStringLiteral("step_seconds"), p.stepSeconds);
-    }
     o.insert(QStringLiteral("single_change"),
              f.lightest ? QJsonValue(QJsonObject{{QStringLiteral("change"), f.lightest->what},
                                                  {QStringLiteral("worst_stage_bytes"), f.lightest->worstStageBytes},
@@ -311,6 +299,16 @@ QJsonObject suggestionJson(const Report &r, const FitSuggestion &f)
 }
 
 } // namespace
+
+QJsonObject plannedLayoutJson(const PlannedLayout &p)
+{
+    return {{QStringLiteral("tp"), integer(p.tp)},   {QStringLiteral("pp"), integer(p.pp)},
+            {QStringLiteral("vpp"), integer(p.vpp)}, {QStringLiteral("cp"), integer(p.cp)},
+            {QStringLiteral("ep"), integer(p.ep)},   {QStringLiteral("dp"), integer(p.dp)},
+            {QStringLiteral("zero_stage"), p.zeroStage}, {QStringLiteral("micro_batch"), integer(p.microBatch)},
+            {QStringLiteral("recompute"), enumName(kRecomputeNames, static_cast<int>(p.recompute))},
+            {QStringLiteral("worst_stage_bytes"), p.worstStageBytes}, {QStringLiteral("step_seconds"), p.stepSeconds}};
+}
 
 QJsonObject reportToJson(const Report &r, const std::optional<FitSuggestion> &suggestion)
 {

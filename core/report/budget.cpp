@@ -127,7 +127,7 @@ Result<BudgetReport> computeBudget(const Scenario &s, const Catalog &catalog, co
         return budgetRefusal(request.unit, QStringLiteral("is too small for any model: its optimum is %1 parameters, "
                                                           "and the smallest %2-family shape has %3")
                                                .arg(r.target.params, 0, 'g', 3)
-                                               .arg(QLatin1String(s.model.arch == Arch::Llama ? "llama" : "gpt2"))
+                                               .arg(archName(s.model.arch))
                                                .arg(static_cast<double>(r.shapeParams), 0, 'g', 3));
     if (gap < 0.5 || r.target.tokens > limits::maxTokens)
         return budgetRefusal(request.unit, QStringLiteral("is too large: its optimum of %1 parameters on %2 tokens is beyond "

@@ -39,7 +39,7 @@ QString shapeText(const ModelShape &m)
 {
     const QString kv = m.kvHeads == m.heads ? QString() : QStringLiteral(" (%1 KV)").arg(m.kvHeads);
     return QStringLiteral("%1 · %2 layers · d_model %3 · %4 heads%5 · d_ff %6 · vocab %7")
-        .arg(QLatin1String(m.arch == Arch::Llama ? "llama" : "gpt2"))
+        .arg(archName(m.arch))
         .arg(m.layers).arg(m.dModel).arg(m.heads).arg(kv).arg(m.dFf).arg(m.vocab);
 }
 
