@@ -65,7 +65,7 @@ struct BudgetReport {
     Scenario run;
     bool fits = false;
     std::optional<PlannedLayout> layout;
-    QString batchNote;             ///< why the global batch differs from the scenario's, if it does
+    QString batchNote;             ///< when no layout fits: that the time is the simplest layout's
     double seconds = 0;
     double gpuHours = 0;
     std::optional<double> costUsd;
