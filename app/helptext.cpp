@@ -104,6 +104,8 @@ Model:
                                                                        "it); a regular file of at most 1 MiB"));
     out += QStringLiteral("Parallel layout (ranks ordered TP, CP, DP, PP; dp = gpus / (tp x pp x cp)):\n");
     out += fieldsHelp(FieldGroup::Parallel);
+    out += QStringLiteral("Serving (--mode inference; a replica is tp x pp GPUs, gpus / (tp x pp) replicas):\n");
+    out += fieldsHelp(FieldGroup::Serving);
     out += QStringLiteral(R"(Output:
   --json              report as JSON           --gib     show GiB (2^30) instead of GB (1e9)
   --memory-axis all|capacity|chosen   what the memory chart's axis spans: every stage

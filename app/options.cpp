@@ -64,13 +64,19 @@ Apply fieldOption(const ScenarioField &f, const Catalog &catalog)
     const ScenarioField *field = &f;
     return [field, name, &catalog](Command &c, const QString &v) -> std::optional<Refusal> {
         QJsonValue value;
+        if (field->nullWord && v == QLatin1String(field->nullWord)) {
+            field->set(c.scenario, QJsonValue());
+            return std::nullopt;
+        }
         switch (field->kind) {
         case FieldKind::Integer: {
             const auto lo = static_cast<std::int64_t>(field->lo);
             const auto hi = static_cast<std::int64_t>(field->hi);
             const auto n = parseInteger(v, lo, hi);
             if (!n)
-                return failure(name, integerRangeProblem(lo, hi, QLatin1Char('\'') + v + QLatin1Char('\'')));
+                return failure(name, integerRangeProblem(lo, hi, QLatin1Char('\'') + v + QLatin1Char('\''))
+                                         + (field->nullWord ? QStringLiteral(", or %1").arg(QLatin1String(field->nullWord))
+                                                            : QString()));
             value = static_cast<double>(*n);
             break;
         }

@@ -1,5 +1,7 @@
 #include "app/reporttext.h"
 
+#include "app/servingtext.h"
+
 #include "app/commandline.h"
 
 #include "core/report/baseline.h"
@@ -40,6 +42,12 @@ void writeHeader(QTextStream &t, const Report &r, const Catalog &catalog)
     const Scenario &s = r.scenario;
 
     t << "Model      " << modelLine(s, catalog) << '\n';
+    if (r.inference) {
+        t << "Serve      " << s.gpus << " x " << r.gpu.name << "; tp " << s.tp << " · pp " << s.pp << " · ep " << s.ep
+          << " per replica; " << r.layout.gpusPerNode << " GPUs per node on " << r.scaleUp.id << ", nodes on "
+          << r.scaleOut.id << '\n';
+        return;
+    }
     t << "Run        " << fmt::compactCount(s.tokens) << " tokens, seq_len " << s.seqLen << ", micro-batch "
       << s.microBatch << " per GPU, " << s.gpus << " x " << r.gpu.name << '\n';
     const Layout &l = r.layout;
@@ -227,7 +235,8 @@ void writeRoofline(QTextStream &t, const Report &r, ByteUnit unit)
     const auto gb = [unit](double b) { return fmt::bytesIn(b, unit); };
     const RooflineReport &rl = r.roofline;
     t << "\nRoofline on " << r.gpu.name << (r.layout.pp > 1 ? QStringLiteral(", stage %1").arg(rl.stage) : QString())
-      << ", one micro-batch on one GPU: " << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "
+      << (r.inference ? QStringLiteral(", one request's prefill and one decode step on one GPU: ")
+                      : QStringLiteral(", one micro-batch on one GPU: ")) << fmt::flopRate(rl.peakFlopsPerS) << ' ' << rl.peakDtype << ", "
       << fmt::bandwidth(rl.bandwidthBytesPerS) << ", ridge at " << fmt::number(rl.ridgeIntensity) << " FLOP/byte\n";
     if (rl.twoRoofs())
         t << "  GEMMs (matmul ops) under the " << rl.gemmPeakDtype << " roof: " << fmt::flopRate(rl.gemmPeakFlopsPerS)
@@ -242,6 +251,8 @@ void writeRoofline(QTextStream &t, const Report &r, ByteUnit unit)
           << pad(fmt::flopRate(op.attainableFlopsPerS), 17) << (op.computeBound ? "compute" : "memory") << '\n';
     t << "  step time (sum of max(FLOPs/peak, bytes/bandwidth)) " << fmt::duration(rl.stepSeconds) << ", implied MFU "
       << fmt::percent(rl.impliedMfu) << '\n';
+    if (r.inference)
+        return;
     t << "  illustrative intensity (6ND FLOPs / memory total, the source document's) " << fmt::sci(r.illustrativeIntensity) << '\n';
     if (const auto change = baselineChange(r)) {
         const Report &b = *r.baseline;
@@ -258,6 +269,11 @@ QString reportText(const Report &r, const Catalog &catalog, ByteUnit unit, const
     QTextStream t(&out);
     writeHeader(t, r, catalog);
     writeParameters(t, r);
+    if (r.inference) {
+        writeServing(t, r, unit);
+        writeRoofline(t, r, unit);
+        return out;
+    }
     writeFlops(t, r);
     writeMemory(t, r, unit, suggestion);
     writeStep(t, r, unit);

@@ -298,6 +298,67 @@ QJsonObject suggestionJson(const Report &r, const FitSuggestion &f)
     return o;
 }
 
+QJsonValue optionalNumber(const std::optional<double> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+
+/// Serving's figures (mode inference): bytes, seconds, tokens.
+QJsonObject inferenceJson(const InferenceReport &in)
+{
+    QJsonArray curve;
+    for (const ServingPoint &p : in.curve)
+        curve.append(QJsonObject{{QStringLiteral("concurrency"), integer(p.concurrency)},
+                                 {QStringLiteral("ttft_seconds"), p.ttftSeconds},
+                                 {QStringLiteral("tpot_seconds"), p.tpotSeconds},
+                                 {QStringLiteral("e2e_seconds"), p.e2eSeconds},
+                                 {QStringLiteral("output_tokens_per_s"), p.outputTokensPerS}});
+    return {
+        {QStringLiteral("replica_gpus"), in.replicaGpus},
+        {QStringLiteral("replicas"), in.replicas},
+        {QStringLiteral("gemm_dtype"), in.gemmDtype},
+        {QStringLiteral("kv_cache_bytes_per_token"), in.kvBytesPerToken},
+        {QStringLiteral("kv_cache_bytes_per_sequence"), in.kvBytesPerSequence},
+        {QStringLiteral("kv_cache_bytes_per_token_per_gpu"), in.kvBytesPerTokenPerGpu},
+        {QStringLiteral("kv_block_bytes"), in.kvBlockBytes},
+        {QStringLiteral("kv_pool_bytes"), in.memory.kvPool},
+        {QStringLiteral("kv_capacity_tokens"), in.kvCapacityTokens},
+        {QStringLiteral("kv_blocks"), in.kvBlocks},
+        {QStringLiteral("max_concurrency"), integer(in.maxConcurrency)},
+        {QStringLiteral("concurrency"), integer(in.concurrency)},
+        {QStringLiteral("prefill_seconds"), in.prefillSeconds},
+        {QStringLiteral("decode_step_seconds"), in.decodeStepSeconds},
+        {QStringLiteral("decode_comm_seconds"), in.decodeCommSeconds},
+        {QStringLiteral("ttft_seconds"), in.ttftSeconds},
+        {QStringLiteral("tpot_seconds"), in.tpotSeconds},
+        {QStringLiteral("e2e_seconds"), in.e2eSeconds},
+        {QStringLiteral("output_tokens_per_s"), in.outputTokensPerS},
+        {QStringLiteral("output_tokens_per_s_per_gpu"), in.outputTokensPerSPerGpu},
+        {QStringLiteral("input_tokens_per_s"), in.inputTokensPerS},
+        {QStringLiteral("prefill_share"), in.prefillShare},
+        {QStringLiteral("cost_per_million_output_tokens_usd"), optionalNumber(in.costPerMillionOutputTokensUsd)},
+        {QStringLiteral("cost_per_million_input_tokens_usd"), optionalNumber(in.costPerMillionInputTokensUsd)},
+        {QStringLiteral("energy_per_million_output_tokens_joules"), in.energyPerMillionOutputTokensJoules},
+        {QStringLiteral("decode_gemms_compute_bound_from"), in.decodeGemmsComputeBoundFrom},
+        {QStringLiteral("curve"), curve},
+    };
+}
+
+QJsonObject servingMemoryJson(const ServingMemory &m)
+{
+    return {
+        {QStringLiteral("weights"), m.weights},
+        {QStringLiteral("kv_cache"), m.kvInUse},
+        {QStringLiteral("kv_free"), m.kvFree()},
+        {QStringLiteral("kv_pool"), m.kvPool},
+        {QStringLiteral("activations"), m.activations},
+        {QStringLiteral("reserved"), m.reserved},
+        {QStringLiteral("comm_buffers"), m.commBuffers},
+        {QStringLiteral("usable"), m.usable},
+        {QStringLiteral("total"), m.total()},
+    };
+}
+
 } // namespace
 
 QJsonObject plannedLayoutJson(const PlannedLayout &p)
@@ -314,6 +375,12 @@ QJsonObject reportToJson(const Report &r, const std::optional<FitSuggestion> &su
 {
     QJsonObject memory = memoryJson(r);
     memory.insert(QStringLiteral("suggestion"), suggestion ? QJsonValue(suggestionJson(r, *suggestion)) : QJsonValue());
+    if (r.inference) {
+        // Serving: the GPU's memory as the engine splits it, which fits (computeReport refuses a
+        // pool with no room); the training breakdowns stay under their own keys.
+        memory.insert(QStringLiteral("per_gpu"), servingMemoryJson(r.inference->memory));
+        memory.insert(QStringLiteral("fits"), true);
+    }
     QJsonObject out{
         {QStringLiteral("scenario"), scenarioToJson(r.scenario)},
         {QStringLiteral("conventions"), conventionsJson(r)},
@@ -325,6 +392,9 @@ QJsonObject reportToJson(const Report &r, const std::optional<FitSuggestion> &su
         {QStringLiteral("time"), timeJson(r)},
         {QStringLiteral("roofline"), rooflineJson(r)},
     };
+    out.insert(QStringLiteral("mode"), modeName(r.scenario.mode));
+    if (r.inference)
+        out.insert(QStringLiteral("inference"), inferenceJson(*r.inference));
     if (const auto change = baselineChange(r)) {
         // The pinned run's headline figures and the fractional changes from them.
         const Report &b = *r.baseline;

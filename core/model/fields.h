@@ -24,12 +24,12 @@ enum class FieldKind {
 };
 
 /// Where a field sits in --help and in the window.
-enum class FieldGroup { Model, Run, Parallel };
+enum class FieldGroup { Model, Run, Parallel, Serving };
 
 /// Which formula the window's "how this is computed" strip shows (core/text/formulas.h). It
 /// lives here, one per field, so that a change to any field names its formula; the strip's text
 /// stays in core/text.
-enum class FormulaTopic { Params, Flops, ModelState, Activations, Time, Cost, Roofline };
+enum class FormulaTopic { Params, Flops, ModelState, Activations, Time, Cost, Roofline, Serving };
 
 /// One scenario field, described once: its JSON key, command-line option, range, default
 /// (the value in Scenario{}), help, and how to read and write it. Scenario JSON, validation,
@@ -55,6 +55,8 @@ struct ScenarioField {
     QJsonValue (*get)(const Scenario &) = nullptr;
     void (*set)(Scenario &, const QJsonValue &) = nullptr;  ///< the value already passed checkValue()
     bool shape = false;       ///< part of the model shape (checked for presets too)
+    /// A nullable field's word for null on the command line ("max" for --concurrency); nullptr: none.
+    const char *nullWord = nullptr;
 };
 
 /// A table as a field's choices: `choicesOf<kRecomputeNames>`.

@@ -27,6 +27,9 @@ constexpr int maxZeroStage = 3;
 constexpr std::int64_t maxGlobalBatch = 1000000000000;  // 1e12
 /// Efficiencies are fractions of a peak: above 0, at most 1.
 constexpr double maxEfficiency = 1;
+constexpr std::int64_t maxConcurrency = 1048576;  ///< sequences in flight per replica
+constexpr std::int64_t maxQuantGroup = 65536;
+constexpr std::int64_t maxKvBlockTokens = 4096;
 /// The allocator margin: at most as much again as the model needs.
 constexpr double maxAllocatorMargin = 1;
 constexpr std::int64_t maxParams = 1000000000000000;  // 1e15

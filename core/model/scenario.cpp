@@ -54,6 +54,26 @@ std::optional<Arch> archFromName(const QString &name)
     return fromName<Arch>(kArchNames, name);
 }
 
+QString modeName(Mode mode)
+{
+    return enumName(kModeNames, static_cast<int>(mode));
+}
+
+std::optional<Mode> modeFromName(const QString &name)
+{
+    return fromName<Mode>(kModeNames, name);
+}
+
+QString numberFormatName(NumberFormat f)
+{
+    return enumName(kWeightDtypeNames, static_cast<int>(f));
+}
+
+std::optional<NumberFormat> numberFormatFromName(const QString &name)
+{
+    return fromName<NumberFormat>(kWeightDtypeNames, name);
+}
+
 QString offloadName(Offload offload)
 {
     return enumName(kOffloadNames, static_cast<int>(offload));

@@ -37,6 +37,13 @@ enum class UtilizationBasis { Hfu, Mfu };
 /// Napkin's bottom-up estimate from the per-device workload (core/run/steptime.h).
 enum class TimeBasis { Utilization, Estimated };
 
+/// What the scenario sizes: a training run, or serving the model (prefill and decode with a KV cache).
+enum class Mode { Training, Inference };
+
+/// A number format for served weights or the KV cache. int8 and int4 weights carry group-wise
+/// scales (ScenarioField "quant_group"); fp8 one scale per tensor.
+enum class NumberFormat { Bf16, Fp16, Fp8, Int8, Int4 };
+
 /// What a GPU holds before the model arrives: 1343 MiB, the memory nvidia-smi reports after
 /// PyTorch's first tensor on the GPU loads the CUDA context and kernels (Hugging Face
 /// Transformers docs, "Model training anatomy": "GPU memory occupied: 1343 MB", "the kernels
@@ -184,6 +191,20 @@ struct Scenario {
     /// The scenario pinned for comparison, if any (JSON "baseline", a scenario object).
     PinnedBaseline baseline;
 
+    // Serving (mode inference; core/run/inference.h). The layout's TP, PP and EP serve too; a
+    // model replica is tp x pp GPUs and the scenario's GPUs hold gpus / (tp x pp) replicas.
+    Mode mode = Mode::Training;
+    std::int64_t promptTokens = 512;   ///< input tokens per request
+    std::int64_t outputTokens = 256;   ///< generated tokens per request
+    /// Sequences in flight per replica; absent: the most the KV pool holds at prompt + output.
+    std::optional<std::int64_t> concurrency;
+    NumberFormat weightDtype = NumberFormat::Bf16;
+    NumberFormat kvDtype = NumberFormat::Bf16;
+    std::int64_t quantGroup = 128;     ///< weights per scale group for int8 and int4
+    double gpuMemoryUtilization = 0.9; ///< vLLM's gpu_memory_utilization: the share of memory it may use
+    std::int64_t kvBlockTokens = 16;   ///< tokens per KV-cache block (vLLM's block_size)
+    std::int64_t prefillChunk = 8192;  ///< tokens per prefill batch (vLLM's max_num_batched_tokens)
+
     bool operator==(const Scenario &) const = default;
 };
 
@@ -230,6 +251,24 @@ inline constexpr EnumEntry kTimeBasisNames[] = {
     {static_cast<int>(TimeBasis::Estimated), "estimated", "Estimated step"},
 };
 
+inline constexpr EnumEntry kModeNames[] = {
+    {static_cast<int>(Mode::Training), "training", "Training"},
+    {static_cast<int>(Mode::Inference), "inference", "Inference (serving)"},
+};
+inline constexpr EnumEntry kWeightDtypeNames[] = {
+    {static_cast<int>(NumberFormat::Bf16), "bf16", "bf16"},
+    {static_cast<int>(NumberFormat::Fp16), "fp16", "fp16"},
+    {static_cast<int>(NumberFormat::Fp8), "fp8", "fp8 (per-tensor scale)"},
+    {static_cast<int>(NumberFormat::Int8), "int8", "int8 (group scales)"},
+    {static_cast<int>(NumberFormat::Int4), "int4", "int4 (group scales)"},
+};
+inline constexpr EnumEntry kKvDtypeNames[] = {
+    {static_cast<int>(NumberFormat::Bf16), "bf16", "bf16"},
+    {static_cast<int>(NumberFormat::Fp16), "fp16", "fp16"},
+    {static_cast<int>(NumberFormat::Fp8), "fp8", "fp8"},
+    {static_cast<int>(NumberFormat::Int8), "int8", "int8"},
+};
+
 /// A table's name for `value`; empty when it has none.
 QString enumName(std::span<const EnumEntry> table, int value);
 /// The value a table names `name`; nullopt for a name it does not have.
@@ -238,6 +277,11 @@ std::optional<int> enumValue(std::span<const EnumEntry> table, const QString &na
 QStringList enumNames(std::span<const EnumEntry> table);
 
 QString archName(Arch arch);
+QString modeName(Mode mode);
+std::optional<Mode> modeFromName(const QString &name);
+/// "bf16", "int4": the same names in both dtype tables.
+QString numberFormatName(NumberFormat f);
+std::optional<NumberFormat> numberFormatFromName(const QString &name);
 QString timeBasisName(TimeBasis basis);
 std::optional<TimeBasis> timeBasisFromName(const QString &name);
 std::optional<Arch> archFromName(const QString &name);

@@ -41,7 +41,29 @@ std::optional<Refusal> validateScenario(const Scenario &s)
                                QStringLiteral("must be at most max_positions = %1 for gpt2's learned "
                                               "position table (got %2)")
                                    .arg(s.model.maxPositions).arg(s.seqLen)};
+    if (auto e = validateServing(s))
+        return e;
     return validateLayout(s);
+}
+
+std::optional<Refusal> validateServing(const Scenario &s)
+{
+    if (s.mode != Mode::Inference)
+        return std::nullopt;
+    if (s.paramsOverride)
+        return Refusal{QStringLiteral("params"),
+                       QStringLiteral("serving needs the model's shape (its layers, heads and widths size the KV cache); "
+                                      "remove the direct parameter count")};
+    if (s.cp > 1)
+        return Refusal{QStringLiteral("cp"), QStringLiteral("must be 1 when serving: Napkin splits no served sequence over "
+                                                            "context-parallel ranks (got %1)").arg(s.cp)};
+    const std::int64_t context = s.promptTokens + s.outputTokens;
+    if (context > s.model.maxPositions)
+        return Refusal{QStringLiteral("prompt_tokens"),
+                       QStringLiteral("prompt + output tokens must be at most the model's max_positions, %1 "
+                                      "(got %2 + %3 = %4)")
+                           .arg(s.model.maxPositions).arg(s.promptTokens).arg(s.outputTokens).arg(context)};
+    return std::nullopt;
 }
 
 } // namespace napkin

@@ -16,4 +16,8 @@ std::optional<Refusal> validateShape(const ModelShape &m);
 /// Catalog ids (gpu, recipe, preset) are checked where the catalog is known.
 std::optional<Refusal> validateScenario(const Scenario &s);
 
+/// The serving rules a scenario must follow beyond each field's range (mode inference only):
+/// prompt + output within max_positions, a model with a shape, no context parallelism.
+std::optional<Refusal> validateServing(const Scenario &s);
+
 } // namespace napkin

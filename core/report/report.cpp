@@ -100,6 +100,13 @@ Result<Report> computeReport(const Scenario &s, const Catalog &catalog)
                        QStringLiteral("must be at most %1, the GPUs %2's %3 connects (got %4)")
                            .arg(scaleUp->domainGpus).arg(gpu->id, scaleUp->name).arg(*s.gpusPerNode)};
     Report r = computeReport(s, *gpu, *recipe, *scaleUp, *scaleOut);
+    if (s.mode == Mode::Inference) {
+        auto served = computeInference(s, *gpu, *scaleUp, *scaleOut);
+        if (!served.ok())
+            return served.refusal();
+        r.inference = std::move(served).value();
+        r.roofline = r.inference->roofline;
+    }
     // Under MFU the hardware runs the recomputed forward too: its utilisation is higher and
     // cannot pass 100% of peak (Chowdhery et al. 2022, App. B).
     if (r.time.hfuFraction > 1.0 + 1e-12) {

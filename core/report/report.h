@@ -3,6 +3,7 @@
 #include "core/model/catalog.h"
 #include "core/run/conventions.h"
 #include "core/workload/flops.h"
+#include "core/run/inference.h"
 #include "core/run/memory.h"
 #include "core/model/modelshape.h"
 #include "core/model/recipe.h"
@@ -29,8 +30,11 @@ struct Report {
     Interconnect scaleOut;
     StepTimeReport step;    ///< the bottom-up step time
     TimeReport time;
+    /// Training: the step's ops. Inference: one request's prefill and one decode step's ops.
     RooflineReport roofline;
     ConventionsReport conventions;
+    /// Serving the model (mode inference); absent in training mode.
+    std::optional<InferenceReport> inference;
     /// The source document's illustrative intensity: training FLOPs (6ND) / the
     /// unsharded memory total (its `arithmetic_intensity(flops, mem["total"])`).
     double illustrativeIntensity = 0;

@@ -27,6 +27,8 @@ QString phaseName(Phase phase)
     case Phase::Backward: return QStringLiteral("backward");
     case Phase::Recompute: return QStringLiteral("recompute");
     case Phase::Optimizer: return QStringLiteral("optimizer");
+    case Phase::Prefill: return QStringLiteral("prefill");
+    case Phase::Decode: return QStringLiteral("decode");
     }
     return {};
 }

@@ -1,5 +1,6 @@
 #include "core/text/formulas.h"
 
+#include "core/run/kvcache.h"
 #include "core/text/explain.h"
 
 #include <QCoreApplication>
@@ -149,6 +150,39 @@ QString rooflineText(const Report &r)
     return text;
 }
 
+QString servingText(const Report &r, ByteUnit unit)
+{
+    if (!r.inference)
+        return tr("Serving: set Mode to Inference to size serving this model on these GPUs (KV cache, time to "
+                  "first token, time per output token, throughput and cost)");
+    const InferenceReport &in = *r.inference;
+    const Scenario &s = r.scenario;
+    const ModelShape &m = s.model;
+    const QString perToken = m.mla()
+        ? tr("KV cache per token = L × (kv_lora_rank + qk_rope_dim) × bytes = %1 × (%2 + %3) × %4 = %5 (the latent "
+             "and the RoPE key; DeepSeek-V2 §2.1.2)")
+              .arg(m.layers).arg(m.kvLoraRank).arg(m.qkRopeDim).arg(fmt::number(elementBytes(s.kvDtype)))
+              .arg(fmt::bytes(in.kvBytesPerToken, unit))
+        : tr("KV cache per token = 2 × L × kv_heads × head_dim × bytes = 2 × %1 × %2 × %3 × %4 = %5 (K and V of "
+             "every block)")
+              .arg(m.layers).arg(m.kvHeads).arg(headWidth(m)).arg(fmt::number(elementBytes(s.kvDtype)))
+              .arg(fmt::bytes(in.kvBytesPerToken, unit));
+    return perToken
+           + tr("\nKV pool per GPU = %1 × capacity − weights − activations − reserved = %2 → %3 blocks of %4 "
+                "tokens = %5 tokens per replica, %6 sequences of %7 tokens (vLLM's arithmetic)")
+                 .arg(fmt::percent(s.gpuMemoryUtilization, 0), fmt::bytes(in.memory.kvPool, unit),
+                      fmt::count(static_cast<std::int64_t>(in.kvBlocks)))
+                 .arg(s.kvBlockTokens)
+                 .arg(fmt::count(static_cast<std::int64_t>(in.kvCapacityTokens)), fmt::count(in.maxConcurrency))
+                 .arg(s.promptTokens + s.outputTokens)
+           + tr("\nTime per output token = decode step + the batch's prefills per token = %1 + %2 = %3; decode "
+                "reads every weight once per step, so %4 sequences share it (GEMMs compute-bound from ≈ %5)")
+                 .arg(fmt::duration(in.decodeStepSeconds), fmt::duration(in.tpotSeconds - in.decodeStepSeconds),
+                      fmt::duration(in.tpotSeconds), fmt::count(in.concurrency),
+                      in.decodeGemmsComputeBoundFrom > 0 ? fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom))
+                                                         : tr("never"));
+}
+
 } // namespace
 
 FormulaTopic topicOfChange(const Scenario &before, const Scenario &after, FormulaTopic current)
@@ -157,7 +191,8 @@ FormulaTopic topicOfChange(const Scenario &before, const Scenario &after, Formul
     // moves the run's fields), the price follows everything.
     constexpr FormulaTopic order[] = {FormulaTopic::Params,   FormulaTopic::Flops,    FormulaTopic::Activations,
                                       FormulaTopic::ModelState, FormulaTopic::Roofline, FormulaTopic::Time,
-                                      FormulaTopic::Cost};
+                                      FormulaTopic::Serving,  FormulaTopic::Cost};
+    static_assert(std::size(order) == static_cast<std::size_t>(FormulaTopic::Serving) + 1, "every topic once");
     bool changed[std::size(order)] = {};
     for (const ScenarioField &f : scenarioFields())
         if (f.get(before) != f.get(after))
@@ -178,6 +213,7 @@ QString formulaText(const Report &r, FormulaTopic topic, ByteUnit unit)
     case FormulaTopic::Time: return timeText(r);
     case FormulaTopic::Cost: return costText(r);
     case FormulaTopic::Roofline: return rooflineText(r);
+    case FormulaTopic::Serving: return servingText(r, unit);
     }
     return {};
 }

@@ -10,11 +10,12 @@ enum class OpKind { Matmul, Attention, Normalization, Elementwise, Loss, Optimiz
 constexpr int kOpKinds = 6;
 static_assert(static_cast<int>(OpKind::Optimizer) + 1 == kOpKinds);
 
-/// When an op runs in a step: the forward pass, the backward pass, the forward work that
-/// recomputation runs again before the backward, the optimizer update.
-enum class Phase { Forward, Backward, Recompute, Optimizer };
-constexpr int kPhases = 4;
-static_assert(static_cast<int>(Phase::Optimizer) + 1 == kPhases);
+/// When an op runs: in a training step, the forward pass, the backward pass, the forward work
+/// that recomputation runs again before the backward, the optimizer update; in serving, the
+/// prompt's forward (prefill) and one generated token's (decode).
+enum class Phase { Forward, Backward, Recompute, Optimizer, Prefill, Decode };
+constexpr int kPhases = 6;
+static_assert(static_cast<int>(Phase::Decode) + 1 == kPhases);
 
 /// Where an op sits in the model: in every block, before the blocks (first stage), after
 /// them (last stage), or once per step.
