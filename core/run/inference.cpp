@@ -423,30 +423,24 @@ Result<InferenceReport> computeInference(const Scenario &s, const GpuSpec &gpu, 
                            .arg(QString::number(s.gpuMemoryUtilization * 100), gib(mem.capacity), gib(mem.usable),
                                 gib(mem.weights), gib(mem.activations), gib(mem.reserved),
                                 gib(mem.weights + mem.activations + mem.reserved))};
-    r.kvBlocks = std::floor(mem.kvPool / r.kvBlockBytes);
+    r.kvBlocks = kvBlocks(mem.kvPool, r.kvBlockBytes);
     r.kvCapacityTokens = r.kvBlocks * blockTokens;
-    // A sequence's blocks, in units of a block across every block of the model: each global
-    // block's ceil(context / block) and each windowed one's ceil(min(context, window) / block).
-    const double layers = static_cast<double>(m.layers);
-    const double global = globalBlocks(m) / layers;
-    const double windowed = std::min(context, static_cast<double>(m.slidingWindow));
-    const double blocksPerSequence = global * std::ceil(context / blockTokens)
-                                     + (1 - global) * std::ceil(windowed / blockTokens);
-    r.maxConcurrency = static_cast<std::int64_t>(std::min(std::floor(r.kvBlocks / blocksPerSequence),
+    const double perSequence = blocksPerSequence(m, context, blockTokens);
+    r.maxConcurrency = static_cast<std::int64_t>(std::min(std::floor(r.kvBlocks / perSequence),
                                                           static_cast<double>(limits::maxConcurrency)));
     if (r.maxConcurrency < 1)
         return Refusal{QStringLiteral("prompt_tokens"),
                        QStringLiteral("a sequence of %1 tokens needs %2 of KV cache per GPU, and the pool holds %3; "
                                       "use fewer tokens, more GPUs per replica (tp, pp), a smaller kv_dtype or a "
                                       "higher gpu_memory_utilization")
-                           .arg(static_cast<std::int64_t>(context)).arg(gib(blocksPerSequence * r.kvBlockBytes), gib(mem.kvPool))};
+                           .arg(static_cast<std::int64_t>(context)).arg(gib(perSequence * r.kvBlockBytes), gib(mem.kvPool))};
     if (s.concurrency && *s.concurrency > r.maxConcurrency)
         return Refusal{QStringLiteral("concurrency"),
                        QStringLiteral("must be at most %1, the sequences of %2 tokens the KV pool holds per replica "
                                       "(got %3)")
                            .arg(r.maxConcurrency).arg(static_cast<std::int64_t>(context)).arg(*s.concurrency)};
     r.concurrency = s.concurrency.value_or(r.maxConcurrency);
-    mem.kvInUse = static_cast<double>(r.concurrency) * blocksPerSequence * r.kvBlockBytes;
+    mem.kvInUse = static_cast<double>(r.concurrency) * perSequence * r.kvBlockBytes;
 
     // Time at the chosen concurrency.
     const double b = static_cast<double>(r.concurrency);

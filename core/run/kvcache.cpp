@@ -60,4 +60,16 @@ double kvBytesPerSequence(const ModelShape &m, double bytes, double context)
     return kvBytesPerToken(m, bytes) * keptTokensPerBlock(m, context);
 }
 
+double kvBlocks(double poolBytes, double blockBytes)
+{
+    return std::floor(poolBytes / blockBytes);
+}
+
+double blocksPerSequence(const ModelShape &m, double context, double blockTokens)
+{
+    const double global = globalBlocks(m) / static_cast<double>(m.layers);
+    const double windowed = std::min(context, static_cast<double>(m.slidingWindow));
+    return global * std::ceil(context / blockTokens) + (1 - global) * std::ceil(windowed / blockTokens);
+}
+
 } // namespace napkin

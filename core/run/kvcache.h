@@ -40,4 +40,14 @@ double kvBytesPerSequence(const ModelShape &m, double bytes, double context);
 /// min(context, window) and context.
 double keptTokensPerBlock(const ModelShape &m, double context);
 
+/// vLLM's block arithmetic (vllm/v1/core/kv_cache_utils.py): the pool holds floor(pool / block)
+/// blocks of `blockBytes`, a block being kv_block_tokens tokens of every block of the model on
+/// one GPU.
+double kvBlocks(double poolBytes, double blockBytes);
+
+/// The blocks one sequence of `context` tokens takes, in those units: ceil(context / block
+/// tokens) for a model of global blocks (vLLM's cdiv(max_model_len, block_size)); a windowed
+/// block's share takes ceil(min(context, window) / block tokens).
+double blocksPerSequence(const ModelShape &m, double context, double blockTokens);
+
 } // namespace napkin
