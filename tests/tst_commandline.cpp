@@ -445,6 +445,37 @@ private slots:
                                         << QStringLiteral("--format: must be png, svg or pdf (got 'bogus')");
         QTest::newRow("format in capitals") << QStringLiteral("export --out x --format SVG")
                                             << QStringLiteral("--format: must be png, svg or pdf (got 'SVG')");
+        // Serving's fields: each range names the option.
+        QTest::newRow("no output tokens") << QStringLiteral("report --mode inference --output-tokens 0")
+                                          << QStringLiteral("--output-tokens: must be an integer from 1 to 1048576 (got '0')");
+        QTest::newRow("concurrency 0") << QStringLiteral("report --mode inference --concurrency 0")
+                                       << QStringLiteral("--concurrency: must be an integer from 1 to 1048576 (got '0'), or max");
+        QTest::newRow("unknown weight dtype") << QStringLiteral("report --weight-dtype int3")
+                                              << QStringLiteral("--weight-dtype: must be bf16, fp16, fp8, int8 or int4 (got 'int3')");
+        QTest::newRow("kv cache in int4") << QStringLiteral("report --kv-dtype int4")
+                                          << QStringLiteral("--kv-dtype: must be bf16, fp16, fp8 or int8 (got 'int4')");
+        QTest::newRow("utilisation 0") << QStringLiteral("report --gpu-memory-utilization 0")
+                                       << QStringLiteral("--gpu-memory-utilization: must be a number from above 0 to 1 (got '0')");
+        QTest::newRow("utilisation above 1") << QStringLiteral("report --gpu-memory-utilization 1.2")
+                                             << QStringLiteral("--gpu-memory-utilization: must be a number from above 0 to 1 (got '1.2')");
+        QTest::newRow("unknown mode") << QStringLiteral("report --mode serve")
+                                      << QStringLiteral("--mode: must be training or inference (got 'serve')");
+    }
+
+    void servingOptions()
+    {
+        const auto max = parseCommandLine(split(QStringLiteral("report --mode inference --concurrency 12 --concurrency max "
+                                                               "--weight-dtype int4 --quant-group 64 --kv-dtype fp8")),
+                                          test::catalog());
+        QVERIFY2(max.ok(), qPrintable(max.refusalMessage()));
+        QCOMPARE(max->scenario.mode, Mode::Inference);
+        QVERIFY(!max->scenario.concurrency);  // "max" is null: the most the pool holds
+        QCOMPARE(max->scenario.weightDtype, NumberFormat::Int4);
+        QCOMPARE(max->scenario.quantGroup, qint64(64));
+        QCOMPARE(max->scenario.kvDtype, NumberFormat::Fp8);
+        const auto twelve = parseCommandLine(split(QStringLiteral("report --concurrency 12")), test::catalog());
+        QVERIFY2(twelve.ok(), qPrintable(twelve.refusalMessage()));
+        QCOMPARE(twelve->scenario.concurrency, std::optional<std::int64_t>(12));
     }
 
     void rejected()
@@ -467,6 +498,11 @@ private slots:
         QTest::newRow("corrupt scenario") << QStringLiteral("report --scenario CORRUPT");
         QTest::newRow("unwritable export") << QStringLiteral("export --out /proc/napkin-cannot-write");
         QTest::newRow("budget too small") << QStringLiteral("budget --preset llama3-8b --flops 1e15");
+        QTest::newRow("serving: weights leave no KV pool") << QStringLiteral("report --preset llama3-70b --mode inference --gpus 1");
+        QTest::newRow("serving: past max_positions")
+            << QStringLiteral("report --preset llama3-8b --mode inference --prompt-tokens 8000 --output-tokens 500");
+        QTest::newRow("serving: more sequences than the pool holds")
+            << QStringLiteral("report --preset llama3-8b --mode inference --concurrency 100000");
         QTest::newRow("budget in dollars without a price") << QStringLiteral("budget --preset llama3-8b --gpu h800-sxm --usd 1000");
         QTest::newRow("--format bogus") << QStringLiteral("export --out OUT --format bogus");
     }

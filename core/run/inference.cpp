@@ -417,7 +417,7 @@ Result<InferenceReport> computeInference(const Scenario &s, const GpuSpec &gpu, 
     mem.kvPool = mem.usable - mem.weights - mem.activations - mem.reserved;
     if (mem.kvPool < r.kvBlockBytes)
         return Refusal{QStringLiteral("gpu_memory_utilization"),
-                       QStringLiteral("leaves no room for the KV cache: %1%% of %2 is %3, and the weights (%4), "
+                       QStringLiteral("leaves no room for the KV cache: %1% of %2 is %3, and the weights (%4), "
                                       "activations (%5) and reserved memory (%6) take %7 of it; use more GPUs per "
                                       "replica (tp, pp), smaller weights (weight_dtype) or a GPU with more memory")
                            .arg(QString::number(s.gpuMemoryUtilization * 100), gib(mem.capacity), gib(mem.usable),
