@@ -241,7 +241,7 @@ private slots:
                                "a batch's sequences in their scheduler (vLLM's max_num_seqs, TensorRT-LLM's "
                                "max_batch_size), which Napkin does not model";
         const char *smallGemm = "decode GEMMs of a few hundred rows per GPU run at the large-GEMM efficiency; "
-                                "shape-dependent GEMM efficiency is issue 19's";
+                                "Napkin has no shape-dependent GEMM efficiency yet";
         trt("Llama 3.1 8B, 1 H100, 128/128", "llama3-8b", "h100-sxm", 1, 128, 128, 28312, batchCap);
         trt("Llama 3.1 8B, 1 H100, 128/2048", "llama3-8b", "h100-sxm", 1, 128, 2048, 22714);
         trt("Llama 3.1 8B, 1 H100, 1000/1000", "llama3-8b", "h100-sxm", 1, 1000, 1000, 15220);
@@ -269,7 +269,7 @@ private slots:
         // Batch-1 time to first token (TensorRT-LLM v0.5.0 docs/source/performance.md, "First
         // Token Latency", batch 1, output 1; H100 FP8 and A100 FP16).
         const char *shortPrompt = "a 128-token prefill is a few hundred small kernels: Napkin charges no launch "
-                                  "overhead and runs 128-row GEMMs at the large-GEMM efficiency (issue 19)";
+                                  "overhead and runs 128-row GEMMs at the large-GEMM efficiency";
         const char *fp8Gemm = "FP8 GEMMs run at the efficiency measured for bf16 (0.803 on H100); FP8's measured "
                               "maximum is lower (73.4% of peak on H200 in the same sweep)";
         const auto ttft = [](const char *name, const char *preset, const char *gpu, std::int64_t tp, bool fp8,
