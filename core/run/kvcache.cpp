@@ -57,7 +57,10 @@ double keptTokensPerBlock(const ModelShape &m, double context)
 
 double kvBytesPerSequence(const ModelShape &m, double bytes, double context)
 {
-    return kvBytesPerToken(m, bytes) * keptTokensPerBlock(m, context);
+    // Summed block by block, not through the per-block mean: exact in doubles for any layer count.
+    const double global = globalBlocks(m);
+    const double windowed = std::min(context, static_cast<double>(m.slidingWindow));
+    return kvBytesPerTokenPerBlock(m, bytes) * (global * context + (static_cast<double>(m.layers) - global) * windowed);
 }
 
 double kvBlocks(double poolBytes, double blockBytes)
