@@ -309,6 +309,11 @@ void Dashboard::setReport(const Report &report)
     }
 }
 
+QWidget *Dashboard::memoryCell() const
+{
+    return m_memoryCell;
+}
+
 ServingCurvePanel *Dashboard::servingCurve() const
 {
     return m_time->servingChart();
@@ -321,10 +326,13 @@ void Dashboard::showMode(Mode mode)
     m_mode = mode;
     const bool serving = mode == Mode::Inference;
     m_memoryCell->setCurrentWidget(serving ? static_cast<QWidget *>(m_servingMemory) : m_memory);
+    // Tabs: the serving curve has a tab of its own in inference mode only, after the time panel's.
     if (m_tabbed) {
         const int index = m_tabs->indexOf(m_time->servingChart());
-        if (index >= 0)
-            m_tabs->setTabVisible(index, serving);
+        if (serving && index < 0)
+            m_tabs->insertTab(m_tabs->indexOf(m_time) + 1, m_time->servingChart(), tr("Serving"));
+        else if (!serving && index >= 0)
+            m_tabs->removeTab(index);
     }
 }
 
@@ -425,7 +433,8 @@ void Dashboard::arrange()
         m_tabs->addTab(m_memoryCell, tr("Memory"));
         m_tabs->addTab(m_roofline, tr("Roofline"));
         m_tabs->addTab(m_time, tr("Time and cost"));
-        m_tabs->setTabVisible(m_tabs->addTab(m_time->servingChart(), tr("Serving")), m_mode == Mode::Inference);
+        if (m_mode == Mode::Inference)
+            m_tabs->addTab(m_time->servingChart(), tr("Serving"));
         m_tabs->addTab(m_time->gpuChart(), tr("Every GPU"));
         m_tabs->addTab(m_stages, tr("Stages"));
         m_tabs->addTab(m_step, tr("Step"));

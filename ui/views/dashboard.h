@@ -71,6 +71,9 @@ public:
     MemoryPanel *memoryPanel() const { return m_memory; }
     /// Inference mode's memory chart, in the memory panel's place.
     ServingMemoryPanel *servingMemoryPanel() const { return m_servingMemory; }
+    /// The memory view as placed in the grid or the tabs: it shows the memory panel in
+    /// training mode and the serving memory panel in inference mode.
+    QWidget *memoryCell() const;
     /// Inference mode's trade-off curve, beside the time panel's figures.
     ServingCurvePanel *servingCurve() const;
     StageMemoryPanel *stageMemoryPanel() const { return m_stages; }

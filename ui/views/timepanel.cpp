@@ -339,7 +339,7 @@ void TimePanel::showServing(const Report &r)
     set(ServingFigure::EndToEnd, fmt::duration(inf.e2eSeconds),
         tr("TTFT + %1 × TPOT, %2 prompt + %3 output tokens").arg(s.outputTokens - 1).arg(s.promptTokens).arg(s.outputTokens));
     set(ServingFigure::OutputRate, tokensPerS(inf.outputTokensPerS),
-        tr("%1 per GPU · %2 replicas of %3 GPUs")
+        tr("%1 per GPU · replicas: %2 × %3 GPUs")
             .arg(tokensPerS(inf.outputTokensPerSPerGpu), QString::number(inf.replicas), QString::number(inf.replicaGpus)));
     set(ServingFigure::InputRate, tokensPerS(inf.inputTokensPerS),
         tr("%1 per GPU").arg(tokensPerS(inf.inputTokensPerS / gpus)));
