@@ -84,7 +84,8 @@ Commands:
   export --out DIR [--format png|svg|pdf]
                       write every chart, all or none (no display needed):
                       dashboard.png, memory.png, time.png, roofline.png, steptime.png, layout.png,
-                      budget.png (at the budget options given, else this run's compute)
+                      budget.png (at the budget options given, else this run's compute),
+                      and with --mode inference serving.png (throughput against time per token)
                       (the same names ending .svg or .pdf with --format)
   presets             list the model presets
   gpus                list the GPU catalog

@@ -96,7 +96,7 @@ int writeCharts(const Command &c, const Catalog &catalog)
     if (auto refused = ui::exportCharts(catalog, c.scenario, c.outDir, c.size, c.scale, c.unit,
                                         c.memoryAxis.value_or(MemoryAxisFocus::AllStages), c.format, c.budget))
         return refuse({QStringLiteral("--out"), refused->message()});
-    for (ui::ChartKind kind : ui::kAllChartKinds)
+    for (ui::ChartKind kind : ui::exportedChartKinds(c.scenario.mode))
         print(stdout, QDir(c.outDir).filePath(ui::chartFileName(kind, c.format)) + QLatin1Char('\n'));
     return 0;
 }

@@ -50,6 +50,63 @@ QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog)
     return out;
 }
 
+QList<GpuServing> servingOnEveryGpu(const Report &report, const Catalog &catalog)
+{
+    QList<GpuServing> out;
+    if (!report.inference)
+        return out;
+    out.reserve(catalog.gpus.size());
+    const Scenario &s = report.scenario;
+    for (const GpuSpec &gpu : catalog.gpus) {
+        GpuServing g;
+        g.gpuId = gpu.id;
+        g.shortName = gpu.shortName;
+        g.memoryBytes = gpu.memoryBytes;
+        const bool chosen = gpu.id == report.gpu.id;
+        const auto take = [&g](const InferenceReport &r) {
+            g.served = true;
+            g.maxConcurrency = r.maxConcurrency;
+            g.outputTokensPerS = r.outputTokensPerS;
+            g.tpotSeconds = r.tpotSeconds;
+            g.costPerMillionOutputTokensUsd = r.costPerMillionOutputTokensUsd;
+        };
+        if (chosen) {
+            g.price = report.time.price;
+            take(*report.inference);
+            out.append(g);
+            continue;
+        }
+        g.price = catalogPrice(gpu);
+        // Serving runs bf16 activations whatever the weights (inference.cpp): no such peak, no time.
+        if (!gpu.peakFor(QStringLiteral("bf16"))) {
+            g.hasPeak = false;
+            g.reason = QStringLiteral("the catalog lists no bf16 or fp16 peak for it");
+            out.append(g);
+            continue;
+        }
+        // The other GPU on its own links unless the scenario names the network, as computeReport() does.
+        const Interconnect *up = catalog.findInterconnect(gpu.scaleUpId);
+        const Interconnect *net = catalog.findInterconnect(s.interconnectId.isEmpty() ? gpu.scaleOutId : s.interconnectId);
+        if (!up || !net) {
+            g.reason = QStringLiteral("the catalog names no links for it");
+        } else if (s.gpusPerNode && *s.gpusPerNode > up->domainGpus) {
+            g.reason = QStringLiteral("gpus_per_node: must be at most %1, the GPUs its %2 connects")
+                           .arg(up->domainGpus).arg(up->name);
+        } else {
+            Scenario other = s;
+            other.gpuId = gpu.id;
+            other.pricePerGpuHourUsd.reset();  // its catalog price, as the training chart does
+            const auto served = computeInference(other, gpu, *up, *net);
+            if (served.ok())
+                take(*served);
+            else
+                g.reason = served.refusal().message();
+        }
+        out.append(g);
+    }
+    return out;
+}
+
 QString nameWithoutVendor(const GpuSpec &gpu)
 {
     QString name = gpu.name;

@@ -34,6 +34,28 @@ struct GpuTime {
 /// the GPU model (computeMemory() reads only its capacity), so one total serves them all.
 QList<GpuTime> timeOnEveryGpu(const Report &report, const Catalog &catalog);
 
+/// Serving the report's scenario (mode inference) on one catalog GPU: same model, layout,
+/// GPUs, tokens and concurrency; that GPU's links and catalog price (the report's own price on
+/// its own GPU).
+struct GpuServing {
+    QString gpuId;
+    QString shortName;
+    bool served = false;           ///< false: refused; `reason` says why
+    bool hasPeak = true;           ///< false: the catalog lists no bf16/fp16 peak for it
+    QString reason;                ///< core's refusal on that GPU ("concurrency: must be at most 12 ...")
+    double memoryBytes = 0;        ///< the GPU's capacity (catalog)
+    std::int64_t maxConcurrency = 0;
+    double outputTokensPerS = 0;   ///< every replica together
+    double tpotSeconds = 0;
+    PriceChoice price;
+    std::optional<double> costPerMillionOutputTokensUsd;  ///< nullopt: refused or no price
+};
+
+/// The report's serving scenario on every GPU in the catalog, in catalog order (empty unless
+/// the report is in inference mode). The report's GPU takes its figures from the report; each
+/// other runs computeInference() once, so the list costs one serving estimate per GPU.
+QList<GpuServing> servingOnEveryGpu(const Report &report, const Catalog &catalog);
+
 /// The catalog name without the vendor prefix: "H100 SXM5 80GB" for "NVIDIA H100 SXM5 80GB".
 QString nameWithoutVendor(const GpuSpec &gpu);
 

@@ -16,6 +16,7 @@
 
 #include "core/model/catalog.h"
 #include "ui/controls/controlspanel.h"
+#include "ui/controls/servingcontrols.h"
 #include "ui/views/dashboard.h"
 #include "ui/widgets/linkedslider.h"
 #include "ui/shell/mainwindow.h"
@@ -330,6 +331,52 @@ int main(int argc, char **argv)
         }
         std::printf("(planner: %lld layouts evaluated per plan)\n", static_cast<long long>(planner->plan()->evaluated));
         report("control change -> planner table shown", planMs);
+    }
+
+    // Serving: Llama 3 70B with fp8 weights on two H100s at TP 2 in inference mode, the
+    // concurrency slider dragged back and forth over its log scale, the whole dashboard painted
+    // each time (the every-GPU chart estimates serving on each catalog GPU per change).
+    {
+        Scenario serving;
+        const ModelPreset *p = catalog->findPreset(QStringLiteral("llama3-70b"));
+        serving.presetId = p->id;
+        serving.model = p->shape;
+        serving.gpus = 2;
+        serving.tp = 2;
+        serving.weightDtype = NumberFormat::Fp8;
+        serving.mode = Mode::Inference;
+        window.dashboard()->pageTabs()->setCurrentIndex(0);
+        window.controller()->setScenario(serving);
+        QApplication::sendPostedEvents();
+        QSlider *slider = window.controls()->servingControls()->concurrencySlider()->slider();
+        std::vector<double> computedMs, paintedMs;
+        const int last = slider->maximum();
+        for (int i = 0; i < std::max(40, changes / 2); ++i) {
+            if (i % kDrag == 0)
+                slider->setSliderDown(true);
+            // Down from the top and back: twelve positions each way.
+            const int position = last - std::abs((i % (2 * kDrag)) - kDrag);
+            t.start();
+            slider->setValue(std::clamp(position, 0, last));
+            const double computed = static_cast<double>(t.nsecsElapsed()) / 1e6;
+            window.dashboard()->update();
+            QApplication::sendPostedEvents();
+            if (i >= kDrag) {  // the first drag warms the caches
+                computedMs.push_back(computed);
+                paintedMs.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+            }
+            if (i % kDrag == kDrag - 1)
+                slider->setSliderDown(false);
+            if (window.controller()->error()) {
+                std::fprintf(stderr, "bench_ui: serving scenario refused: %s\n",
+                             qPrintable(window.controller()->error()->message()));
+                return 1;
+            }
+        }
+        std::printf("(inference: Llama 3 70B fp8 on 2 x H100, TP 2, concurrency 1 to %lld)\n",
+                    static_cast<long long>(window.controller()->report()->inference->maxConcurrency));
+        report("concurrency change -> recomputed, charts updated", computedMs);
+        report("concurrency change -> whole dashboard painted", paintedMs);
     }
     return 0;
 }

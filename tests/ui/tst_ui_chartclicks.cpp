@@ -46,8 +46,9 @@ private slots:
         }
         const Scenario before = w.controller()->scenario();
         const QList<ChartView *> views = w.findChildren<ChartView *>();
-        // Memory, roofline, every GPU, memory per pipeline stage, the step breakdown and the budget.
-        QCOMPARE(views.size(), 6);
+        // Memory, roofline, every GPU, memory per pipeline stage, the step breakdown and the budget,
+        // and inference mode's memory and trade-off charts (hidden in training mode).
+        QCOMPARE(views.size(), 8);
         int clicks = 0;
         for (ChartView *view : views) {
             QWidget *port = view->viewport();

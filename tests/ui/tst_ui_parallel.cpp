@@ -178,7 +178,7 @@ private slots:
         d->setArrangement(Dashboard::Arrangement::Grid);
         QCOMPARE(d->pageTabs()->currentIndex(), 1);
         d->setArrangement(Dashboard::Arrangement::Tabs);
-        d->tabs()->setCurrentWidget(d->memoryPanel());
+        d->tabs()->setCurrentWidget(d->memoryCell());
         d->setArrangement(Dashboard::Arrangement::Grid);
         QCOMPARE(d->pageTabs()->currentIndex(), 0);
         QVERIFY(d->memoryPanel()->isVisible());

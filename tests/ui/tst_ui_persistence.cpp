@@ -3,6 +3,7 @@
 // fixture's temporary folder. Also checks that the modal-dialog guard itself works.
 
 #include "ui/controls/controlspanel.h"
+#include "ui/controls/servingcontrols.h"
 #include "ui/shell/fileactions.h"
 #include "guitestfixture.h"
 #include "ui/widgets/linkedslider.h"
@@ -17,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include <sys/stat.h>
@@ -73,6 +75,35 @@ private slots:
         // Opening is one undo step.
         b.controller()->undoStack()->undo();
         QCOMPARE(b.controller()->scenario(), Scenario{});
+    }
+
+    // Inference mode and its serving fields survive File > Save and File > Open, and the
+    // window opens on the serving charts and controls.
+    void saveThenOpenInference()
+    {
+        Scenario serving = edited();
+        serving.mode = Mode::Inference;
+        serving.promptTokens = 600;
+        serving.outputTokens = 300;
+        serving.concurrency = 8;
+        serving.weightDtype = NumberFormat::Int4;
+        serving.kvDtype = NumberFormat::Fp8;
+        serving.gpuMemoryUtilization = 0.85;
+        serving.kvBlockTokens = 32;
+        serving.prefillChunk = 4096;
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("serve.json"));
+        MainWindow a(env().catalog(), serving);
+        const auto notSaved = a.fileActions()->saveScenario(path);
+        QVERIFY2(!notSaved, qPrintable(messageOf(notSaved)));
+        MainWindow b(env().catalog(), Scenario{});
+        const auto notOpened = b.fileActions()->openScenario(path);
+        QVERIFY2(!notOpened, qPrintable(messageOf(notOpened)));
+        QCOMPARE(b.controller()->scenario(), serving);
+        QVERIFY(b.controller()->report()->inference.has_value());
+        QCOMPARE(b.controller()->report()->inference->concurrency, 8);
+        QCOMPARE(b.controls()->servingControls()->concurrencySlider()->value(), 8.0);
+        QVERIFY(b.controls()->servingControls()->modeButton(Mode::Inference)->isChecked());
     }
 
     void openRefusesABadFile()

@@ -227,7 +227,7 @@ private slots:
                                        MemoryAxisFocus::AllStages, f);
         QVERIFY2(!done, qPrintable(messageOf(done)));
         QStringList expected;
-        for (ChartKind kind : kAllChartKinds) {
+        for (ChartKind kind : exportedChartKinds(Mode::Training)) {
             const QString name = chartFileName(kind, f);
             QVERIFY(name.endsWith(QLatin1Char('.') + imageFormatName(f)));
             expected << name;

@@ -7,6 +7,7 @@
 #include "ui/widgets/linkedslider.h"
 #include "ui/controls/modelshapeoptions.h"
 #include "ui/controls/moreoptions.h"
+#include "ui/controls/servingcontrols.h"
 #include "core/model/recipe.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/widgets/sectionbox.h"
@@ -34,6 +35,7 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     : QWidget(parent),
       m_controller(controller),
       m_gpu(new GpuChooser(controller->catalog(), this)),
+      m_serving(new ServingControls(controller, this)),
       m_more(new MoreOptions(controller, this)),
       m_moreToggle(new QToolButton(this)),
       m_layout(new LayoutControls(controller, this)),
@@ -51,6 +53,7 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
     QWidget *layoutBox = buildLayoutBox(controller->scenario());
 
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_serving);
     layout->addWidget(main);
     layout->addWidget(gpuBox);
     layout->addWidget(m_more->setupGroup());
@@ -253,6 +256,11 @@ void ControlsPanel::sync(const Scenario &s)
     slider(Main::Tokens)->setValue(s.tokens);
     slider(Main::MicroBatch)->setValue(static_cast<double>(s.microBatch));
     slider(Main::SeqLen)->setValue(static_cast<double>(s.seqLen));
+    // Serving has prompt and output tokens and its own concurrency: the run's tokens, micro-batch
+    // and sequence are training's alone.
+    const bool training = s.mode == Mode::Training;
+    for (Main which : {Main::Tokens, Main::MicroBatch, Main::SeqLen})
+        slider(which)->setVisible(training);
     m_gpu->setGpuId(s.gpuId);
     if (const auto recipe = findRecipe(s.recipeId))
         m_gpu->setDtype(recipe->matmulDtype());  // under FP8 the GEMMs' peak, the one that sets the pace

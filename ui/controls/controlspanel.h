@@ -17,6 +17,7 @@ class LayoutControls;
 class LinkedSlider;
 class MoreOptions;
 class ScenarioController;
+class ServingControls;
 
 /// The left-hand panel: the five main slider/spin pairs and the GPU chooser up front, the
 /// rest of the scenario grouped below. Edits become proposals to the controller; the panel
@@ -34,6 +35,8 @@ public:
     GpuChooser *gpuChooser() const { return m_gpu; }
     MoreOptions *moreOptions() const { return m_more; }
     LayoutControls *layoutControls() const { return m_layout; }
+    /// The mode switch and, in inference mode, the serving rows.
+    ServingControls *servingControls() const { return m_serving; }
     /// Shows or hides the cluster and layout group.
     QToolButton *layoutToggle() const { return m_layoutToggle; }
     void setByteUnit(ByteUnit unit);
@@ -67,6 +70,7 @@ private:
     ScenarioController *m_controller;
     LinkedSlider *m_sliders[5] = {};
     GpuChooser *m_gpu;
+    ServingControls *m_serving;
     MoreOptions *m_more;
     QToolButton *m_moreToggle;
     LayoutControls *m_layout;

@@ -39,7 +39,10 @@ MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_setup = buildSetupGroup();
     layout->addWidget(m_shape);
-    layout->addWidget(buildActivationGroup());
+    m_activations = buildActivationGroup();
+    layout->addWidget(m_activations);
+    m_servingGroup = buildServingGroup();
+    layout->addWidget(m_servingGroup);
     layout->addWidget(buildComputeGroup());
     // Long entries (recipe names) would otherwise set the width of the whole panel.
     for (QComboBox *combo : findChildren<QComboBox *>()) {
@@ -71,6 +74,7 @@ QWidget *MoreOptions::buildSetupGroup()
 {
     auto *box = new SectionBox(tr("Parallelism and precision"), this);
     auto *form = new QFormLayout(box);
+    m_setupForm = form;
     m_gpus = static_cast<NumberSpinBox *>(m_fields->addRow(form, "gpus", {.stepFactor = 2}));
     m_zero = static_cast<QComboBox *>(m_fields->addRow(form, "zero"));
     // Hand-built: its items are the recipe catalog, each with its source as tooltip.
@@ -104,6 +108,16 @@ QWidget *MoreOptions::buildActivationGroup()
     m_fields->addRow(form, "activation_model");
     m_fields->addRow(form, "dropout");
     m_fields->addRow(form, "reserved_bytes", {.scale = 1 / kMiB, .step = 128, .suffix = " MiB"});
+    return box;
+}
+
+QWidget *MoreOptions::buildServingGroup()
+{
+    auto *box = new SectionBox(tr("Serving engine"), this);
+    auto *form = new QFormLayout(box);
+    m_fields->addRow(form, "quant_group", {.stepFactor = 2});
+    m_fields->addRow(form, "kv_block_tokens", {.stepFactor = 2});
+    m_fields->addRow(form, "prefill_chunk", {.stepFactor = 2});
     return box;
 }
 
@@ -158,6 +172,14 @@ void MoreOptions::sync(const Scenario &s)
     // The activation model and dropout only matter while activations are counted.
     m_fields->control("activation_model")->setEnabled(s.includeActivations);
     m_fields->control("dropout")->setEnabled(s.includeActivations);
+    // Serving keeps no optimizer state, gradients or saved activations: ZeRO, recompute,
+    // offload and the activation models are training's alone.
+    const bool training = s.mode == Mode::Training;
+    for (QWidget *w : {static_cast<QWidget *>(m_zero), static_cast<QWidget *>(m_recompute),
+                       static_cast<QWidget *>(m_offload)})
+        m_setupForm->setRowVisible(w, training);
+    m_activations->setVisible(training);
+    m_servingGroup->setVisible(!training);
     const QSignalBlocker recipe(m_recipe);
     const QSignalBlocker price(m_price);
     const QSignalBlocker catalogPrice(m_catalogPrice);

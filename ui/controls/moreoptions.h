@@ -8,6 +8,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 
 namespace napkin::ui {
 
@@ -55,6 +56,8 @@ private:
     QWidget *buildSetupGroup();
     QWidget *buildActivationGroup();
     QWidget *buildComputeGroup();
+    /// Inference mode: vLLM's quantization group, KV block size and prefill chunk.
+    QWidget *buildServingGroup();
     void sync(const Scenario &s);
     /// The price box shows the price in use and, as its tip, the catalog's with its source.
     void syncPrice(const Scenario &s);
@@ -63,6 +66,9 @@ private:
     FieldControls *m_fields;
     ModelShapeOptions *m_shape;
     QWidget *m_setup = nullptr;
+    QFormLayout *m_setupForm = nullptr;
+    QWidget *m_activations = nullptr;
+    QWidget *m_servingGroup = nullptr;
     NumberSpinBox *m_gpus = nullptr;
     QComboBox *m_zero = nullptr;
     QComboBox *m_recipe = nullptr;

@@ -2,6 +2,7 @@
 
 #include "ui/views/chartrender.h"
 #include "ui/views/dashboard.h"
+#include "ui/views/servingcurve.h"
 #include "ui/views/budgetpanel.h"
 #include "ui/views/layoutpicture.h"
 #include "ui/views/steptimepanel.h"
@@ -88,6 +89,7 @@ QSize FileActions::onScreenSize(ChartKind kind) const
     case ChartKind::StepTime: s = m_dashboard->stepTimePanel()->size(); break;
     case ChartKind::Layout: s = m_dashboard->layoutPicture()->size(); break;
     case ChartKind::Budget: s = m_dashboard->budgetPanel()->size(); break;
+    case ChartKind::Serving: s = m_dashboard->servingCurve()->size(); break;
     }
     return s.expandedTo(QSize(640, 400));
 }

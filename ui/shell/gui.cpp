@@ -63,7 +63,7 @@ std::optional<Refusal> exportCharts(const Catalog &catalog, const Scenario &scen
     // failure leaves no new file under a final name and every previous one untouched.
     const QDir out(dir);
     QList<FileContents> files;
-    for (ChartKind kind : kAllChartKinds) {
+    for (ChartKind kind : exportedChartKinds(scenario.mode)) {
         const QString path = out.absoluteFilePath(chartFileName(kind, format));
         ViewOptions options;
         options.unit = unit;

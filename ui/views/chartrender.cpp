@@ -7,6 +7,8 @@
 #include "ui/views/layoutpicture.h"
 #include "ui/views/memorypanel.h"
 #include "ui/views/rooflinepanel.h"
+#include "ui/views/servingcurve.h"
+#include "ui/views/servingmemorypanel.h"
 #include "ui/views/stagememorypanel.h"
 #include "ui/views/steptimepanel.h"
 #include "ui/views/timepanel.h"
@@ -47,6 +49,12 @@ QWidget *buildChart(ChartKind kind, const Report &report, const Catalog &catalog
 {
     switch (kind) {
     case ChartKind::Memory: {
+        if (report.inference) {
+            auto *w = new ServingMemoryPanel(parent);
+            w->setByteUnit(options.unit);
+            w->setReport(report);
+            return w;
+        }
         auto *w = new MemoryPanel(parent);
         w->setToolbarVisible(false);
         w->setByteUnit(options.unit);
@@ -93,6 +101,11 @@ QWidget *buildChart(ChartKind kind, const Report &report, const Catalog &catalog
     }
     case ChartKind::Layout: {
         auto *w = new LayoutPicture(parent);
+        w->setReport(report);
+        return w;
+    }
+    case ChartKind::Serving: {
+        auto *w = new ServingCurvePanel(parent);
         w->setReport(report);
         return w;
     }
@@ -289,6 +302,7 @@ QString chartFileName(ChartKind kind, ImageFormat format)
     case ChartKind::StepTime: base = QStringLiteral("steptime"); break;
     case ChartKind::Layout: base = QStringLiteral("layout"); break;
     case ChartKind::Budget: base = QStringLiteral("budget"); break;
+    case ChartKind::Serving: base = QStringLiteral("serving"); break;
     }
     return base + QLatin1Char('.') + imageFormatName(format);
 }
@@ -297,12 +311,13 @@ QString chartTitle(ChartKind kind)
 {
     switch (kind) {
     case ChartKind::Memory: return QApplication::translate("napkin::ui::ChartRender", "Memory chart");
-    case ChartKind::Time: return QApplication::translate("napkin::ui::ChartRender", "Training time chart");
+    case ChartKind::Time: return QApplication::translate("napkin::ui::ChartRender", "Time and cost chart");
     case ChartKind::Roofline: return QApplication::translate("napkin::ui::ChartRender", "Roofline chart");
     case ChartKind::Dashboard: return QApplication::translate("napkin::ui::ChartRender", "Dashboard");
     case ChartKind::StepTime: return QApplication::translate("napkin::ui::ChartRender", "Step-time chart");
     case ChartKind::Layout: return QApplication::translate("napkin::ui::ChartRender", "Layout picture");
     case ChartKind::Budget: return QApplication::translate("napkin::ui::ChartRender", "Budget chart");
+    case ChartKind::Serving: return QApplication::translate("napkin::ui::ChartRender", "Serving trade-off chart");
     }
     return {};
 }

@@ -13,6 +13,8 @@
 #include "ui/views/overviewgrid.h"
 #include "ui/views/plannerpanel.h"
 #include "ui/views/rooflinepanel.h"
+#include "ui/views/servingcurve.h"
+#include "ui/views/servingmemorypanel.h"
 #include "ui/views/stagememorypanel.h"
 #include "core/text/stepexplain.h"
 #include "ui/views/steptimepanel.h"
@@ -68,6 +70,13 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
                                      .arg(fmt::compactCount(static_cast<double>(r.params.total)),
                                           fmt::compactCount(static_cast<double>(r.params.active)))
                                : Dashboard::tr("%1 params").arg(fmt::compactCount(static_cast<double>(r.params.total)));
+    if (r.inference)
+        return Dashboard::tr("%1 · %2 · serving %3 + %4 tokens · %5 sequences · %6 weights, %7 KV · %8 × %9")
+            .arg(model, params)
+            .arg(s.promptTokens).arg(s.outputTokens).arg(r.inference->concurrency)
+            .arg(numberFormatName(s.weightDtype), numberFormatName(s.kvDtype))
+            .arg(s.gpus)
+            .arg(nameWithoutVendor(r.gpu));
     return Dashboard::tr("%1 · %2 · %3 tokens · micro‑batch %4 × %5 tokens · %6 × %7")
         .arg(model, params, fmt::compactCount(s.tokens))
         .arg(s.microBatch).arg(s.seqLen).arg(s.gpus)
@@ -113,6 +122,8 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_pinned(new TextStrip(this)),
       m_error(new Banner(this)),
       m_memory(new MemoryPanel(this)),
+      m_servingMemory(new ServingMemoryPanel(this)),
+      m_memoryCell(new PageStack(this)),
       m_time(new TimePanel(catalog, this)),
       m_roofline(new RooflinePanel(catalog, this)),
       m_stages(new StageMemoryPanel(this)),
@@ -129,6 +140,8 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_parallelGrid(new QGridLayout(m_parallelPage)),
       m_tabs(new PageTabs(m_pages))
 {
+    m_memoryCell->addWidget(m_memory);
+    m_memoryCell->addWidget(m_servingMemory);
     setUpStrips();
     setUpPages();
     buildPageBar();
@@ -243,8 +256,13 @@ void Dashboard::setUpRecipients()
 {
     m_recipients = {
         {{m_memory}, [this](const Report &r) { m_memory->setReport(r); }},
-        // The every-GPU chart is the time panel's, or a tab of its own when the views are tabs.
-        {{m_time, m_time->gpuChart()}, [this](const Report &r) { m_time->setReport(r); }},
+        {{m_servingMemory}, [this](const Report &r) {
+             if (r.inference)
+                 m_servingMemory->setReport(r);
+         }},
+        // The every-GPU chart and the serving curve are the time panel's, or tabs of their own
+        // when the views are tabs.
+        {{m_time, m_time->gpuChart(), m_time->servingChart()}, [this](const Report &r) { m_time->setReport(r); }},
         {{m_roofline}, [this](const Report &r) { m_roofline->setReport(r); }},
         {{m_stages}, [this](const Report &r) { m_stages->setReport(r); }},
         {{m_step}, [this](const Report &r) { m_step->setReport(r); }},
@@ -275,13 +293,46 @@ void Dashboard::setReport(const Report &report)
     }
     if (m_lastReport)
         m_topic = topicOfChange(m_lastReport->scenario, report.scenario, m_topic);
+    // Serving's figures have one formula of their own; training's topics return with the mode.
+    if (report.inference)
+        m_topic = FormulaTopic::Serving;
+    else if (m_topic == FormulaTopic::Serving)
+        m_topic = FormulaTopic::ModelState;
     m_lastReport = report;
+    showMode(report.scenario.mode);
     m_formula->setText(formulaText(report, m_topic, m_unit));
     for (Recipient &recipient : m_recipients) {
         recipient.stale = true;
         // Before the window is shown (and offscreen, for a picture) every view is drawn.
         if ((!window()->isVisible() && recipient.beforeShown) || recipient.seen())
             deliver(recipient);
+    }
+}
+
+QWidget *Dashboard::memoryCell() const
+{
+    return m_memoryCell;
+}
+
+ServingCurvePanel *Dashboard::servingCurve() const
+{
+    return m_time->servingChart();
+}
+
+void Dashboard::showMode(Mode mode)
+{
+    if (m_mode == mode)
+        return;
+    m_mode = mode;
+    const bool serving = mode == Mode::Inference;
+    m_memoryCell->setCurrentWidget(serving ? static_cast<QWidget *>(m_servingMemory) : m_memory);
+    // Tabs: the serving curve has a tab of its own in inference mode only, after the time panel's.
+    if (m_tabbed) {
+        const int index = m_tabs->indexOf(m_time->servingChart());
+        if (serving && index < 0)
+            m_tabs->insertTab(m_tabs->indexOf(m_time) + 1, m_time->servingChart(), tr("Serving"));
+        else if (!serving && index >= 0)
+            m_tabs->removeTab(index);
     }
 }
 
@@ -373,15 +424,17 @@ void Dashboard::arrange()
     if (!current)
         current = m_top->currentWidget() == m_parallelPage ? static_cast<QWidget *>(m_stages)
                   : m_top->currentWidget() == m_budget       ? static_cast<QWidget *>(m_budget)
-                                                             : m_memory;
+                                                             : m_memoryCell;
     const bool parallelInSight = current == m_stages || current == m_step || current == m_layoutPicture || current == m_planner;
     m_tabs->clear();
     m_pageBar->setVisible(!tabbed && !m_exporting);
     m_pageBar->setMaximumHeight(m_summary->sizeHint().height());  // never taller than the summary
     if (tabbed) {
-        m_tabs->addTab(m_memory, tr("Memory"));
+        m_tabs->addTab(m_memoryCell, tr("Memory"));
         m_tabs->addTab(m_roofline, tr("Roofline"));
         m_tabs->addTab(m_time, tr("Time and cost"));
+        if (m_mode == Mode::Inference)
+            m_tabs->addTab(m_time->servingChart(), tr("Serving"));
         m_tabs->addTab(m_time->gpuChart(), tr("Every GPU"));
         m_tabs->addTab(m_stages, tr("Stages"));
         m_tabs->addTab(m_step, tr("Step"));
@@ -393,14 +446,14 @@ void Dashboard::arrange()
         m_tabChosen = false;
         m_pages->setCurrentWidget(m_tabs);
     } else {
-        placeOverview(m_grid, m_columns, m_memory, m_roofline, m_time);
+        placeOverview(m_grid, m_columns, m_memoryCell, m_roofline, m_time);
         m_parallelGrid->addWidget(m_stages, 0, 0);
         m_parallelGrid->addWidget(m_step, 0, 1);
         m_parallelGrid->addWidget(m_layoutPicture, 1, 0);
         m_parallelGrid->addWidget(m_planner, 1, 1);
         if (m_top->indexOf(m_budget) < 0)
             m_top->addTab(m_budget, tr("Budget"));
-        for (QWidget *w : {static_cast<QWidget *>(m_memory), static_cast<QWidget *>(m_roofline),
+        for (QWidget *w : {static_cast<QWidget *>(m_memoryCell), static_cast<QWidget *>(m_roofline),
                            static_cast<QWidget *>(m_time), static_cast<QWidget *>(m_stages),
                            static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
                            static_cast<QWidget *>(m_planner)})
@@ -430,6 +483,7 @@ void Dashboard::placeError()
     const int y = top.bottom() + 4;
     const int chartsTop = m_pages->geometry().top() + (m_tabbed ? m_tabs->tabBar()->height() : 0)
                           + (m_tabbed ? 0 : m_memory->view()->geometry().top()) - 2;
+    // (The serving memory chart's view starts lower, under its summary: the banner may cover that.)
     m_error->setGeometry(top.left(), y, top.width(), std::max(m_error->sizeHint().height(), chartsTop - y));
 }
 
@@ -446,6 +500,7 @@ void Dashboard::setViewOptions(const ViewOptions &options)
     if (m_lastReport)
         m_formula->setText(formulaText(*m_lastReport, m_topic, m_unit));
     m_memory->setByteUnit(options.unit);
+    m_servingMemory->setByteUnit(options.unit);
     m_stages->setByteUnit(options.unit);
     m_planner->setByteUnit(options.unit);
     m_memory->setAxisFocus(options.memoryFocus);

@@ -24,6 +24,8 @@ class LayoutPicture;
 class MemoryPanel;
 class PlannerPanel;
 class RooflinePanel;
+class ServingCurvePanel;
+class ServingMemoryPanel;
 class StageMemoryPanel;
 class StepTimePanel;
 class TimePanel;
@@ -67,6 +69,13 @@ public:
     void setExportMode(bool exporting);
 
     MemoryPanel *memoryPanel() const { return m_memory; }
+    /// Inference mode's memory chart, in the memory panel's place.
+    ServingMemoryPanel *servingMemoryPanel() const { return m_servingMemory; }
+    /// The memory view as placed in the grid or the tabs: it shows the memory panel in
+    /// training mode and the serving memory panel in inference mode.
+    QWidget *memoryCell() const;
+    /// Inference mode's trade-off curve, beside the time panel's figures.
+    ServingCurvePanel *servingCurve() const;
     StageMemoryPanel *stageMemoryPanel() const { return m_stages; }
     StepTimePanel *stepTimePanel() const { return m_step; }
     LayoutPicture *layoutPicture() const { return m_layoutPicture; }
@@ -125,6 +134,8 @@ private:
     void setUpTabs();
     void setUpRecipients();
 
+    /// The memory chart, the serving tab and the time panel for the report's mode.
+    void showMode(Mode mode);
     void placeError();
     void arrange();
 
@@ -137,6 +148,10 @@ private:
     std::optional<Report> m_lastReport;
     Banner *m_error;
     MemoryPanel *m_memory;
+    ServingMemoryPanel *m_servingMemory;
+    /// The memory chart of the mode: training's or serving's, in one place of the grid.
+    QStackedWidget *m_memoryCell;
+    std::optional<Mode> m_mode;
     TimePanel *m_time;
     RooflinePanel *m_roofline;
     StageMemoryPanel *m_stages;

@@ -104,6 +104,12 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
 void GpuTimeChart::setReport(const Report &report)
 {
     m_report = report;
+    if (report.inference) {
+        m_times.clear();
+        showServing(report);
+        return;
+    }
+    m_serving.clear();
     m_times = timeOnEveryGpu(report, m_catalog);
     double maxSeconds = 0;
     int chosen = -1;
@@ -124,40 +130,16 @@ void GpuTimeChart::setReport(const Report &report)
     const TimeUnit unit = stay ? m_unit : fitted;
     m_unit = unit;
     m_secondsPerUnit = unit.seconds;
-    for (int i = 0; i < m_times.size(); ++i) {
-        const double v = m_times[i].seconds / unit.seconds;
-        const double fitting = m_times[i].fits ? v : 0;
-        const double tooBig = m_times[i].fits ? 0 : v;
-        if (m_set->at(i) != fitting)
-            m_set->replace(i, fitting);
-        if (m_tooBig->at(i) != tooBig)
-            m_tooBig->replace(i, tooBig);
+    QList<double> values;
+    QList<bool> fit;
+    for (const GpuTime &t : std::as_const(m_times)) {
+        values << t.seconds / unit.seconds;
+        fit << t.fits;
     }
-    if (chosen != m_chosen) {
-        // The chosen GPU: its bar in the highlight colour, and ▶ before its name as on the
-        // memory chart, which still shows when its bar is hatched (the run does not fit it).
-        if (m_chosen >= 0) {
-            m_set->deselectBar(m_chosen);
-            m_labels->setText(m_chosen, m_times[m_chosen].shortName);
-        }
-        if (chosen >= 0) {
-            m_set->selectBar(chosen);
-            m_labels->setText(chosen, QStringLiteral("▶") + m_times[chosen].shortName);
-        }
-        m_chosen = chosen;
-    }
-    if (!stay) {
-        // A whole number of round steps, so the labels are round numbers; an axis stays when
-        // no GPU has a peak for the dtype (the chosen one always has: computeReport refuses otherwise).
-        const double top = maxSeconds > 0 ? maxSeconds / unit.seconds * 1.05 : 1;
-        const double step = niceStep(top, 4);
-        const double max = std::ceil(top / step) * step;
-        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
-            m_axisY->setTickInterval(step);
-            m_axisY->setRange(0, max);
-        }
-    }
-    m_axisY->setTitleText(tr(unit.name));
+    // An axis stays when no GPU has a peak for the dtype (the chosen one always has:
+    // computeReport refuses otherwise).
+    showBars(values, fit, chosen, stay ? 0 : (maxSeconds > 0 ? maxSeconds / unit.seconds * 1.05 : 1));
+    setFittingAxisTitle(m_chart, m_axisY, tr(unit.name), tr(unit.name));
     // The dtype rule in the title (GpuSpec::peakFor()): "bf16/fp16 peak", or "fp32 peak only";
     // kept to one plain line, which the layout tests measure whole.
     // Utilisation is quoted against the GEMMs' peak: fp8 under FP8 (TimeReport::peakFlopsPerS).
@@ -169,6 +151,76 @@ void GpuTimeChart::setReport(const Report &report)
     setFittingChartTitle(m_chart, tr("Every GPU (×%1, %2, %3)").arg(report.scenario.gpus).arg(utilization, rule),
                          tr("×%1, %2, %3").arg(report.scenario.gpus).arg(utilization, accepted.join(QLatin1Char('/'))));
     placeMarks();
+}
+
+void GpuTimeChart::showServing(const Report &report)
+{
+    m_serving = servingOnEveryGpu(report, m_catalog);
+    double maxCost = 0;
+    int chosen = -1;
+    QList<double> values;
+    QList<bool> fit;
+    for (int i = 0; i < m_serving.size(); ++i) {
+        const GpuServing &g = m_serving[i];
+        if (g.gpuId == report.gpu.id)
+            chosen = i;
+        const double cost = g.costPerMillionOutputTokensUsd.value_or(0);
+        maxCost = std::max(maxCost, cost);
+        values << cost;
+        fit << true;
+        const QString mark = !g.hasPeak ? tr("no bf16 peak")
+                             : !g.served ? tr("does not fit (%1)").arg(fmt::bytes(g.memoryBytes, ByteUnit::GiB))
+                             : !g.costPerMillionOutputTokensUsd ? tr("no price")
+                                                                : QString();
+        m_marks[i]->setData(kFullMark, mark);
+        m_marks[i]->setData(kShortMark, !g.hasPeak ? tr("no peak") : !g.served ? tr("no fit")
+                                                                   : !g.costPerMillionOutputTokensUsd ? tr("no $")
+                                                                                                       : QString());
+    }
+    m_unit = {};
+    m_secondsPerUnit = 1;
+    const bool stay = axisCanStay(maxCost * 1.05, m_axisY->max(), m_dragging);
+    showBars(values, fit, chosen, stay ? 0 : (maxCost > 0 ? maxCost * 1.05 : 1));
+    setFittingAxisTitle(m_chart, m_axisY, tr("$ per million output tokens"), tr("$ / 1M tokens"));
+    setFittingChartTitle(m_chart,
+                         tr("Every GPU: cost per million output tokens (×%1, concurrency %2)")
+                             .arg(report.scenario.gpus).arg(report.inference->concurrency),
+                         tr("$ per 1M output tokens (×%1)").arg(report.scenario.gpus));
+    placeMarks();
+}
+
+void GpuTimeChart::showBars(const QList<double> &values, const QList<bool> &fit, int chosen, double top)
+{
+    for (int i = 0; i < values.size(); ++i) {
+        const double fitting = fit[i] ? values[i] : 0;
+        const double tooBig = fit[i] ? 0 : values[i];
+        if (m_set->at(i) != fitting)
+            m_set->replace(i, fitting);
+        if (m_tooBig->at(i) != tooBig)
+            m_tooBig->replace(i, tooBig);
+    }
+    if (chosen != m_chosen) {
+        // The chosen GPU: its bar in the highlight colour, and ▶ before its name as on the
+        // memory chart, which still shows when its bar is hatched (the run does not fit it).
+        if (m_chosen >= 0) {
+            m_set->deselectBar(m_chosen);
+            m_labels->setText(m_chosen, m_catalog.gpus[m_chosen].shortName);
+        }
+        if (chosen >= 0) {
+            m_set->selectBar(chosen);
+            m_labels->setText(chosen, QStringLiteral("▶") + m_catalog.gpus[chosen].shortName);
+        }
+        m_chosen = chosen;
+    }
+    if (top > 0) {
+        // A whole number of round steps, so the labels are round numbers.
+        const double step = niceStep(top, 4);
+        const double max = std::ceil(top / step) * step;
+        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
+            m_axisY->setTickInterval(step);
+            m_axisY->setRange(0, max);
+        }
+    }
 }
 
 QStringList GpuTimeChart::marks() const
@@ -251,6 +303,8 @@ void GpuTimeChart::showHover(const QPointF &chartPos, const QPoint &globalPos)
 {
     const auto index = barAt(chartPos);
     m_hoverText.clear();
+    if (index && *index < m_serving.size())
+        m_hoverText = servingHover(*index);
     if (index && *index < m_times.size()) {
         const GpuSpec &g = m_catalog.gpus[*index];
         const GpuTime &t = m_times[*index];
@@ -282,6 +336,23 @@ void GpuTimeChart::showHover(const QPointF &chartPos, const QPoint &globalPos)
         QToolTip::hideText();
     else
         QToolTip::showText(globalPos, m_hoverText, m_view);
+}
+
+QString GpuTimeChart::servingHover(int index) const
+{
+    const GpuSpec &g = m_catalog.gpus[index];
+    const GpuServing &v = m_serving[index];
+    if (!v.served)
+        return tr("%1 (%2): does not serve this scenario\n%3").arg(g.name, g.id, v.reason);
+    QString text = tr("%1 (%2): %3 output tokens/s at concurrency up to %4, %5 per output token")
+                       .arg(g.name, g.id, fmt::number(v.outputTokensPerS)).arg(v.maxConcurrency)
+                       .arg(fmt::duration(v.tpotSeconds));
+    text += v.costPerMillionOutputTokensUsd
+                ? tr("\nCost %1 per million output tokens at %2 per GPU-hour (%3)")
+                      .arg(fmt::usd(*v.costPerMillionOutputTokensUsd), fmt::usd(*v.price.usdPerGpuHour),
+                           priceOriginText(v.price))
+                : tr("\nCost: no price in the catalog");
+    return text;
 }
 
 void GpuTimeChart::changeEvent(QEvent *event)

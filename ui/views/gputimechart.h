@@ -48,6 +48,9 @@ public:
     QBarSet *barSet(bool fits = true) const { return fits ? m_set : m_tooBig; }
     /// The run on each catalog GPU as last shown.
     const QList<GpuTime> &times() const { return m_times; }
+    /// Inference mode: serving on each catalog GPU as last shown (the bars are the cost per
+    /// million output tokens in US dollars); empty in training mode.
+    const QList<GpuServing> &serving() const { return m_serving; }
     QValueAxis *valueAxis() const { return m_axisY; }
     BarLabels *barLabels() const { return m_labels; }
     /// The words drawn upright over each GPU's bar: "does not fit (16 GiB)", "no fp32 peak", or
@@ -62,6 +65,12 @@ protected:
 
 private:
     void restyle();
+    /// Inference mode: the cost per million output tokens on each GPU, "does not fit" where
+    /// core refuses the scenario on it.
+    void showServing(const Report &report);
+    /// The bars' values in axis units, the chosen GPU's index and the axis top (0: none).
+    void showBars(const QList<double> &values, const QList<bool> &fit, int chosen, double top);
+    QString servingHover(int index) const;
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
     void placeMarks();
 
@@ -77,6 +86,7 @@ private:
     QList<QGraphicsSimpleTextItem *> m_marks;
     std::optional<Report> m_report;
     QList<GpuTime> m_times;
+    QList<GpuServing> m_serving;
     struct TimeUnit {
         double seconds = 86400;
         const char *name = nullptr;  // untranslated; shown through tr()

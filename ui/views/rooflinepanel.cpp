@@ -159,6 +159,17 @@ void RooflinePanel::buildOpSeries()
         }
     }
     buildComparisonSeries();
+    // Serving: each phase in a colour and shape of its own, whatever the op's kind.
+    const QScatterSeries::MarkerShape shapes[2] = {QScatterSeries::MarkerShapeCircle, QScatterSeries::MarkerShapeTriangle};
+    const QColor colors[2] = {palette::prefill(), palette::decode()};
+    for (int p = 0; p < 2; ++p) {
+        m_phases[p] = new QScatterSeries;
+        m_phases[p]->setName(phaseName(p == 0 ? Phase::Prefill : Phase::Decode));
+        m_phases[p]->setMarkerShape(shapes[p]);
+        m_phases[p]->setColor(colors[p]);
+        m_phases[p]->setBorderColor(Qt::white);
+        addToAxes(m_phases[p]);
+    }
     // Hollow markers first, so that a filled one on the same point is drawn inside them.
     for (bool hollow : {true, false})
         for (int k = 0; k < kOpKinds; ++k)
@@ -222,22 +233,40 @@ void RooflinePanel::setReport(const Report &report)
     m_report = report;
     const RooflineReport &r = report.roofline;
     QList<QPointF> points[kOpKinds];
+    QList<QPointF> phasePoints[2];
     for (QList<int> &map : m_pointOps)
         map.clear();
+    for (QList<int> &map : m_phasePointOps)
+        map.clear();
+    const bool serving = report.inference.has_value();
     double minX = r.ridgeIntensity;
     double maxX = r.ridgeIntensity;
     double minY = r.peakFlopsPerS;
     for (int i = 0; i < r.ops.size(); ++i) {
         const RooflineOp &op = r.ops[i];
         const int k = static_cast<int>(op.kind);
-        points[k].append({op.intensity, op.attainableFlopsPerS / kUnit});
-        m_pointOps[k].append(i);
+        if (serving) {
+            const int p = op.phase == Phase::Decode ? 1 : 0;
+            phasePoints[p].append({op.intensity, op.attainableFlopsPerS / kUnit});
+            m_phasePointOps[p].append(i);
+        } else {
+            points[k].append({op.intensity, op.attainableFlopsPerS / kUnit});
+            m_pointOps[k].append(i);
+        }
         minX = std::min(minX, op.intensity);
         maxX = std::max(maxX, op.intensity);
         minY = std::min(minY, op.attainableFlopsPerS);
     }
     for (int k = 0; k < kOpKinds; ++k)
         m_ops[k]->replace(points[k]);
+    for (int p = 0; p < 2; ++p)
+        m_phases[p]->replace(phasePoints[p]);
+    m_computeBound.clear();
+    if (serving) {
+        const double from = report.inference->decodeGemmsComputeBoundFrom;
+        m_computeBound = from > 0 ? tr("decode's GEMMs are compute-bound from ≈ %1 sequences").arg(fmt::number(from))
+                                  : tr("decode's GEMMs are never compute-bound here");
+    }
     QList<QPointF> pinned;
     if (report.baseline) {
         for (const RooflineOp &op : report.baseline->roofline.ops) {
@@ -252,10 +281,29 @@ void RooflinePanel::setReport(const Report &report)
     m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS / kUnit);
     m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
     const QString dtypes = r.twoRoofs() ? tr("%1, %2 GEMMs").arg(r.peakDtype, r.gemmPeakDtype) : r.peakDtype;
-    setChartTitle(m_chart, tr("Roofline: %1 (%2)").arg(nameWithoutVendor(report.gpu), dtypes));
+    setChartTitle(m_chart, serving ? tr("Roofline, serving: %1 (%2)").arg(nameWithoutVendor(report.gpu), dtypes)
+                                   : tr("Roofline: %1 (%2)").arg(nameWithoutVendor(report.gpu), dtypes));
     m_fitX = LogRange::decadesAround(minX, r.twoRoofs() ? std::max(maxX, r.gemmRidgeIntensity) : maxX, 0.25);
     m_fitY = LogRange::decadesAround(minY, std::max(r.peakFlopsPerS, r.gemmPeakFlopsPerS), 0.25);
     refreshRoofs();
+}
+
+RooflineReport RooflinePanel::servingRoofline(const GpuSpec &other) const
+{
+    // The same serving scenario on the compared GPU, on its own links; where it does not serve
+    // (the pool is empty there), its roof alone.
+    Scenario s = m_report->scenario;
+    s.gpuId = other.id;
+    const Interconnect *up = m_catalog.findInterconnect(other.scaleUpId);
+    const Interconnect *net = m_catalog.findInterconnect(s.interconnectId.isEmpty() ? other.scaleOutId : s.interconnectId);
+    if (up && net)
+        if (const auto served = computeInference(s, other, *up, *net); served.ok())
+            return served->roofline;
+    RooflineReport roof;
+    roof.peakFlopsPerS = other.peakFor(QStringLiteral("bf16")).value_or(1);
+    roof.bandwidthBytesPerS = other.memoryBandwidthBytesPerS;
+    roof.ridgeIntensity = roof.peakFlopsPerS / roof.bandwidthBytesPerS;
+    return roof;
 }
 
 void RooflinePanel::refreshRoofs()
@@ -284,11 +332,12 @@ void RooflinePanel::refreshRoofs()
         other = nullptr;
     if (other) {
         // The same step on the compared GPU: its roof, its ridge and where its ops land.
-        const RooflineReport o = computeRoofline(m_report->scenario, m_report->memory.recipe, *other,
-                                                 optimizerParams(m_report->scenario, m_report->layout,
-                                                                 stageParams(m_report->memory),
-                                                                 stageExpertParams(m_report->memory)),
-                                                 m_report->step.stage);
+        const RooflineReport o = m_report->inference ? servingRoofline(*other)
+                                                     : computeRoofline(m_report->scenario, m_report->memory.recipe, *other,
+                                                                       optimizerParams(m_report->scenario, m_report->layout,
+                                                                                       stageParams(m_report->memory),
+                                                                                       stageExpertParams(m_report->memory)),
+                                                                       m_report->step.stage);
         m_overlay->replace(roofPoints(o.peakFlopsPerS, o.bandwidthBytesPerS));
         m_overlay->setName(tr("%1: %2, %3").arg(nameWithoutVendor(*other), fmt::flopRate(o.peakFlopsPerS),
                                                 fmt::bandwidth(o.bandwidthBytesPerS)));
@@ -316,6 +365,10 @@ void RooflinePanel::refreshRoofs()
 void RooflinePanel::refreshLegend()
 {
     QList<LegendEntry> entries;
+    if (m_report && m_report->inference) {
+        refreshServingLegend(entries);
+        return;
+    }
     if (m_report) {
         // With a pinned baseline the step entry also names its hollow circles and its step.
         QString step = stepSummary(m_report->roofline);
@@ -338,6 +391,28 @@ void RooflinePanel::refreshLegend()
     const QList<double> shares = m_report ? kindStepShares(m_report->roofline) : QList<double>(kOpKinds, 0.0);
     for (int k = 0; k < kOpKinds; ++k)
         entries.append({palette::opKind(k), tr("%1 %2").arg(m_ops[k]->name(), fmt::percent(shares[k], 0)), opMarker(k).glyph});
+    m_legend->setEntries(entries);
+}
+
+void RooflinePanel::refreshServingLegend(QList<LegendEntry> &entries)
+{
+    const InferenceReport &inf = *m_report->inference;
+    entries.append({palette::prefill(), tr("prefill: one request's %1 prompt tokens, %2")
+                                            .arg(m_report->scenario.promptTokens).arg(fmt::duration(inf.prefillSeconds)),
+                    QChar(0x25CF)});
+    entries.append({palette::decode(), tr("decode: one token for %1 sequences, %2")
+                                           .arg(inf.concurrency).arg(fmt::duration(inf.decodeStepSeconds)),
+                    QChar(0x25B2)});
+    entries.append({palette::neutral(), m_computeBound, QChar()});
+    entries.append({m_roof->pen().color(), m_roof->name(), QChar(0x2501)});
+    if (m_gemmRoof->isVisible())
+        entries.append({m_gemmRoof->pen().color(), m_gemmRoof->name(), QChar(0x254D)});
+    if (m_overlay->isVisible()) {
+        entries.append({m_overlay->pen().color(), m_overlay->name(), QChar(0x254D)});
+        if (m_overlayOps->isVisible())
+            entries.append({m_overlayOps->color(), m_overlayOps->name(), QChar(0x25CF)});
+    }
+    entries.append({m_ridge->color(), m_ridge->name()});
     m_legend->setEntries(entries);
 }
 
@@ -373,7 +448,9 @@ std::optional<LogRange> RooflinePanel::yRange() const
 QPointF RooflinePanel::opPosition(int opIndex) const
 {
     const RooflineOp &op = m_report->roofline.ops[opIndex];
-    return m_chart->mapToPosition({op.intensity, op.attainableFlopsPerS / kUnit}, m_ops[static_cast<int>(op.kind)]);
+    QScatterSeries *series = m_report->inference ? m_phases[op.phase == Phase::Decode ? 1 : 0]
+                                                       : m_ops[static_cast<int>(op.kind)];
+    return m_chart->mapToPosition({op.intensity, op.attainableFlopsPerS / kUnit}, series);
 }
 
 QString RooflinePanel::legendText() const
@@ -386,15 +463,19 @@ QList<int> RooflinePanel::opsAt(const QPointF &chartPos) const
     if (!m_report || !m_chart->plotArea().contains(chartPos))
         return {};
     QList<std::pair<double, int>> hits;
-    for (int k = 0; k < kOpKinds; ++k) {
-        const QList<QPointF> points = m_ops[k]->points();
+    const auto look = [&](QScatterSeries *series, const QList<int> &ops) {
+        const QList<QPointF> points = series->points();
         for (int p = 0; p < points.size(); ++p) {
-            const QPointF d = m_chart->mapToPosition(points[p], m_ops[k]) - chartPos;
+            const QPointF d = m_chart->mapToPosition(points[p], series) - chartPos;
             const double distance = d.x() * d.x() + d.y() * d.y();
             if (distance <= kHoverRadiusPx * kHoverRadiusPx)
-                hits.append({distance, m_pointOps[k][p]});
+                hits.append({distance, ops[p]});
         }
-    }
+    };
+    for (int k = 0; k < kOpKinds; ++k)
+        look(m_ops[k], m_pointOps[k]);
+    for (int p = 0; p < 2; ++p)
+        look(m_phases[p], m_phasePointOps[p]);
     std::stable_sort(hits.begin(), hits.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     QList<int> out;
     for (const auto &hit : hits)
@@ -437,6 +518,8 @@ void RooflinePanel::restyle()
         if (marker.hollow)
             m_ops[k]->setPen(QPen(palette::opKind(k), 2 * scale));
     }
+    for (QScatterSeries *phase : m_phases)
+        phase->setMarkerSize(11 * scale);
     m_ridge->setMarkerSize(13 * scale);
 }
 

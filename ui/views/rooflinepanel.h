@@ -64,6 +64,11 @@ public:
     QChart *chart() const { return m_chart; }
     ChartView *view() const { return m_view; }
     QScatterSeries *opSeries(OpKind kind) const { return m_ops[static_cast<int>(kind)]; }
+    /// Inference mode: the ops of one request's prefill and of one decode step (the kinds'
+    /// series are empty then); empty in training mode.
+    QScatterSeries *phaseSeries(Phase phase) const { return m_phases[phase == Phase::Decode ? 1 : 0]; }
+    /// Inference mode: "decode's GEMMs are compute-bound from ≈ 96 sequences"; empty in training mode.
+    QString computeBoundText() const { return m_computeBound; }
     QLineSeries *roof() const { return m_roof; }
     QLineSeries *gemmRoof() const { return m_gemmRoof; }
     QScatterSeries *ridge() const { return m_ridge; }
@@ -95,7 +100,11 @@ private:
 
     void restyle();
     void refreshRoofs();
+    /// Inference mode: the compared GPU's serving roofline.
+    RooflineReport servingRoofline(const GpuSpec &other) const;
     void refreshLegend();
+    /// Inference mode: the phases, the decode's compute-bound concurrency, the roofs.
+    void refreshServingLegend(QList<LegendEntry> &entries);
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 
     const Catalog &m_catalog;
@@ -117,6 +126,9 @@ private:
     QString m_overlayStep;
     QScatterSeries *m_ops[kOpKinds] = {};
     QList<int> m_pointOps[kOpKinds];  // series point -> index in the op table
+    QScatterSeries *m_phases[2] = {};  // prefill, decode
+    QList<int> m_phasePointOps[2];
+    QString m_computeBound;
     std::optional<Report> m_report;
     LogZoom *m_zoom = nullptr;
     LogRange m_fitX;  ///< intensity, fitted to the ops and the ridge

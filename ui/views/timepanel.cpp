@@ -2,6 +2,7 @@
 
 #include "core/report/baseline.h"
 #include "ui/views/gputimechart.h"
+#include "ui/views/servingcurve.h"
 #include "core/report/gputimes.h"
 #include "core/text/units.h"
 
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <span>
 
 namespace napkin::ui {
 
@@ -47,40 +49,21 @@ protected:
 
 TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent), m_title(new TextStrip(this)), m_figures(new Figures(this)),
-      m_chart(new GpuTimeChart(catalog, this)), m_layout(new QHBoxLayout(this))
+      m_chart(new GpuTimeChart(catalog, this)), m_serving(new ServingCurvePanel(this)), m_layout(new QHBoxLayout(this))
 {
-    const QString names[kFigures] = {tr("FLOPs, 6ND"), tr("FLOPs, detailed"), tr("FLOPs, HFU"), tr("Wall clock"),
-                                     tr("GPU-hours"), tr("GPU-years"), tr("Cost"), tr("Energy")};
-    const QString tips[kFigures] = {
-        tr("6 x non-embedding parameters x training tokens (Kaplan et al. 2020, Section 2.1)"),
-        tr("Every forward matmul x 3 (backward = 2 x forward), attention over s x s (or its causal half)"),
-        tr("Hardware FLOPs: model FLOPs of the chosen basis + the forward matmuls recomputation runs again, "
-           "what HFU counts (Chowdhery et al. 2022, App. B; Korthikanti et al. 2022, Appendix A)"),
-        tr("Hardware FLOPs / (GPUs x peak FLOP/s x HFU), or model FLOPs / (GPUs x peak x MFU), as chosen "
-           "(Narayanan et al. 2021, eq. 4); both utilisations are shown"),
-        tr("GPUs x wall-clock hours"), tr("GPU-hours / (365 x 24)"), tr("GPU-hours x price per GPU-hour"),
-        tr("GPUs x board power (TDP) x wall-clock time; no cooling or PUE")};
     auto *grid = new QGridLayout;
     grid->setHorizontalSpacing(10);
     grid->setVerticalSpacing(kRowSpacing);
-    m_title->setText(tr("Training time and cost"));
     m_title->setBold(true);
     m_title->setScale(1.15);
     grid->addWidget(m_title, 0, 0, 1, 3);
-    for (int i = 0; i < kFigures; ++i) {
-        auto *name = new QLabel(names[i], this);
+    for (int i = 0; i < kRows; ++i) {
+        auto *name = new QLabel(this);
         m_names[i] = name;
         m_values[i] = new TextStrip(this);
         m_notes[i] = new TextStrip(this);
         m_values[i]->setBold(true);
         m_values[i]->setWidthHint(QStringLiteral("8.888e+88 "));
-        if (i == static_cast<int>(Figure::WallClock))
-            m_values[i]->setScale(1.35);
-        m_values[i]->setAccessibleName(names[i]);
-        m_values[i]->setToolTip(tips[i]);
-        name->setToolTip(tips[i]);
-        m_notes[i]->setAccessibleName(tr("%1, details").arg(names[i]));
-        m_notes[i]->setToolTip(tips[i]);
         m_notes[i]->setForegroundRole(QPalette::PlaceholderText);
         m_notes[i]->setOverflowToToolTip(true);
         grid->addWidget(name, i + 1, 0);
@@ -88,7 +71,8 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
         grid->addWidget(m_notes[i], i + 1, 2);
     }
     grid->setColumnStretch(2, 1);
-    grid->setRowStretch(kFigures + 1, 1);
+    grid->setRowStretch(kRows + 1, 1);
+    setMode(Mode::Training);
 
     // The figures' text changes on every update; with their size hints ignored the split
     // between figures and chart stays put instead of resizing the chart each time. Their
@@ -99,6 +83,83 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     m_layout->setContentsMargins(6, 4, 0, 0);
     m_layout->addWidget(m_figures, 1);
     m_layout->addWidget(m_chart, 1);
+    m_serving->hide();
+}
+
+void TimePanel::setMode(Mode mode)
+{
+    if (m_mode == mode)
+        return;
+    m_mode = mode;
+    const bool serving = mode == Mode::Inference;
+    m_rows = serving ? kServingFigures : kFigures;
+    m_title->setText(serving ? tr("Serving figures") : tr("Training time and cost"));
+    const QStringList training = {tr("FLOPs, 6ND"), tr("FLOPs, detailed"), tr("FLOPs, HFU"), tr("Wall clock"),
+                                  tr("GPU-hours"), tr("GPU-years"), tr("Cost"), tr("Energy")};
+    const QStringList trainingTips = {
+        tr("6 x non-embedding parameters x training tokens (Kaplan et al. 2020, Section 2.1)"),
+        tr("Every forward matmul x 3 (backward = 2 x forward), attention over s x s (or its causal half)"),
+        tr("Hardware FLOPs: model FLOPs of the chosen basis + the forward matmuls recomputation runs again, "
+           "what HFU counts (Chowdhery et al. 2022, App. B; Korthikanti et al. 2022, Appendix A)"),
+        tr("Hardware FLOPs / (GPUs x peak FLOP/s x HFU), or model FLOPs / (GPUs x peak x MFU), as chosen "
+           "(Narayanan et al. 2021, eq. 4); both utilisations are shown"),
+        tr("GPUs x wall-clock hours"), tr("GPU-hours / (365 x 24)"), tr("GPU-hours x price per GPU-hour"),
+        tr("GPUs x board power (TDP) x wall-clock time; no cooling or PUE")};
+    const QStringList servingNames = {tr("TTFT"), tr("TPOT"), tr("End to end"), tr("Output"), tr("Input"),
+                                      tr("Cost, output"), tr("Cost, input"), tr("Energy"), tr("KV cache")};
+    const QStringList servingTips = {
+        tr("Time to first token: one request's prefill, in a step shared with the batch's decode"),
+        tr("Time per output token: one decode step for every sequence in flight, plus the prefills "
+           "interleaved per token"),
+        tr("One request from arrival to its last token: TTFT + (output tokens - 1) x TPOT"),
+        tr("Output tokens per second of every replica together, at the steady state of continuous batching"),
+        tr("Prompt tokens per second of every replica together"),
+        tr("Decode's share of the GPU-hours x price, per million output tokens"),
+        tr("Prefill's share of the GPU-hours x price, per million prompt tokens"),
+        tr("Every GPU at its board power (TDP) for a million output tokens; no cooling or PUE"),
+        tr("Tokens the KV pool holds per replica, and the most sequences of prompt + output tokens it holds")};
+    const QStringList &names = serving ? servingNames : training;
+    const QStringList &tips = serving ? servingTips : trainingTips;
+    for (int i = 0; i < kRows; ++i) {
+        const bool shown = i < m_rows;
+        m_names[i]->setVisible(shown);
+        m_values[i]->setVisible(shown);
+        m_notes[i]->setVisible(shown);
+        if (!shown)
+            continue;
+        m_names[i]->setText(names[i]);
+        m_values[i]->setScale(i == (serving ? static_cast<int>(ServingFigure::Tpot) : static_cast<int>(Figure::WallClock))
+                                  ? 1.35 : 1.0);
+        m_values[i]->setAccessibleName(names[i]);
+        m_values[i]->setToolTip(tips[i]);
+        m_names[i]->setToolTip(tips[i]);
+        m_notes[i]->setAccessibleName(tr("%1, details").arg(names[i]));
+        m_notes[i]->setToolTip(tips[i]);
+    }
+    placeServingChart();
+}
+
+QString TimePanel::figureName(int row) const
+{
+    return row >= 0 && row < kRows ? m_names[row]->text() : QString();
+}
+
+void TimePanel::placeServingChart()
+{
+    const bool wanted = m_mode == Mode::Inference && !m_detached;
+    if (!wanted) {
+        if (m_layout->indexOf(m_serving) >= 0) {
+            m_layout->removeWidget(m_serving);
+            if (!m_detached)
+                m_serving->hide();
+        }
+        return;
+    }
+    if (m_layout->indexOf(m_serving) < 0) {
+        m_serving->setParent(this);
+        m_layout->insertWidget(1, m_serving, 1);
+    }
+    m_serving->show();
 }
 
 void TimePanel::setFiguresAbove(bool above)
@@ -106,6 +167,8 @@ void TimePanel::setFiguresAbove(bool above)
     m_above = above;
     m_layout->setDirection(above ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
     m_layout->setStretchFactor(m_figures, above ? 0 : 1);
+    if (m_layout->indexOf(m_serving) >= 0)
+        m_layout->setStretchFactor(m_serving, 1);
     m_figures->setSizePolicy(QSizePolicy::Ignored, above ? QSizePolicy::Maximum : QSizePolicy::Ignored);
     fitNotes();
 }
@@ -120,6 +183,7 @@ void TimePanel::setChartDetached(bool detached)
         m_layout->addWidget(m_chart, 1);
         m_chart->show();
     }
+    placeServingChart();
     fitNotes();
 }
 
@@ -146,11 +210,11 @@ void TimePanel::fitNotes()
     const int room = m_above && !m_detached ? height() / 2 : m_figures->height();
     const QMargins margins = grid->contentsMargins();
     const int line = m_notes[0]->lineHeight();
-    int rowHeight[kFigures];
-    int need[kFigures];
-    int order[kFigures];
+    int rowHeight[kRows];
+    int need[kRows];
+    int order[kRows];
     int rows = margins.top() + margins.bottom() + (m_title->isHidden() ? 0 : m_title->sizeHint().height());
-    for (int i = 0; i < kFigures; ++i) {
+    for (int i = 0; i < m_rows; ++i) {
         rowHeight[i] = std::max({m_names[i]->sizeHint().height(), m_values[i]->sizeHint().height(), line});
         rows += rowHeight[i];
         need[i] = m_notes[i]->linesNeeded(width);
@@ -159,12 +223,12 @@ void TimePanel::fitNotes()
     // The notes that need more lines get them cheapest first, so that as many as possible are
     // whole; what costs more room than is left stays on one line, its text in the tooltip.
     const auto extra = [&](int i) { return std::max(0, need[i] * line - rowHeight[i]); };
-    std::stable_sort(std::begin(order), std::end(order), [&](int a, int b) { return extra(a) < extra(b); });
-    int lines[kFigures];
+    std::stable_sort(order, order + m_rows, [&](int a, int b) { return extra(a) < extra(b); });
+    int lines[kRows];
     const auto plan = [&](int spacing) {
-        int spare = room - rows - (m_title->isHidden() ? kFigures - 1 : kFigures) * spacing;
+        int spare = room - rows - (m_title->isHidden() ? m_rows - 1 : m_rows) * spacing;
         bool whole = true;
-        for (int i : order) {
+        for (int i : std::span(order, static_cast<std::size_t>(m_rows))) {
             lines[i] = 1;
             if (need[i] > 1 && need[i] <= kMaxNoteLines && extra(i) <= spare) {
                 lines[i] = need[i];
@@ -180,12 +244,25 @@ void TimePanel::fitNotes()
         plan(spacing);
     if (grid->verticalSpacing() != spacing)
         grid->setVerticalSpacing(spacing);
-    for (int i = 0; i < kFigures; ++i)
+    for (int i = 0; i < m_rows; ++i)
         if (m_notes[i]->lines() != lines[i])
             m_notes[i]->setLines(lines[i]);
 }
 
 void TimePanel::setReport(const Report &r)
+{
+    setMode(r.scenario.mode);
+    if (r.inference)
+        showServing(r);
+    else
+        showTraining(r);
+    fitNotes();
+    m_chart->setReport(r);
+    if (r.inference || m_serving->isVisible())
+        m_serving->setReport(r);
+}
+
+void TimePanel::showTraining(const Report &r)
 {
     const auto set = [this](Figure f, const QString &value, const QString &note) {
         const int i = static_cast<int>(f);
@@ -238,8 +315,49 @@ void TimePanel::setReport(const Report &r)
         set(Figure::Cost, tr("no price"), tr("the catalog has none for %1: set one").arg(r.gpu.shortName));
     set(Figure::Energy, fmt::energyKwh(r.time.energyKwh),
         tr("%1 × %2 W, no cooling").arg(r.time.gpus).arg(fmt::number(r.gpu.tdpWatts)));
-    fitNotes();
-    m_chart->setReport(r);
+}
+
+void TimePanel::showServing(const Report &r)
+{
+    const auto set = [this](ServingFigure f, const QString &value, const QString &note) {
+        const int i = static_cast<int>(f);
+        if (m_values[i]->text() != value)
+            m_values[i]->setText(value);
+        if (m_notes[i]->text() != note)
+            m_notes[i]->setText(note);
+    };
+    const InferenceReport &inf = *r.inference;
+    const Scenario &s = r.scenario;
+    const double gpus = static_cast<double>(std::max<std::int64_t>(1, s.gpus));
+    const auto tokensPerS = [](double v) { return tr("%1 tok/s").arg(fmt::number(v)); };
+    set(ServingFigure::Ttft, fmt::duration(inf.ttftSeconds),
+        tr("prefill of %1 prompt tokens %2 · prefills take %3 of the GPUs' time")
+            .arg(s.promptTokens).arg(fmt::duration(inf.prefillSeconds), fmt::percent(inf.prefillShare, 0)));
+    set(ServingFigure::Tpot, fmt::duration(inf.tpotSeconds),
+        tr("one decode step of %1 sequences %2, of it communication %3")
+            .arg(inf.concurrency).arg(fmt::duration(inf.decodeStepSeconds), fmt::duration(inf.decodeCommSeconds)));
+    set(ServingFigure::EndToEnd, fmt::duration(inf.e2eSeconds),
+        tr("TTFT + %1 × TPOT, %2 prompt + %3 output tokens").arg(s.outputTokens - 1).arg(s.promptTokens).arg(s.outputTokens));
+    set(ServingFigure::OutputRate, tokensPerS(inf.outputTokensPerS),
+        tr("%1 per GPU · replicas: %2 × %3 GPUs")
+            .arg(tokensPerS(inf.outputTokensPerSPerGpu), QString::number(inf.replicas), QString::number(inf.replicaGpus)));
+    set(ServingFigure::InputRate, tokensPerS(inf.inputTokensPerS),
+        tr("%1 per GPU").arg(tokensPerS(inf.inputTokensPerS / gpus)));
+    const QString price = r.time.price.usdPerGpuHour ? tr("at %1 per GPU-hour").arg(fmt::usd(*r.time.price.usdPerGpuHour))
+                                                     : tr("the catalog has no price for %1: set one").arg(r.gpu.shortName);
+    set(ServingFigure::CostOutput,
+        inf.costPerMillionOutputTokensUsd ? fmt::usd(*inf.costPerMillionOutputTokensUsd) : tr("no price"),
+        tr("per million output tokens, %1").arg(price));
+    set(ServingFigure::CostInput,
+        inf.costPerMillionInputTokensUsd ? fmt::usd(*inf.costPerMillionInputTokensUsd) : tr("no price"),
+        tr("per million prompt tokens, %1").arg(price));
+    set(ServingFigure::Energy, fmt::energyKwh(inf.energyPerMillionOutputTokensJoules / 3.6e6),
+        tr("per million output tokens, %1 × %2 W, no cooling").arg(s.gpus).arg(fmt::number(r.gpu.tdpWatts)));
+    set(ServingFigure::KvCapacity, tr("%1 tokens").arg(fmt::compactCount(inf.kvCapacityTokens)),
+        tr("per replica · max concurrency %1 sequences of %2 tokens · %3 per token")
+            .arg(inf.maxConcurrency)
+            .arg(s.promptTokens + s.outputTokens)
+            .arg(fmt::bytes(inf.kvBytesPerToken)));
 }
 
 void TimePanel::setDragging(bool dragging)

@@ -5,12 +5,15 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QBoxLayout;
 class QLabel;
 
 namespace napkin::ui {
 
 class GpuTimeChart;
+class ServingCurvePanel;
 class TextStrip;
 
 /// Total FLOPs (6ND and detailed, with the basis used stated, and the hardware FLOPs with
@@ -24,6 +27,9 @@ class TimePanel final : public QWidget
 public:
     enum class Figure { Flops6nd, FlopsDetailed, HardwareFlops, WallClock, GpuHours, GpuYears, Cost, Energy };
     static constexpr int kFigures = 8;
+    /// Inference mode's rows, in the same places: latency, throughput, cost, energy and the KV cache.
+    enum class ServingFigure { Ttft, Tpot, EndToEnd, OutputRate, InputRate, CostOutput, CostInput, Energy, KvCapacity };
+    static constexpr int kServingFigures = 9;
 
     explicit TimePanel(const Catalog &catalog, QWidget *parent = nullptr);
 
@@ -42,7 +48,13 @@ public:
 
     TextStrip *figure(Figure f) const { return m_values[static_cast<int>(f)]; }
     TextStrip *note(Figure f) const { return m_notes[static_cast<int>(f)]; }
+    TextStrip *figure(ServingFigure f) const { return m_values[static_cast<int>(f)]; }
+    TextStrip *note(ServingFigure f) const { return m_notes[static_cast<int>(f)]; }
+    /// The row's name as shown ("TTFT"): the figures' names change with the mode.
+    QString figureName(int row) const;
     GpuTimeChart *gpuChart() const { return m_chart; }
+    /// The serving trade-off, beside the figures in inference mode (hidden in training mode).
+    ServingCurvePanel *servingChart() const { return m_serving; }
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -52,13 +64,23 @@ private:
     /// rows fit the height the figures may take; the notes that would not fit keep one line
     /// and show their text in the tooltip.
     void fitNotes();
+    /// The rows' names and tips for a mode; rows past the mode's figures are hidden.
+    void setMode(Mode mode);
+    void showTraining(const Report &r);
+    void showServing(const Report &r);
+    /// Where the serving chart goes in the layout: beside or under the figures, or nowhere.
+    void placeServingChart();
 
     TextStrip *m_title;
-    QLabel *m_names[kFigures] = {};
-    TextStrip *m_values[kFigures] = {};
-    TextStrip *m_notes[kFigures] = {};
+    static constexpr int kRows = kServingFigures;
+    QLabel *m_names[kRows] = {};
+    TextStrip *m_values[kRows] = {};
+    TextStrip *m_notes[kRows] = {};
+    int m_rows = kFigures;  ///< the rows the mode shows
+    std::optional<Mode> m_mode;
     QWidget *m_figures;
     GpuTimeChart *m_chart;
+    ServingCurvePanel *m_serving;
     QBoxLayout *m_layout;
     bool m_above = false;
     bool m_detached = false;

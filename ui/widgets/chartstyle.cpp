@@ -185,6 +185,26 @@ QColor neutral()
     return QColor(0x7a, 0x8f, 0xa6);
 }
 
+QColor servingPart(int index)
+{
+    // The weights, activations and reserved bytes in the training chart's colours; the KV cache
+    // purple, its free blocks a pale purple, so that the pool reads as one thing, part filled.
+    static const QColor colors[] = {component(0), component(4), component(6), QColor(0x7b, 0x3f, 0x9e),
+                                    QColor(0xd9, 0xc6, 0xea)};
+    constexpr int count = static_cast<int>(std::size(colors));
+    return colors[((index % count) + count) % count];
+}
+
+QColor prefill()
+{
+    return QColor(0x00, 0x72, 0xb2);
+}
+
+QColor decode()
+{
+    return QColor(0xd5, 0x5e, 0x00);
+}
+
 } // namespace palette
 
 } // namespace napkin::ui

@@ -70,6 +70,11 @@ QColor faded(const QColor &c); ///< the same hue for bars that are not the chose
 QColor capacity();
 QColor highlight();
 QColor neutral();
+/// Serving memory (ServingMemoryPanel order): weights, activations, reserved, KV cache in use, KV cache free.
+QColor servingPart(int index);
+/// The roofline's serving phases: prefill (one request's prompt) and decode (one token per sequence).
+QColor prefill();
+QColor decode();
 } // namespace palette
 
 } // namespace napkin::ui

@@ -1,0 +1,216 @@
+// Serving in the window: the mode switch is one undo step that keeps the model, GPU and layout;
+// the serving memory chart, the trade-off curve, the roofline's phases and the every-GPU chart
+// show core's InferenceReport figures; refused values show the banner; export writes serving.png.
+
+#include "guitestfixture.h"
+#include "ui/controls/controlspanel.h"
+#include "ui/controls/fieldcontrols.h"
+#include "ui/controls/servingcontrols.h"
+#include "ui/shell/gui.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/views/chartrender.h"
+#include "ui/views/dashboard.h"
+#include "ui/views/gputimechart.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/views/servingcurve.h"
+#include "ui/views/servingmemorypanel.h"
+#include "ui/views/timepanel.h"
+#include "ui/widgets/banner.h"
+#include "ui/widgets/linkedslider.h"
+#include "ui/widgets/textstrip.h"
+
+#include <QBarSet>
+#include <QCheckBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QImage>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+class TestServing final : public uitest::GuiTestCase
+{
+    Q_OBJECT
+
+    /// Llama 3 70B with fp8 weights on two H100s at TP 2: the example.
+    Scenario llama70b() const
+    {
+        Scenario s;
+        const ModelPreset *preset = env().catalog().findPreset(QStringLiteral("llama3-70b"));
+        Q_ASSERT(preset);
+        s.presetId = preset->id;
+        s.model = preset->shape;
+        s.gpus = 2;
+        s.tp = 2;
+        s.weightDtype = NumberFormat::Fp8;
+        return s;
+    }
+
+    Scenario serving() const
+    {
+        Scenario s = llama70b();
+        s.mode = Mode::Inference;
+        return s;
+    }
+
+private slots:
+    void switchIsOneStepAndKeepsModelGpuLayout()
+    {
+        Scenario start = llama70b();
+        start.gpuId = QStringLiteral("h200-sxm");
+        MainWindow w(env().catalog(), start);
+        QUndoStack *undo = w.controller()->undoStack();
+        ServingControls *controls = w.controls()->servingControls();
+        QVERIFY(!controls->servingBox()->isVisibleTo(w.controls()));
+        controls->modeButton(Mode::Inference)->click();
+        QCOMPARE(undo->count(), 1);
+        const Scenario &now = w.controller()->scenario();
+        QCOMPARE(now.mode, Mode::Inference);
+        Scenario expected = start;
+        expected.mode = Mode::Inference;
+        QCOMPARE(now, expected);  // only the mode changed: model, GPU, GPUs and TP kept
+        QVERIFY(w.controller()->report()->inference.has_value());
+        QVERIFY(controls->servingBox()->isVisibleTo(w.controls()));
+        QVERIFY(controls->modeButton(Mode::Inference)->isChecked());
+        undo->undo();
+        QCOMPARE(w.controller()->scenario(), start);
+        QVERIFY(controls->modeButton(Mode::Training)->isChecked());
+        QVERIFY(!w.controller()->report()->inference.has_value());
+    }
+
+    void concurrencyMovesTheCharts()
+    {
+        MainWindow w(env().catalog(), serving());
+        QVERIFY(uitest::showAndWait(w));
+        LinkedSlider *slider = w.controls()->servingControls()->concurrencySlider();
+        const std::int64_t max = w.controller()->report()->inference->maxConcurrency;
+        QVERIFY(max > 16);
+        QCOMPARE(slider->sliderMaximum(), static_cast<double>(max));  // every position is accepted
+        // The most intense decode op (a GEMM, whose intensity grows with the sequences sharing its weights).
+        const auto mostIntenseDecode = [&w] {
+            double x = 0;
+            for (const QPointF &p : w.dashboard()->rooflinePanel()->phaseSeries(Phase::Decode)->points())
+                x = std::max(x, p.x());
+            return x;
+        };
+        const double decodeBefore = mostIntenseDecode();
+        slider->spinBox()->setValue(16);
+        QCOMPARE(w.controller()->scenario().concurrency, std::optional<std::int64_t>(16));
+        QVERIFY(!w.controls()->servingControls()->maxConcurrencyBox()->isChecked());
+        const Report &r = *w.controller()->report();
+        const InferenceReport &inf = *r.inference;
+        QCOMPARE(inf.concurrency, 16);
+
+        // The trade-off curve: one point per concurrency of core's curve, the chosen one marked.
+        ServingCurvePanel *curve = w.dashboard()->servingCurve();
+        QVERIFY(curve->isVisible());
+        QCOMPARE(curve->curve()->count(), inf.curve.size());
+        for (int i = 0; i < inf.curve.size(); ++i) {
+            QVERIFY(uitest::nearlyEqual(curve->curve()->at(i).x(), inf.curve[i].tpotSeconds * 1e3));
+            QVERIFY(uitest::nearlyEqual(curve->curve()->at(i).y(), inf.curve[i].outputTokensPerS));
+        }
+        QCOMPARE(curve->chosen()->count(), 1);
+        QVERIFY(uitest::nearlyEqual(curve->chosen()->at(0).x(), inf.tpotSeconds * 1e3));
+        QVERIFY(uitest::nearlyEqual(curve->chosen()->at(0).y(), inf.outputTokensPerS));
+        QVERIFY2(curve->chosenLabel().startsWith(QStringLiteral("16 seq")), qPrintable(curve->chosenLabel()));
+
+        // The memory chart: the serving split, its top the usable share.
+        ServingMemoryPanel *memory = w.dashboard()->servingMemoryPanel();
+        QVERIFY(memory->isVisible());
+        const ServingMemory &m = inf.memory;
+        using P = ServingMemoryPanel::Part;
+        QVERIFY(uitest::nearlyEqual(memory->barSet(P::Weights)->at(0) * 1e9, m.weights));
+        QVERIFY(uitest::nearlyEqual(memory->barSet(P::Activations)->at(0) * 1e9, m.activations));
+        QVERIFY(uitest::nearlyEqual(memory->barSet(P::Reserved)->at(0) * 1e9, m.reserved));
+        QVERIFY(uitest::nearlyEqual(memory->barSet(P::KvInUse)->at(0) * 1e9, m.kvInUse));
+        QVERIFY(uitest::nearlyEqual(memory->barSet(P::KvFree)->at(0) * 1e9, m.kvFree()));
+        QVERIFY(m.kvInUse > 0 && m.kvFree() > 0);
+        QVERIFY(uitest::nearlyEqual(memory->capacityLine()->at(0).y() * 1e9, m.capacity));
+        QVERIFY(uitest::nearlyEqual(memory->usableLine()->at(0).y() * 1e9, m.usable));
+
+        // The time panel's figures, and the roofline's compute-bound line.
+        TimePanel *time = w.dashboard()->timePanel();
+        QCOMPARE(time->figureName(static_cast<int>(TimePanel::ServingFigure::Ttft)), QStringLiteral("TTFT"));
+        QCOMPARE(time->figure(TimePanel::ServingFigure::Tpot)->text(), fmt::duration(inf.tpotSeconds));
+        QCOMPARE(time->figure(TimePanel::ServingFigure::CostOutput)->text(), fmt::usd(*inf.costPerMillionOutputTokensUsd));
+        RooflinePanel *roofline = w.dashboard()->rooflinePanel();
+        QVERIFY(roofline->computeBoundText().contains(fmt::number(inf.decodeGemmsComputeBoundFrom)));
+        QVERIFY(roofline->legendText().contains(roofline->computeBoundText()));
+        QVERIFY(roofline->phaseSeries(Phase::Prefill)->count() > 0);
+        QCOMPARE(roofline->opSeries(OpKind::Matmul)->count(), 0);  // phases, not kinds
+        // Fewer sequences per decode step: decode's ops sit further left than at max.
+        QVERIFY2(mostIntenseDecode() < decodeBefore / 4, qPrintable(QStringLiteral("%1 vs %2").arg(mostIntenseDecode()).arg(decodeBefore)));
+
+        // Every GPU: the chosen one's bar is the report's cost per million output tokens.
+        GpuTimeChart *gpus = time->gpuChart();
+        const int chosen = uitest::gpuIndex(env().catalog(), r.gpu.id);
+        QVERIFY(uitest::nearlyEqual(gpus->barSet()->at(chosen), *inf.costPerMillionOutputTokensUsd));
+        QCOMPARE(gpus->serving().size(), env().catalog().gpus.size());
+        int refused = 0;
+        for (int i = 0; i < gpus->serving().size(); ++i)
+            if (!gpus->serving()[i].served) {
+                ++refused;
+                QCOMPARE(gpus->barSet()->at(i), 0.0);
+                QVERIFY(!gpus->serving()[i].reason.isEmpty());
+                QVERIFY(!gpus->marks()[i].isEmpty());
+            }
+        QVERIFY(refused > 0);  // 70B does not fit on two 16 GB GPUs
+    }
+
+    void refusedValuesShowTheBanner()
+    {
+        MainWindow w(env().catalog(), serving());
+        QVERIFY(uitest::showAndWait(w));
+        Banner *banner = w.dashboard()->errorBanner();
+        QVERIFY(!banner->isVisible());
+        const std::int64_t max = w.controller()->report()->inference->maxConcurrency;
+        w.controls()->servingControls()->concurrencySlider()->spinBox()->setValue(static_cast<double>(max + 1));
+        QVERIFY(w.controller()->error().has_value());
+        QCOMPARE(w.controller()->error()->field, QStringLiteral("concurrency"));
+        QVERIFY(banner->isVisible());
+        QVERIFY(w.isVisible());
+        w.controller()->undoStack()->undo();
+        QVERIFY(!banner->isVisible());
+
+        // An empty KV pool: 30% of an H100 does not hold 35 GB of weights.
+        auto *utilization = w.controls()->servingControls()->fields()->control<QDoubleSpinBox>("gpu_memory_utilization");
+        QVERIFY(utilization);
+        utilization->setValue(30);
+        QVERIFY(w.controller()->error().has_value());
+        QCOMPARE(w.controller()->error()->field, QStringLiteral("gpu_memory_utilization"));
+        QVERIFY(banner->isVisible());
+        QVERIFY(w.controller()->report()->inference.has_value());  // the last valid report stays on screen
+        QVERIFY(std::isfinite(w.dashboard()->servingMemoryPanel()->barSet(ServingMemoryPanel::Part::KvFree)->at(0)));
+    }
+
+    void exportWritesServingPng()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("charts"));
+        const auto done = exportCharts(env().catalog(), serving(), dir, QSize(800, 500));
+        QVERIFY2(!done, qPrintable(messageOf(done)));
+        const QStringList files = QDir(dir).entryList(QDir::Files);
+        QCOMPARE(files.size(), exportedChartKinds(Mode::Inference).size());
+        QCOMPARE(exportedChartKinds(Mode::Inference).size(), exportedChartKinds(Mode::Training).size() + 1);
+        QVERIFY(files.contains(QStringLiteral("serving.png")));
+        const QImage image(QDir(dir).filePath(QStringLiteral("serving.png")));
+        QCOMPARE(image.size(), QSize(800, 500));
+        // Not blank: the curve and its highlighted point are drawn.
+        int coloured = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                if (image.pixelColor(x, y).saturation() > 80)
+                    ++coloured;
+        QVERIFY2(coloured > 20, qPrintable(QString::number(coloured)));
+    }
+};
+
+QTEST_MAIN(TestServing)
+#include "tst_ui_serving.moc"
