@@ -365,23 +365,15 @@ public:
     }
 };
 
-void addOps(RooflineReport &r, const std::vector<WorkloadOp> &ops)
+/// Places ops on the roofline and returns their summed roofline seconds.
+double addOps(RooflineReport &r, const std::vector<WorkloadOp> &ops)
 {
+    double seconds = 0;
     for (const WorkloadOp &w : ops) {
-        RooflineOp op;
-        op.name = QString::fromLatin1(w.name);
-        op.phase = w.phase;
-        op.kind = w.kind;
-        op.count = w.count;
-        op.flops = w.flops;
-        op.matmulFlops = w.matmulFlops;
-        op.bytes = w.bytes;
-        op.intensity = op.flops / op.bytes;
-        op.attainableFlopsPerS = attainable(r.peakFor(op.kind), r.bandwidthBytesPerS, op.intensity);
-        op.computeBound = op.intensity >= (op.kind == OpKind::Matmul ? r.gemmRidgeIntensity : r.ridgeIntensity);
-        op.seconds = std::max(op.flops / r.peakFor(op.kind), op.bytes / r.bandwidthBytesPerS);
-        r.ops.append(op);
+        r.ops.append(placeOnRoofline(w, r));
+        seconds += r.ops.last().count * r.ops.last().seconds;
     }
+    return seconds;
 }
 
 } // namespace
@@ -498,11 +490,9 @@ Result<InferenceReport> computeInference(const Scenario &s, const GpuSpec &gpu, 
     server.ops(big, Phase::Prefill, 1, static_cast<double>(s.promptTokens), 0, list);
     addOps(roof, list);
     server.ops(big, Phase::Decode, std::ceil(b / static_cast<double>(s.pp)), 1, static_cast<double>(s.promptTokens) + o / 2, list);
-    addOps(roof, list);
-    for (const WorkloadOp &op : list) {
-        roof.stepSeconds += op.count * std::max(op.flops / roof.peakFor(op.kind), op.bytes / roof.bandwidthBytesPerS);
+    roof.stepSeconds = addOps(roof, list);  // the decode step's
+    for (const WorkloadOp &op : list)
         roof.modelFlopsPerStep += op.count * op.matmulFlops;
-    }
     roof.impliedMfu = roof.modelFlopsPerStep / (roof.stepSeconds * roof.gemmPeakFlopsPerS);
     return r;
 }

@@ -47,6 +47,23 @@ double opSeconds(const WorkloadOp &op, const RooflineReport &r)
 
 } // namespace
 
+RooflineOp placeOnRoofline(const WorkloadOp &w, const RooflineReport &r)
+{
+    RooflineOp op;
+    op.name = QString::fromLatin1(w.name);
+    op.phase = w.phase;
+    op.kind = w.kind;
+    op.count = w.count;
+    op.flops = w.flops;
+    op.matmulFlops = w.matmulFlops;
+    op.bytes = w.bytes;
+    op.intensity = op.flops / op.bytes;
+    op.attainableFlopsPerS = attainable(r.peakFor(op.kind), r.bandwidthBytesPerS, op.intensity);
+    op.computeBound = op.intensity >= (op.kind == OpKind::Matmul ? r.gemmRidgeIntensity : r.ridgeIntensity);
+    op.seconds = opSeconds(w, r);
+    return op;
+}
+
 RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
                                const QList<double> &optimizerParams, std::int64_t stage)
 {
@@ -65,18 +82,7 @@ RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const Gp
     r.modelFlopsPerStep = modelMatmulFlops(slowest);
     r.ops.reserve(static_cast<qsizetype>(slowest.size()));
     for (const WorkloadOp &w : slowest) {
-        RooflineOp op;
-        op.name = QString::fromLatin1(w.name);
-        op.phase = w.phase;
-        op.kind = w.kind;
-        op.count = w.count;
-        op.flops = w.flops;
-        op.matmulFlops = w.matmulFlops;
-        op.bytes = w.bytes;
-        op.intensity = op.flops / op.bytes;
-        op.attainableFlopsPerS = attainable(r.peakFor(op.kind), r.bandwidthBytesPerS, op.intensity);
-        op.computeBound = op.intensity >= (op.kind == OpKind::Matmul ? r.gemmRidgeIntensity : r.ridgeIntensity);
-        op.seconds = opSeconds(w, r);
+        const RooflineOp op = placeOnRoofline(w, r);
         r.stepSeconds += op.count * op.seconds;
         r.ops.append(op);
     }

@@ -63,6 +63,9 @@ struct RooflineReport {
 RooflineReport computeRoofline(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu,
                                const QList<double> &optimizerParams, std::int64_t stage);
 
+/// A workload op placed on a roofline's roofs: its intensity, attainable rate, bound and time.
+RooflineOp placeOnRoofline(const WorkloadOp &op, const RooflineReport &r);
+
 /// min(peak, bandwidth x intensity): the roofline bound itself.
 double attainable(double peakFlopsPerS, double bandwidthBytesPerS, double intensity);
 
