@@ -10,6 +10,7 @@
 #include "ui/views/dashboard.h"
 #include "ui/widgets/legendstrip.h"
 
+#include <QStackedWidget>
 #include <QChart>
 #include <QComboBox>
 #include <QLabel>
@@ -56,7 +57,7 @@ private slots:
         w.resize(1600, 1000);
         QVERIFY(uitest::showAndWait(w));
         BudgetPanel *page = w.dashboard()->budgetPanel();
-        w.dashboard()->pageTabs()->setCurrentWidget(page);
+        w.dashboard()->pageTabs()->setCurrentIndex(2);  // Budget
         QTRY_VERIFY(page->isVisible());
         QVERIFY(page->budget().has_value());
         // Empty: the scenario's own training compute, 6ND.
@@ -100,7 +101,7 @@ private slots:
         MainWindow w(env().catalog(), llama70b(env().catalog()));
         QVERIFY(uitest::showAndWait(w));
         BudgetPanel *page = w.dashboard()->budgetPanel();
-        w.dashboard()->pageTabs()->setCurrentWidget(page);
+        w.dashboard()->pageTabs()->setCurrentIndex(2);  // Budget
         QTRY_VERIFY(page->isVisible());
         type(page->amountEdit(), QStringLiteral("lots"));
         QVERIFY2(page->problem().startsWith(QStringLiteral("Budget: must be a number above 0")), qPrintable(page->problem()));

@@ -45,6 +45,11 @@ private slots:
             QVERIFY(w.controller()->error());
         }
         const Scenario before = w.controller()->scenario();
+        // The views of the other pages are built when first asked for.
+        w.dashboard()->stageMemoryPanel();
+        w.dashboard()->stepTimePanel();
+        w.dashboard()->budgetPanel();
+        w.dashboard()->servingMemoryPanel();
         const QList<ChartView *> views = w.findChildren<ChartView *>();
         // Memory, roofline, every GPU, memory per pipeline stage, the step breakdown and the budget,
         // and inference mode's memory and trade-off charts (hidden in training mode).

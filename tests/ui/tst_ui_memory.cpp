@@ -17,6 +17,7 @@
 #include "core/text/stepexplain.h"
 #include "ui/views/steptimepanel.h"
 
+#include <QStackedWidget>
 #include <QAction>
 #include <QBarCategoryAxis>
 #include <QBarSet>

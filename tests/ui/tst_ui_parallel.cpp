@@ -4,6 +4,7 @@
 // layout as one undo step.
 
 #include "ui/controls/controlspanel.h"
+#include <QStackedWidget>
 #include <QCheckBox>
 #include <QLabel>
 #include "ui/views/dashboard.h"
@@ -143,8 +144,12 @@ private slots:
         MainWindow w(env().catalog(), llama70b(env().catalog()));
         w.resize(1600, 1000);
         QVERIFY(uitest::showAndWait(w));
+        // Nor is it built before it is first shown or asked for: start-up pays for the overview.
+        QVERIFY(!w.dashboard()->parallelViewsBuilt());
+        QVERIFY(!w.dashboard()->budgetBuilt());
         LayoutControls *controls = w.controls()->layoutControls();
         StageMemoryPanel *stages = w.dashboard()->stageMemoryPanel();
+        QVERIFY(w.dashboard()->parallelViewsBuilt());
         QVERIFY(!stages->isVisible());
         choose(controls->chooser(Choice::Pp), QStringLiteral("4"));
         QCOMPARE(stages->stagesShown().size(), qsizetype(1));  // still the opening pp 1
@@ -174,7 +179,8 @@ private slots:
         Dashboard *d = w.dashboard();
         d->pageTabs()->setCurrentIndex(1);  // Parallel training
         d->setArrangement(Dashboard::Arrangement::Tabs);
-        QCOMPARE(d->tabs()->currentWidget(), static_cast<QWidget *>(d->stageMemoryPanel()));
+        // (A view lazily built sits in its place, the tab's page: lazywidget.h.)
+        QCOMPARE(d->tabs()->currentWidget(), d->stageMemoryPanel()->parentWidget());
         d->setArrangement(Dashboard::Arrangement::Grid);
         QCOMPARE(d->pageTabs()->currentIndex(), 1);
         d->setArrangement(Dashboard::Arrangement::Tabs);
@@ -183,7 +189,7 @@ private slots:
         QCOMPARE(d->pageTabs()->currentIndex(), 0);
         QVERIFY(d->memoryPanel()->isVisible());
         d->setArrangement(Dashboard::Arrangement::Tabs);
-        d->tabs()->setCurrentWidget(d->plannerPanel());
+        d->tabs()->setCurrentWidget(d->plannerPanel()->parentWidget());
         d->setArrangement(Dashboard::Arrangement::Grid);
         QCOMPARE(d->pageTabs()->currentIndex(), 1);
         QVERIFY(d->plannerPanel()->isVisible());

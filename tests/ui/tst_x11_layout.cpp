@@ -23,6 +23,7 @@
 #include "ui/views/rooflinepanel.h"
 #include "ui/views/timepanel.h"
 
+#include <QStackedWidget>
 #include <QAbstractAxis>
 #include <QAction>
 #include <QApplication>

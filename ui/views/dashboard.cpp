@@ -3,6 +3,7 @@
 #include "core/report/baseline.h"
 
 #include "ui/widgets/banner.h"
+#include "ui/widgets/lazywidget.h"
 #include "ui/widgets/chartview.h"
 #include "ui/views/budgetpanel.h"
 #include "ui/views/gputimechart.h"
@@ -122,17 +123,40 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
       m_pinned(new TextStrip(this)),
       m_error(new Banner(this)),
       m_memory(new MemoryPanel(this)),
-      m_servingMemory(new ServingMemoryPanel(this)),
+      m_servingMemory(lazyView([this](QWidget *parent) {
+          auto *w = new ServingMemoryPanel(parent);
+          w->setByteUnit(m_unit);
+          return w;
+      })),
       m_memoryCell(new PageStack(this)),
       m_time(new TimePanel(catalog, this)),
       m_roofline(new RooflinePanel(catalog, this)),
-      m_stages(new StageMemoryPanel(this)),
-      m_step(new StepTimePanel(this)),
-      m_layoutPicture(new LayoutPicture(this)),
-      m_planner(new PlannerPanel(catalog, this)),
-      m_budget(new BudgetPanel(catalog, this)),
+      m_stages(lazyView([this](QWidget *parent) {
+          auto *w = new StageMemoryPanel(parent);
+          w->setByteUnit(m_unit);
+          return w;
+      })),
+      m_step(lazyView([this](QWidget *parent) {
+          auto *w = new StepTimePanel(parent);
+          w->setDragging(m_dragging);
+          return w;
+      })),
+      m_layoutPicture(lazyView([](QWidget *parent) { return new LayoutPicture(parent); })),
+      m_planner(lazyView([this](QWidget *parent) {
+          auto *w = new PlannerPanel(m_catalog, parent);
+          w->setByteUnit(m_unit);
+          w->setSynchronous(m_exporting);
+          connect(w, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
+          return w;
+      })),
+      m_budget(lazyView([this](QWidget *parent) {
+          auto *w = new BudgetPanel(m_catalog, parent);
+          w->setRequest(m_budgetRequest);
+          connect(w, &BudgetPanel::applyRequested, this, &Dashboard::budgetApplied);
+          return w;
+      })),
       m_pages(new PageStack(this)),
-      m_top(new PageTabs(m_pages)),
+      m_top(new PageStack(m_pages)),
       m_pageBar(new QWidget(this)),
       m_gridPage(new QWidget(m_top)),
       m_grid(new QGridLayout(m_gridPage)),
@@ -163,8 +187,6 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
 
     setUpRecipients();
     connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
-    connect(m_planner, &PlannerPanel::layoutChosen, this, &Dashboard::layoutChosen);
-    connect(m_budget, &BudgetPanel::applyRequested, this, &Dashboard::budgetApplied);
     connect(m_memory, &MemoryPanel::fixChosen, this, &Dashboard::layoutChosen);
 }
 
@@ -199,12 +221,10 @@ void Dashboard::setUpPages()
         grid->setColumnStretch(0, 1);
         grid->setColumnStretch(1, 1);
     }
-    m_top->setDocumentMode(true);
-    m_top->setAccessibleName(tr("Overview and parallel training"));
-    m_top->addTab(m_gridPage, tr("Overview"));
-    m_top->addTab(m_parallelPage, tr("Parallel training"));
-    m_top->addTab(m_budget, tr("Budget"));
-    m_top->tabBar()->hide();
+    m_top->setAccessibleName(tr("Overview, parallel training and budget"));
+    m_top->addWidget(m_gridPage);
+    m_top->addWidget(m_parallelPage);
+    m_top->addWidget(m_budget);
 }
 
 void Dashboard::buildPageBar()
@@ -230,8 +250,8 @@ void Dashboard::buildPageBar()
     m_pageBar->setMaximumHeight(m_summary->sizeHint().height());
     m_pageBar->setToolTip(tr("Overview: memory, roofline, time. Parallel training: memory per pipeline stage, "
                              "the step's breakdown, the layout and the planner. Budget: from a training budget to a model."));
-    connect(pages, &QButtonGroup::idClicked, m_top, &QTabWidget::setCurrentIndex);
-    connect(m_top, &QTabWidget::currentChanged, this, [this](int index) {
+    connect(pages, &QButtonGroup::idClicked, m_top, &QStackedWidget::setCurrentIndex);
+    connect(m_top, &QStackedWidget::currentChanged, this, [this](int index) {
         if (index >= 0 && index < 3)
             m_pageButtons[index]->setChecked(true);
     });
@@ -258,17 +278,17 @@ void Dashboard::setUpRecipients()
         {{m_memory}, [this](const Report &r) { m_memory->setReport(r); }},
         {{m_servingMemory}, [this](const Report &r) {
              if (r.inference)
-                 m_servingMemory->setReport(r);
-         }},
+                 servingMemory()->setReport(r);
+         }, false, m_servingMemory},
         // The every-GPU chart and the serving curve are the time panel's, or tabs of their own
         // when the views are tabs.
         {{m_time, m_time->gpuChart(), m_time->servingChart()}, [this](const Report &r) { m_time->setReport(r); }},
         {{m_roofline}, [this](const Report &r) { m_roofline->setReport(r); }},
-        {{m_stages}, [this](const Report &r) { m_stages->setReport(r); }},
-        {{m_step}, [this](const Report &r) { m_step->setReport(r); }},
-        {{m_layoutPicture}, [this](const Report &r) { m_layoutPicture->setReport(r); }},
-        {{m_planner}, [this](const Report &r) { m_planner->setReport(r); }},
-        {{m_budget}, [this](const Report &r) { m_budget->setReport(r); }, false},
+        {{m_stages}, [this](const Report &r) { stages()->setReport(r); }, false, m_stages},
+        {{m_step}, [this](const Report &r) { step()->setReport(r); }, false, m_step},
+        {{m_layoutPicture}, [this](const Report &r) { layoutView()->setReport(r); }, false, m_layoutPicture},
+        {{m_planner}, [this](const Report &r) { planner()->setReport(r); }, false, m_planner},
+        {{m_budget}, [this](const Report &r) { budget()->setReport(r); }, false, m_budget},
     };
     for (const Recipient &recipient : std::as_const(m_recipients))
         for (QWidget *w : recipient.shownAs)
@@ -312,6 +332,44 @@ void Dashboard::setReport(const Report &report)
 QWidget *Dashboard::memoryCell() const
 {
     return m_memoryCell;
+}
+
+LazyWidget *Dashboard::lazyView(std::function<QWidget *(QWidget *parent)> build)
+{
+    return new LazyWidget(std::move(build), this);
+}
+
+QWidget *Dashboard::caughtUp(LazyWidget *place)
+{
+    QWidget *view = place->content();
+    for (Recipient &recipient : m_recipients)
+        if (recipient.lazy == place)
+            deliver(recipient);
+    return view;
+}
+
+ServingMemoryPanel *Dashboard::servingMemory() const { return static_cast<ServingMemoryPanel *>(m_servingMemory->content()); }
+StageMemoryPanel *Dashboard::stages() const { return static_cast<StageMemoryPanel *>(m_stages->content()); }
+StepTimePanel *Dashboard::step() const { return static_cast<StepTimePanel *>(m_step->content()); }
+LayoutPicture *Dashboard::layoutView() const { return static_cast<LayoutPicture *>(m_layoutPicture->content()); }
+PlannerPanel *Dashboard::planner() const { return static_cast<PlannerPanel *>(m_planner->content()); }
+BudgetPanel *Dashboard::budget() const { return static_cast<BudgetPanel *>(m_budget->content()); }
+
+ServingMemoryPanel *Dashboard::servingMemoryPanel() { return static_cast<ServingMemoryPanel *>(caughtUp(m_servingMemory)); }
+StageMemoryPanel *Dashboard::stageMemoryPanel() { return static_cast<StageMemoryPanel *>(caughtUp(m_stages)); }
+StepTimePanel *Dashboard::stepTimePanel() { return static_cast<StepTimePanel *>(caughtUp(m_step)); }
+LayoutPicture *Dashboard::layoutPicture() { return static_cast<LayoutPicture *>(caughtUp(m_layoutPicture)); }
+PlannerPanel *Dashboard::plannerPanel() { return static_cast<PlannerPanel *>(caughtUp(m_planner)); }
+BudgetPanel *Dashboard::budgetPanel() { return static_cast<BudgetPanel *>(caughtUp(m_budget)); }
+
+bool Dashboard::parallelViewsBuilt() const
+{
+    return m_stages->isBuilt() || m_step->isBuilt() || m_layoutPicture->isBuilt() || m_planner->isBuilt();
+}
+
+bool Dashboard::budgetBuilt() const
+{
+    return m_budget->isBuilt();
 }
 
 ServingCurvePanel *Dashboard::servingCurve() const
@@ -452,7 +510,7 @@ void Dashboard::arrange()
         m_parallelGrid->addWidget(m_layoutPicture, 1, 0);
         m_parallelGrid->addWidget(m_planner, 1, 1);
         if (m_top->indexOf(m_budget) < 0)
-            m_top->addTab(m_budget, tr("Budget"));
+            m_top->addWidget(m_budget);
         for (QWidget *w : {static_cast<QWidget *>(m_memoryCell), static_cast<QWidget *>(m_roofline),
                            static_cast<QWidget *>(m_time), static_cast<QWidget *>(m_stages),
                            static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
@@ -500,14 +558,21 @@ void Dashboard::setViewOptions(const ViewOptions &options)
     if (m_lastReport)
         m_formula->setText(formulaText(*m_lastReport, m_topic, m_unit));
     m_memory->setByteUnit(options.unit);
-    m_servingMemory->setByteUnit(options.unit);
-    m_stages->setByteUnit(options.unit);
-    m_planner->setByteUnit(options.unit);
+    if (m_servingMemory->isBuilt())
+        servingMemory()->setByteUnit(options.unit);
+    if (m_stages->isBuilt())
+        stages()->setByteUnit(options.unit);
+    if (m_planner->isBuilt())
+        planner()->setByteUnit(options.unit);
     m_memory->setAxisFocus(options.memoryFocus);
     m_roofline->setOverlayGpu(options.overlayGpuId);
     m_roofline->setRanges(options.rooflineX, options.rooflineY);
-    if (options.budget != m_budget->request())
-        m_budget->setRequest(options.budget);
+    if (m_budget->isBuilt()) {
+        if (options.budget != budget()->request())
+            budget()->setRequest(options.budget);
+    } else {
+        m_budgetRequest = options.budget;
+    }
 }
 
 ViewOptions Dashboard::viewOptions() const
@@ -518,15 +583,17 @@ ViewOptions Dashboard::viewOptions() const
     o.rooflineY = m_roofline->yRange();
     o.overlayGpuId = m_roofline->overlayGpu();
     o.memoryFocus = m_memory->axisFocus();
-    o.budget = m_budget->request();
+    o.budget = m_budget->isBuilt() ? budget()->request() : m_budgetRequest;
     return o;
 }
 
 void Dashboard::setDragging(bool dragging)
 {
+    m_dragging = dragging;
     m_memory->setDragging(dragging);
     m_time->setDragging(dragging);
-    m_step->setDragging(dragging);
+    if (m_step->isBuilt())
+        step()->setDragging(dragging);
 }
 
 void Dashboard::setExportMode(bool exporting)
@@ -539,7 +606,8 @@ void Dashboard::setExportMode(bool exporting)
     if (exporting)
         m_top->setCurrentWidget(m_gridPage);
     m_pageBar->setVisible(!exporting && !m_tabbed);
-    m_planner->setSynchronous(exporting);
+    if (m_planner->isBuilt())
+        planner()->setSynchronous(exporting);
     // On screen the controls say it; a picture must say under which settings its numbers hold.
     m_settings->setVisible(exporting);
     m_formula->setVisible(!exporting);

@@ -19,6 +19,7 @@ namespace napkin::ui {
 
 class Banner;
 class BudgetPanel;
+class LazyWidget;
 class TextStrip;
 class LayoutPicture;
 class MemoryPanel;
@@ -69,21 +70,27 @@ public:
     void setExportMode(bool exporting);
 
     MemoryPanel *memoryPanel() const { return m_memory; }
+    // The views below are built the first time they are shown or asked for (lazywidget.h):
+    // each accessor builds its view if need be and gives it the newest report.
     /// Inference mode's memory chart, in the memory panel's place.
-    ServingMemoryPanel *servingMemoryPanel() const { return m_servingMemory; }
+    ServingMemoryPanel *servingMemoryPanel();
     /// The memory view as placed in the grid or the tabs: it shows the memory panel in
     /// training mode and the serving memory panel in inference mode.
     QWidget *memoryCell() const;
     /// Inference mode's trade-off curve, beside the time panel's figures.
     ServingCurvePanel *servingCurve() const;
-    StageMemoryPanel *stageMemoryPanel() const { return m_stages; }
-    StepTimePanel *stepTimePanel() const { return m_step; }
-    LayoutPicture *layoutPicture() const { return m_layoutPicture; }
-    PlannerPanel *plannerPanel() const { return m_planner; }
-    BudgetPanel *budgetPanel() const { return m_budget; }
-    /// Grid arrangement: "Overview" (memory, roofline, time) and "Parallel training" (stages,
-    /// step, layout, planner). Tabs arrangement flattens both into tabs().
-    QTabWidget *pageTabs() const { return m_top; }
+    StageMemoryPanel *stageMemoryPanel();
+    StepTimePanel *stepTimePanel();
+    LayoutPicture *layoutPicture();
+    PlannerPanel *plannerPanel();
+    BudgetPanel *budgetPanel();
+    /// Whether the Parallel training page's and the Budget page's views have been built.
+    bool parallelViewsBuilt() const;
+    bool budgetBuilt() const;
+    /// Grid arrangement: "Overview" (memory, roofline, time), "Parallel training" (stages,
+    /// step, layout, planner) and "Budget", switched by the page bar beside the summary.
+    /// Tabs arrangement flattens them into tabs().
+    QStackedWidget *pageTabs() const { return m_top; }
     TimePanel *timePanel() const { return m_time; }
     RooflinePanel *rooflinePanel() const { return m_roofline; }
     Banner *errorBanner() const { return m_error; }
@@ -119,10 +126,23 @@ private:
         /// off: only when seen (the Budget page, which runs the planner, is in no picture of
         /// the dashboard and not on its first page).
         bool beforeShown = true;
+        /// Built on first show: before the window is shown it is drawn only when asked for.
+        LazyWidget *lazy = nullptr;
         bool stale = false;
         bool seen() const;
     };
     void deliver(Recipient &recipient);
+    /// The view in `place` built, with the newest report.
+    QWidget *caughtUp(LazyWidget *place);
+    /// A place for a view built on first show or first asked for, by `build`.
+    LazyWidget *lazyView(std::function<QWidget *(QWidget *parent)> build);
+    // The lazily built views, built if need be, without catching up (the recipients do that).
+    ServingMemoryPanel *servingMemory() const;
+    StageMemoryPanel *stages() const;
+    StepTimePanel *step() const;
+    LayoutPicture *layoutView() const;
+    PlannerPanel *planner() const;
+    BudgetPanel *budget() const;
 
     // The constructor's parts, in the order it calls them.
     void setUpStrips();
@@ -148,19 +168,21 @@ private:
     std::optional<Report> m_lastReport;
     Banner *m_error;
     MemoryPanel *m_memory;
-    ServingMemoryPanel *m_servingMemory;
+    LazyWidget *m_servingMemory;
     /// The memory chart of the mode: training's or serving's, in one place of the grid.
     QStackedWidget *m_memoryCell;
     std::optional<Mode> m_mode;
     TimePanel *m_time;
     RooflinePanel *m_roofline;
-    StageMemoryPanel *m_stages;
-    StepTimePanel *m_step;
-    LayoutPicture *m_layoutPicture;
-    PlannerPanel *m_planner;
-    BudgetPanel *m_budget;
+    LazyWidget *m_stages;
+    LazyWidget *m_step;
+    LazyWidget *m_layoutPicture;
+    LazyWidget *m_planner;
+    LazyWidget *m_budget;
     QStackedWidget *m_pages;
-    QTabWidget *m_top;
+    /// The pages, switched by m_pageButtons: a stack, not a tab widget, so that the page is
+    /// laid out with the window and not once more when it is first shown.
+    QStackedWidget *m_top;
     QWidget *m_pageBar;  ///< the page switch, in the summary's row: it costs the charts no height
     QToolButton *m_pageButtons[3] = {};
     QWidget *m_gridPage;
@@ -174,7 +196,10 @@ private:
     bool m_arranging = false;   ///< arrange() is moving the views between grid and tabs
     bool m_tabChosen = false;   ///< a tab was chosen since the views became tabs
     bool m_exporting = false;
+    bool m_dragging = false;
     ByteUnit m_unit = ByteUnit::GB;
+    /// The Budget page's request while the page is not built yet.
+    BudgetRequest m_budgetRequest;
     QList<Recipient> m_recipients;
 };
 
