@@ -62,7 +62,11 @@ void writeServing(QTextStream &t, const Report &r, ByteUnit unit)
       << r.gpu.tdpWatts << " W TDP per GPU\n";
     t << "  bound            decode's GEMMs are "
       << (in.decodeGemmsComputeBoundFrom > 0
-              ? QStringLiteral("compute-bound from %1 sequences").arg(fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom)))
+              ? QStringLiteral("compute-bound from %1 sequences%2")
+                    .arg(fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom)),
+                         in.decodeGemmsComputeBoundFrom > static_cast<double>(in.maxConcurrency)
+                             ? QStringLiteral(", past the %1 the KV cache holds").arg(fmt::count(in.maxConcurrency))
+                             : QString())
               : QStringLiteral("memory-bound at any concurrency"))
       << "; its attention reads each sequence's cache and stays memory-bound\n";
     t << "\nServing curve (concurrency: output tokens/s, TPOT, TTFT)\n";

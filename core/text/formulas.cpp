@@ -179,8 +179,11 @@ QString servingText(const Report &r, ByteUnit unit)
                 "reads every weight once per step, so %4 sequences share it (GEMMs compute-bound from ≈ %5)")
                  .arg(fmt::duration(in.decodeStepSeconds), fmt::duration(in.tpotSeconds - in.decodeStepSeconds),
                       fmt::duration(in.tpotSeconds), fmt::count(in.concurrency),
-                      in.decodeGemmsComputeBoundFrom > 0 ? fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom))
-                                                         : tr("never"));
+                      in.decodeGemmsComputeBoundFrom <= 0 ? tr("never")
+                      : in.decodeGemmsComputeBoundFrom > static_cast<double>(in.maxConcurrency)
+                          ? tr("%1, past the %2 the KV cache holds")
+                                .arg(fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom)), fmt::count(in.maxConcurrency))
+                          : fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom)));
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "guitestfixture.h"
 #include "ui/controls/controlspanel.h"
 #include "ui/controls/fieldcontrols.h"
+#include "ui/controls/layoutcontrols.h"
 #include "ui/controls/servingcontrols.h"
 #include "ui/shell/gui.h"
 #include "ui/shell/mainwindow.h"
@@ -12,6 +13,7 @@
 #include "ui/views/chartrender.h"
 #include "ui/views/dashboard.h"
 #include "ui/views/gputimechart.h"
+#include "ui/views/plannerpanel.h"
 #include "ui/views/rooflinepanel.h"
 #include "ui/views/servingcurve.h"
 #include "ui/views/servingmemorypanel.h"
@@ -24,6 +26,10 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QAction>
+#include <QComboBox>
+#include <QStackedWidget>
+#include <QTabWidget>
 #include <QImage>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -85,6 +91,50 @@ private slots:
         QVERIFY(!w.controller()->report()->inference.has_value());
     }
 
+    void trainingOnlyPartsLeaveInInferenceMode()
+    {
+        // The Parallel training page, training's layout rows and the serving curve's exports
+        // follow the mode: none of them shows a picture or control that does nothing there.
+        MainWindow w(env().catalog(), llama70b());
+        w.resize(1600, 1000);
+        QVERIFY(uitest::showAndWait(w));
+        LayoutControls *layout = w.controls()->layoutControls();
+        const auto servingExports = [&w] {
+            int visible = 0;
+            for (QAction *a : w.findChildren<QAction *>())
+                if (a->text().startsWith(chartTitle(ChartKind::Serving)) && a->isVisible())
+                    ++visible;
+            return visible;
+        };
+        QCOMPARE(servingExports(), 0);
+        QVERIFY(layout->chooser(LayoutControls::Choice::Cp)->isVisibleTo(layout));
+        w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
+        auto *parallelButton = w.dashboard()->findChild<QToolButton *>(QStringLiteral("page 1"));
+        QVERIFY(parallelButton && parallelButton->isEnabled());
+
+        w.controls()->servingControls()->modeButton(Mode::Inference)->click();
+        QCOMPARE(servingExports(), 4);  // PNG, SVG, PDF and the clipboard
+        QCOMPARE(w.dashboard()->pageTabs()->currentIndex(), 0);  // back on the overview
+        QVERIFY(!parallelButton->isEnabled());
+        for (auto c : {LayoutControls::Choice::Cp, LayoutControls::Choice::Vpp, LayoutControls::Choice::GlobalBatch})
+            QVERIFY(!layout->chooser(c)->isVisibleTo(layout));
+        QVERIFY(!layout->timeBasis()->isVisibleTo(layout));
+        QVERIFY(layout->chooser(LayoutControls::Choice::Tp)->isVisibleTo(layout));
+        QVERIFY(layout->chooser(LayoutControls::Choice::Pp)->isVisibleTo(layout));
+        // Tabs (large text): the training views' tabs are greyed.
+        w.dashboard()->setArrangement(Dashboard::Arrangement::Tabs);
+        QTabWidget *tabs = w.dashboard()->tabs();
+        QVERIFY(!tabs->isTabEnabled(tabs->indexOf(w.dashboard()->plannerPanel()->parentWidget())));
+        QVERIFY(tabs->isTabEnabled(tabs->indexOf(w.dashboard()->rooflinePanel())));
+
+        w.controller()->undoStack()->undo();
+        QCOMPARE(servingExports(), 0);
+        QVERIFY(tabs->isTabEnabled(tabs->indexOf(w.dashboard()->plannerPanel()->parentWidget())));
+        w.dashboard()->setArrangement(Dashboard::Arrangement::Grid);
+        QVERIFY(parallelButton->isEnabled());
+        QVERIFY(layout->chooser(LayoutControls::Choice::Cp)->isVisibleTo(layout));
+    }
+
     void concurrencyMovesTheCharts()
     {
         MainWindow w(env().catalog(), serving());
@@ -143,6 +193,10 @@ private slots:
         RooflinePanel *roofline = w.dashboard()->rooflinePanel();
         QVERIFY(roofline->computeBoundText().contains(fmt::number(inf.decodeGemmsComputeBoundFrom)));
         QVERIFY(roofline->legendText().contains(roofline->computeBoundText()));
+        // Llama 3 70B fp8 on two H100s: the crossover (≈ 340) lies past what the pool holds (283).
+        QVERIFY(inf.decodeGemmsComputeBoundFrom > static_cast<double>(inf.maxConcurrency));
+        QVERIFY2(roofline->computeBoundText().contains(QStringLiteral("(only %1 fit)").arg(fmt::count(inf.maxConcurrency))),
+                 qPrintable(roofline->computeBoundText()));
         QVERIFY(roofline->phaseSeries(Phase::Prefill)->count() > 0);
         QCOMPARE(roofline->opSeries(OpKind::Matmul)->count(), 0);  // phases, not kinds
         // Fewer sequences per decode step: decode's ops sit further left than at max.

@@ -80,7 +80,8 @@ QString chooserKey(const Scenario &s)
                .arg(s.globalBatch.value_or(0)).arg(s.gpusPerNode.value_or(0))
                .arg(s.gpuId, s.interconnectId).arg(s.sequenceParallel).arg(static_cast<int>(s.timeBasis))
            + QString::number(s.paramsOverride.value_or(0))
-           + QStringLiteral(" %1 %2 %3 %4").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap);
+           + QStringLiteral(" %1 %2 %3 %4 %5").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap)
+                 .arg(static_cast<int>(s.mode));
 }
 
 } // namespace
@@ -236,11 +237,27 @@ void LayoutControls::sync(const Scenario &s)
     offerExperts(s, dp);
     offerGlobalBatch(s, dp);
     syncNode(s);
+    showModeRows(s);
     m_fields->sync(s);
     m_sp->setEnabled(s.tp > 1 || s.sequenceParallel);
     m_sp->setToolTip(s.tp > 1 ? m_sp->accessibleDescription()
                               : tr("Needs tensor parallelism (tp > 1): with one TP rank nothing is split."));
     m_syncing = false;
+}
+
+void LayoutControls::showModeRows(const Scenario &s)
+{
+    // Serving splits the model by TP, PP and EP only (inference.h): no sequence parallelism,
+    // interleaving, context parallelism, global batch or step-time basis, and no expert capacity
+    // padding. Those rows would change nothing shown, so they leave instead.
+    const bool training = s.mode == Mode::Training;
+    const bool moe = s.model.moe() && !s.paramsOverride;
+    for (QWidget *row : {static_cast<QWidget *>(m_sp), static_cast<QWidget *>(m_vpp), static_cast<QWidget *>(m_cp),
+                         static_cast<QWidget *>(m_globalBatch), static_cast<QWidget *>(m_derived),
+                         static_cast<QWidget *>(m_timeBasis)})
+        m_form->setRowVisible(row, training);
+    m_form->setRowVisible(m_capacity, moe && training);
+    m_form->setRowVisible(m_epOverlap, moe && training);
 }
 
 void LayoutControls::offer(const Scenario &s, Choice which, const QString &unsetLabel,

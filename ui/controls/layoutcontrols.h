@@ -55,6 +55,8 @@ private:
     void offerExperts(const Scenario &s, std::int64_t dp);
     void offerGlobalBatch(const Scenario &s, std::int64_t dp);
     void syncNode(const Scenario &s);
+    /// Training's rows hidden in inference mode.
+    void showModeRows(const Scenario &s);
     /// Sets how one choice writes its value (nullopt: leaves the field unset, derived).
     using Setter = void (*)(Scenario &, std::optional<std::int64_t>);
     /// Fills one chooser: `unsetLabel` (when not empty) first, then `values`, each standing for

@@ -108,19 +108,32 @@ void MainWindow::buildMenus()
     const std::pair<ImageFormat, QString> exportMenus[] = {{ImageFormat::Png, tr("&Export as PNG")},
                                                            {ImageFormat::Svg, tr("Export as S&VG")},
                                                            {ImageFormat::Pdf, tr("Export as P&DF")}};
+    // The serving curve is inference mode's: in training mode it would be an empty picture.
+    QList<QAction *> servingOnly;
     for (const auto &menu : exportMenus) {
         QMenu *exportMenu = file->addMenu(menu.second);
         const ImageFormat format = menu.first;
-        for (ChartKind kind : kAllChartKinds)
-            exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
-                                  [this, kind, format] { m_files->exportInteractive(kind, format); });
+        for (ChartKind kind : kAllChartKinds) {
+            QAction *action = exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
+                                                    [this, kind, format] { m_files->exportInteractive(kind, format); });
+            if (kind == ChartKind::Serving)
+                servingOnly << action;
+        }
     }
     QMenu *copyMenu = file->addMenu(tr("&Copy to Clipboard"));
     for (ChartKind kind : kAllChartKinds) {
         QAction *copy = copyMenu->addAction(chartTitle(kind), this, [this, kind] { m_files->copyChart(kind); });
         if (kind == ChartKind::Dashboard)
             copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+        if (kind == ChartKind::Serving)
+            servingOnly << copy;
     }
+    const auto syncMode = [servingOnly](const Scenario &s) {
+        for (QAction *action : servingOnly)
+            action->setVisible(s.mode == Mode::Inference);
+    };
+    connect(m_controller, &ScenarioController::scenarioChanged, this, syncMode);
+    syncMode(m_controller->scenario());
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

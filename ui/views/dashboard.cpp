@@ -243,6 +243,7 @@ void Dashboard::buildPageBar()
         button->setAutoRaise(true);
         button->setChecked(i == 0);
         button->setAccessibleName(pageNames[i]);
+        button->setObjectName(QStringLiteral("page %1").arg(i));
         pages->addButton(button, i);
         pageLayout->addWidget(button);
         m_pageButtons[i] = button;
@@ -384,6 +385,11 @@ void Dashboard::showMode(Mode mode)
     m_mode = mode;
     const bool serving = mode == Mode::Inference;
     m_memoryCell->setCurrentWidget(serving ? static_cast<QWidget *>(m_servingMemory) : m_memory);
+    // The Parallel training page plans a training run: its stages, step and planner say
+    // nothing about serving, so in inference mode it is greyed, and left if it was shown.
+    if (serving && m_top->currentWidget() == m_parallelPage)
+        m_top->setCurrentWidget(m_gridPage);
+    enableTrainingViews();
     // Tabs: the serving curve has a tab of its own in inference mode only, after the time panel's.
     if (m_tabbed) {
         const int index = m_tabs->indexOf(m_time->servingChart());
@@ -391,6 +397,20 @@ void Dashboard::showMode(Mode mode)
             m_tabs->insertTab(m_tabs->indexOf(m_time) + 1, m_time->servingChart(), tr("Serving"));
         else if (!serving && index >= 0)
             m_tabs->removeTab(index);
+    }
+}
+
+void Dashboard::enableTrainingViews()
+{
+    const bool training = m_mode != Mode::Inference;
+    m_pageButtons[1]->setEnabled(training);
+    m_pageButtons[1]->setToolTip(training ? QString()
+                                          : tr("Training's pipeline stages, step and planner: switch to Training to see them"));
+    for (QWidget *view : {static_cast<QWidget *>(m_stages), static_cast<QWidget *>(m_step),
+                          static_cast<QWidget *>(m_layoutPicture), static_cast<QWidget *>(m_planner)}) {
+        const int index = m_tabs->indexOf(view);
+        if (index >= 0)
+            m_tabs->setTabEnabled(index, training);
     }
 }
 
@@ -521,6 +541,7 @@ void Dashboard::arrange()
         m_pages->setCurrentWidget(m_top);
     }
     m_arranging = false;
+    enableTrainingViews();
     placeError();
 }
 

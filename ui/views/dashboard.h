@@ -156,6 +156,8 @@ private:
 
     /// The memory chart, the serving tab and the time panel for the report's mode.
     void showMode(Mode mode);
+    /// The Parallel training page's button and tabs enabled in training mode only.
+    void enableTrainingViews();
     void placeError();
     void arrange();
 

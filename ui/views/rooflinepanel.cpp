@@ -264,8 +264,13 @@ void RooflinePanel::setReport(const Report &report)
     m_computeBound.clear();
     if (serving) {
         const double from = report.inference->decodeGemmsComputeBoundFrom;
-        m_computeBound = from > 0 ? tr("decode's GEMMs are compute-bound from ≈ %1 sequences").arg(fmt::number(from))
-                                  : tr("decode's GEMMs are never compute-bound here");
+        const std::int64_t most = report.inference->maxConcurrency;
+        // Past what the KV pool holds, the crossover is a fact of the GPU that this run cannot reach.
+        m_computeBound = from <= 0 ? tr("decode's GEMMs are never compute-bound here")
+                         : from > static_cast<double>(most)
+                             ? tr("decode's GEMMs compute-bound from ≈ %1 sequences (only %2 fit)")
+                                   .arg(fmt::number(from), fmt::count(most))
+                             : tr("decode's GEMMs are compute-bound from ≈ %1 sequences").arg(fmt::number(from));
     }
     QList<QPointF> pinned;
     if (report.baseline) {
