@@ -96,7 +96,7 @@ QList<GpuServing> servingOnEveryGpu(const Report &report, const Catalog &catalog
             Scenario other = s;
             other.gpuId = gpu.id;
             other.pricePerGpuHourUsd.reset();  // its catalog price, as the training chart does
-            const auto served = computeInference(other, gpu, *up, *net);
+            const auto served = computeInference(other, gpu, *up, *net, ServingDetail::Figures);
             if (served.ok())
                 take(*served);
             else

@@ -379,7 +379,7 @@ double addOps(RooflineReport &r, const std::vector<WorkloadOp> &ops)
 } // namespace
 
 Result<InferenceReport> computeInference(const Scenario &s, const GpuSpec &gpu, const Interconnect &scaleUp,
-                                         const Interconnect &scaleOut)
+                                         const Interconnect &scaleOut, ServingDetail detail)
 {
     const Server server(s, gpu, scaleUp, scaleOut);
     const ModelShape &m = s.model;
@@ -461,6 +461,8 @@ Result<InferenceReport> computeInference(const Scenario &s, const GpuSpec &gpu, 
         r.costPerMillionInputTokensUsd = usdPerS * r.prefillShare / r.inputTokensPerS * 1e6;
     }
     r.energyPerMillionOutputTokensJoules = gpu.tdpWatts * gpus / r.outputTokensPerS * 1e6;
+    if (detail == ServingDetail::Figures)
+        return r;
     r.decodeGemmsComputeBoundFrom = server.gemmsComputeBoundFrom();
 
     // The serving curve: doubling concurrency up to the pool's most, and the chosen one.

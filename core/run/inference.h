@@ -81,10 +81,14 @@ struct InferenceReport {
     QList<ServingPoint> curve;        ///< concurrency 1, 2, 4, ... up to maxConcurrency, and the chosen one
 };
 
+/// How much of an InferenceReport to compute: everything, or the memory and the figures at the
+/// chosen concurrency only (no curve, no roofline, no crossover), as a chart of every GPU needs.
+enum class ServingDetail { Full, Figures };
+
 /// Serving the scenario (mode inference; its fields already checked by validateScenario()) on
 /// `gpu` with these links. Refuses, naming the field, when the pool holds no KV cache or the
 /// concurrency asks for more sequences than it holds.
 Result<InferenceReport> computeInference(const Scenario &s, const GpuSpec &gpu, const Interconnect &scaleUp,
-                                         const Interconnect &scaleOut);
+                                         const Interconnect &scaleOut, ServingDetail detail = ServingDetail::Full);
 
 } // namespace napkin

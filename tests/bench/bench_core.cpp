@@ -1,6 +1,7 @@
 // Benchmark: one full evaluation of the core (all four ZeRO stages, every roofline op) for a
 // range of scenarios, as the window does on every slider tick. Prints p50/p99/mean.
 #include "core/model/catalog.h"
+#include "core/report/gputimes.h"
 #include "core/report/planner.h"
 #include "core/report/report.h"
 
@@ -126,5 +127,33 @@ int main()
     small.pp = 4;
     if (!plan("planner: Llama 3 70B, 64 H100s, seq 8192, global batch 128", small, 100))
         return 1;
+
+    // Serving, as the window recomputes on a concurrency change: the report (its curve and
+    // roofline included) and the every-GPU chart's serving figures on each catalog GPU.
+    Scenario serving;
+    serving.mode = Mode::Inference;
+    serving.presetId = seventy->id;
+    serving.model = seventy->shape;
+    serving.gpus = 2;
+    serving.tp = 2;
+    serving.weightDtype = NumberFormat::Fp8;
+    std::vector<double> report, everyGpu;
+    double servedChecksum = 0;
+    for (int i = 0; i < 400; ++i) {
+        serving.concurrency = 1 + (i * 7) % 283;
+        timer.start();
+        const auto r = computeReport(serving, *catalog);
+        report.push_back(static_cast<double>(timer.nsecsElapsed()));
+        if (!r.ok()) {
+            std::fprintf(stderr, "refused: %s\n", qPrintable(r.refusalMessage()));
+            return 1;
+        }
+        timer.start();
+        const QList<GpuServing> all = servingOnEveryGpu(*r, *catalog);
+        everyGpu.push_back(static_cast<double>(timer.nsecsElapsed()));
+        servedChecksum += r->inference->tpotSeconds + static_cast<double>(all.size());
+    }
+    summary("serving: Llama 3 70B fp8 on 2 H100s (TP 2), concurrency 1..283: computeReport", report, servedChecksum);
+    summary("serving: the same, servingOnEveryGpu (each catalog GPU's figures)", everyGpu, servedChecksum);
     return 0;
 }
