@@ -154,6 +154,15 @@ QJsonObject timeJson(const Report &r)
         {QStringLiteral("seconds_estimated_basis"), t.secondsEstimated},
         {QStringLiteral("steps"), t.steps},
         {QStringLiteral("step_seconds"), r.step.stepSeconds},
+        // The estimated step runs at the scenario's calibration when it has one (napkin calibrate).
+        {QStringLiteral("calibrated"), r.scenario.calibration.has_value()},
+        {QStringLiteral("calibration"),
+         r.scenario.calibration ? QJsonValue(QJsonObject{{QStringLiteral("compute"), r.scenario.calibration->compute},
+                                                         {QStringLiteral("memory"), r.scenario.calibration->memory},
+                                                         {QStringLiteral("comm"), r.scenario.calibration->comm},
+                                                         {QStringLiteral("runs"), integer(r.scenario.calibration->runs.size())},
+                                                         {QStringLiteral("date"), r.scenario.calibration->date}})
+                                : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("estimated_mfu"), r.step.estimatedMfu},
         {QStringLiteral("estimated_hfu"), r.step.estimatedHfu},
         {QStringLiteral("bubble_fraction"), r.step.bubbleFraction},

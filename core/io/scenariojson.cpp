@@ -1,6 +1,7 @@
 #include "core/io/scenariojson.h"
 
 #include "core/model/fields.h"
+#include "core/model/limits.h"
 #include "core/model/recipe.h"
 #include "core/io/safefile.h"
 #include "core/model/shapefix.h"
@@ -26,7 +27,80 @@ std::optional<Refusal> checkInteger(const QJsonValue &v, const QString &key, std
     return std::nullopt;
 }
 
+QJsonValue optionalNumber(const std::optional<double> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+
+QJsonObject calibrationObject(const Calibration &c)
+{
+    QJsonArray runs;
+    for (const CalibrationRun &r : c.runs)
+        runs.append(QJsonObject{{QStringLiteral("label"), r.label},
+                                {QStringLiteral("measured_step_seconds"), r.measuredStepSeconds},
+                                {QStringLiteral("measured_peak_bytes"), optionalNumber(r.measuredPeakBytes)},
+                                {QStringLiteral("estimated_before_seconds"), r.estimatedBeforeSeconds},
+                                {QStringLiteral("estimated_after_seconds"), r.estimatedAfterSeconds}});
+    return {{QStringLiteral("compute"), c.compute}, {QStringLiteral("memory"), c.memory}, {QStringLiteral("comm"), c.comm},
+            {QStringLiteral("runs"), runs},         {QStringLiteral("date"), c.date},     {QStringLiteral("note"), c.note}};
+}
+
+/// A positive finite number in (0, hi], or the refusal naming `key`.
+std::optional<Refusal> checkPositive(const QJsonValue &v, const QString &key, double lo, double hi)
+{
+    const double d = v.toDouble();
+    if (!v.isDouble() || !std::isfinite(d) || d < lo || d > hi)
+        return Refusal{key, QStringLiteral("must be a number from %1 to %2 (got %3)").arg(lo).arg(hi).arg(describeValue(v))};
+    return std::nullopt;
+}
+
+Result<Calibration> calibrationFromJson(const QJsonValue &v, const QString &key)
+{
+    if (!v.isObject())
+        return Refusal{key, QStringLiteral("must be an object with compute, memory and comm factors, or null")};
+    const QJsonObject o = v.toObject();
+    Calibration c;
+    for (const auto &[name, factor] : {std::pair{"compute", &c.compute}, {"memory", &c.memory}, {"comm", &c.comm}}) {
+        const QString k = key + QLatin1Char('.') + QLatin1String(name);
+        if (auto refused = checkPositive(o.value(QLatin1String(name)), k, limits::minCalibrationFactor,
+                                         limits::maxCalibrationFactor))
+            return *refused;
+        *factor = o.value(QLatin1String(name)).toDouble();
+    }
+    const QJsonArray runs = o.value(QStringLiteral("runs")).toArray();
+    if (runs.size() > limits::maxCalibrationRuns)
+        return Refusal{key + QStringLiteral(".runs"), QStringLiteral("must hold at most %1 runs").arg(limits::maxCalibrationRuns)};
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const QJsonObject r = runs[i].toObject();
+        const QString k = QStringLiteral("%1.runs[%2]").arg(key).arg(i);
+        CalibrationRun run;
+        run.label = r.value(QStringLiteral("label")).toString();
+        for (const auto &[name, seconds] : {std::pair{"measured_step_seconds", &run.measuredStepSeconds},
+                                            {"estimated_before_seconds", &run.estimatedBeforeSeconds},
+                                            {"estimated_after_seconds", &run.estimatedAfterSeconds}}) {
+            if (auto refused = checkPositive(r.value(QLatin1String(name)), k + QLatin1Char('.') + QLatin1String(name), 1e-9, 1e9))
+                return *refused;
+            *seconds = r.value(QLatin1String(name)).toDouble();
+        }
+        const QJsonValue peak = r.value(QStringLiteral("measured_peak_bytes"));
+        if (!peak.isNull() && !peak.isUndefined()) {
+            if (auto refused = checkPositive(peak, k + QStringLiteral(".measured_peak_bytes"), 1, 1e15))
+                return *refused;
+            run.measuredPeakBytes = peak.toDouble();
+        }
+        c.runs.append(run);
+    }
+    c.date = o.value(QStringLiteral("date")).toString();
+    c.note = o.value(QStringLiteral("note")).toString();
+    return c;
+}
+
 } // namespace
+
+QJsonObject calibrationToJson(const Calibration &c)
+{
+    return calibrationObject(c);
+}
 
 QJsonObject scenarioToJson(const Scenario &s)
 {
@@ -35,6 +109,8 @@ QJsonObject scenarioToJson(const Scenario &s)
         o.insert(QLatin1String(f.key), f.get(s));
     if (s.baseline)
         o.insert(QStringLiteral("baseline"), scenarioToJson(*s.baseline.scenario));
+    if (s.calibration)
+        o.insert(QStringLiteral("calibration"), calibrationToJson(*s.calibration));
     return o;
 }
 
@@ -68,6 +144,17 @@ Result<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base)
         if (it.key() == QLatin1String("baseline")) {
             if (auto refused = readBaseline(it.value(), it.key()))
                 return *refused;
+            continue;
+        }
+        if (it.key() == QLatin1String("calibration")) {
+            if (it.value().isNull()) {
+                s.calibration.reset();
+                continue;
+            }
+            auto calibration = calibrationFromJson(it.value(), it.key());
+            if (!calibration.ok())
+                return calibration.refusal();
+            s.calibration = *calibration;
             continue;
         }
         const ScenarioField *field = findScenarioField(it.key());

@@ -16,6 +16,8 @@ namespace napkin {
 /// The scenario as JSON: the `scenario` object of `napkin report --json` and the file format
 /// of File > Save and `--scenario`. Keys are the command-line option names with '_'.
 QJsonObject scenarioToJson(const Scenario &s);
+/// A calibration as scenario files keep it: {compute, memory, comm, runs: [...], date, note}.
+QJsonObject calibrationToJson(const Calibration &c);
 
 /// Applies the keys present in `o` on top of `base`; a missing key keeps the base value.
 /// Unknown keys, wrong types and out-of-range values are refused, naming the key.

@@ -30,6 +30,11 @@ constexpr double maxEfficiency = 1;
 constexpr std::int64_t maxConcurrency = 1048576;  ///< sequences in flight per replica
 constexpr std::int64_t maxQuantGroup = 65536;
 constexpr std::int64_t maxKvBlockTokens = 4096;
+/// A calibration factor multiplies a part of the estimated step: within 1/100 and 100 times it.
+constexpr double minCalibrationFactor = 0.01;
+constexpr double maxCalibrationFactor = 100;
+/// Runs one calibration may hold (`napkin calibrate --measured FILE`).
+constexpr int maxCalibrationRuns = 1000;
 /// The allocator margin: at most as much again as the model needs.
 constexpr double maxAllocatorMargin = 1;
 constexpr std::int64_t maxParams = 1000000000000000;  // 1e15

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QList>
 #include <QStringList>
 
 #include <cstdint>
@@ -109,6 +110,32 @@ struct ModelShape {
     bool operator==(const ModelShape &) const = default;
 };
 
+/// One measured run a calibration was fitted to, as `napkin calibrate` saw it.
+struct CalibrationRun {
+    QString label;                      ///< what ran: model, GPUs, layout
+    double measuredStepSeconds = 0;
+    std::optional<double> measuredPeakBytes;
+    double estimatedBeforeSeconds = 0;  ///< Napkin's step before the fit
+    double estimatedAfterSeconds = 0;   ///< and with the fitted factors
+
+    bool operator==(const CalibrationRun &) const = default;
+};
+
+/// Scale factors fitted to measured runs (`napkin calibrate`, least squares on the log of the
+/// step time). Each multiplies one part of the bottom-up estimate: every kernel's FLOP time
+/// (compute), its byte time (memory traffic), and every collective's time (communication).
+/// 1 is the uncalibrated estimate.
+struct Calibration {
+    double compute = 1;
+    double memory = 1;
+    double comm = 1;
+    QList<CalibrationRun> runs;
+    QString date;  ///< the day it was fitted, ISO 8601
+    QString note;
+
+    bool operator==(const Calibration &) const = default;
+};
+
 struct Scenario;
 
 /// A scenario pinned for comparison (View > Pin Baseline): the charts draw it as a ghost and
@@ -204,6 +231,9 @@ struct Scenario {
     double gpuMemoryUtilization = 0.9; ///< vLLM's gpu_memory_utilization: the share of memory it may use
     std::int64_t kvBlockTokens = 16;   ///< tokens per KV-cache block (vLLM's block_size)
     std::int64_t prefillChunk = 8192;  ///< tokens per prefill batch (vLLM's max_num_batched_tokens)
+
+    /// Factors fitted to the user's own measured runs (JSON "calibration"); absent: uncalibrated.
+    std::optional<Calibration> calibration;
 
     bool operator==(const Scenario &) const = default;
 };

@@ -72,6 +72,11 @@ public:
         machine.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
         machine.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
         machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
+        if (s.calibration) {
+            machine.computeScale = s.calibration->compute;
+            machine.memoryScale = s.calibration->memory;
+            machine.commScale = s.calibration->comm;
+        }
         machine.links = Links{&up, &out, &gpu.hostLink};
         quantBytes = weightBytesPerParam(s.weightDtype, static_cast<double>(s.quantGroup));
         kvElement = elementBytes(s.kvDtype);
@@ -239,13 +244,13 @@ public:
         if (s.tp > 1) {
             const Interconnect &link = machine.links.forGroup(CommGroup::Tp, layout);
             const double count = 2.0 * static_cast<double>(k.layers) + (k.first ? 1 : 0);
-            seconds += count * collectiveSeconds(Collective::AllReduce, tokens * d * kActivationBytes, s.tp,
+            seconds += machine.commScale * count * collectiveSeconds(Collective::AllReduce, tokens * d * kActivationBytes, s.tp,
                                                  link.bandwidthBytesPerS, link.latencySeconds);
         }
         if (s.ep > 1 && m.moe()) {
             const Interconnect &link = machine.links.forGroup(CommGroup::Ep, layout);
             const double moeBlocks = static_cast<double>(k.layers - k.dense);
-            seconds += 2 * moeBlocks * collectiveSeconds(Collective::AllToAll,
+            seconds += machine.commScale * 2 * moeBlocks * collectiveSeconds(Collective::AllToAll,
                                                          tokens * static_cast<double>(m.expertsPerToken) * d * kActivationBytes,
                                                          s.ep, link.bandwidthBytesPerS, link.latencySeconds);
         }
@@ -258,7 +263,7 @@ public:
         if (s.pp <= 1)
             return 0;
         const Interconnect &link = machine.links.forGroup(CommGroup::Pp, layout);
-        return static_cast<double>(s.pp - 1)
+        return machine.commScale * static_cast<double>(s.pp - 1)
                * collectiveSeconds(Collective::SendRecv, tokens * static_cast<double>(m.dModel) * kActivationBytes, 2,
                                    link.bandwidthBytesPerS, link.latencySeconds);
     }

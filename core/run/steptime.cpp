@@ -14,6 +14,11 @@ StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &
     m.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
     m.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
     m.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
+    if (s.calibration) {
+        m.computeScale = s.calibration->compute;
+        m.memoryScale = s.calibration->memory;
+        m.commScale = s.calibration->comm;
+    }
     m.links = links;
     m.links.host = &gpu.hostLink;
     return m;
@@ -24,9 +29,9 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
     StageCompute c;
     // One efficiency for every kernel's FLOPs (the GPU's measured large-GEMM fraction); the
     // GEMMs take the recipe's matmul peak (FP8), the rest its compute dtype's.
-    const double flopRate = m.peakFlopsPerS * m.matmulEfficiency;
-    const double gemmRate = m.gemmPeak() * m.matmulEfficiency;
-    const double byteRate = m.bandwidthBytesPerS * m.memoryEfficiency;
+    const double flopRate = m.peakFlopsPerS * m.matmulEfficiency / m.computeScale;
+    const double gemmRate = m.gemmPeak() * m.matmulEfficiency / m.computeScale;
+    const double byteRate = m.bandwidthBytesPerS * m.memoryEfficiency / m.memoryScale;
     for (const WorkloadOp &op : ops) {
         const double rate = op.kind == OpKind::Matmul ? gemmRate : flopRate;
         const double seconds = op.count * std::max(op.flops / rate, op.bytes / byteRate);
@@ -134,12 +139,12 @@ struct StageTime {
 class CommSink final
 {
 public:
-    explicit CommSink(QList<CommOp> *out) : m_out(out) {}
+    CommSink(QList<CommOp> *out, double scale) : m_out(out), m_scale(scale) {}
     /// Records a collective and returns its seconds per step.
     double add(const QString &name, CommGroup group, Collective c, std::int64_t n, double tensorBytes, double count,
                const Interconnect &link)
     {
-        const double one = collectiveSeconds(c, tensorBytes, n, link.bandwidthBytesPerS, link.latencySeconds);
+        const double one = m_scale * collectiveSeconds(c, tensorBytes, n, link.bandwidthBytesPerS, link.latencySeconds);
         if (m_out && count > 0) {
             CommOp op;
             op.name = name;
@@ -167,6 +172,7 @@ public:
 
 private:
     QList<CommOp> *m_out;
+    double m_scale = 1;  ///< the calibration's communication factor
 };
 
 StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
@@ -326,7 +332,7 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
         const WorkloadInput in = stageWorkload(s, recipe, stage, optimizerParams);
         QList<CommOp> stageComm;
         const StageTime t = stageTime(s, recipe, l, machine, in, stageParams.value(stage), parts,
-                                      CommSink(listComm ? &stageComm : nullptr));
+                                      CommSink(listComm ? &stageComm : nullptr, machine.commScale));
         if (stage == 0 || t.seconds > slowest.seconds) {
             slowest = t;
             comm = std::move(stageComm);

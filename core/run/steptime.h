@@ -37,6 +37,11 @@ struct StepMachine {
     double bandwidthBytesPerS = 0;
     double matmulEfficiency = 1;
     double memoryEfficiency = 1;
+    /// The scenario's calibration (Scenario::calibration): multipliers of each kernel's FLOP
+    /// time and byte time, and of each collective's time.
+    double computeScale = 1;
+    double memoryScale = 1;
+    double commScale = 1;
     Links links;
 };
 

@@ -197,8 +197,10 @@ QString stepSummaryText(const Report &r)
     // With a pipeline the step is its slowest stage's: which one, beside the time.
     const QString step = r.layout.pp > 1 ? tr("%1 (stage %2 of %3)").arg(fmt::duration(s.stepSeconds)).arg(s.stage).arg(r.layout.pp)
                                          : fmt::duration(s.stepSeconds);
-    return tr("Step %1 · estimated MFU %2, HFU %3 · %4 · %5 tokens/s per GPU")
-        .arg(step, fmt::percent(s.estimatedMfu, 1), fmt::percent(s.estimatedHfu, 1), yours,
+    // A calibrated step says so first: it is the user's measurement, not the bare estimate.
+    const QString kind = r.scenario.calibration ? tr("Step (calibrated) %1").arg(step) : tr("Step %1").arg(step);
+    return tr("%1 · estimated MFU %2, HFU %3 · %4 · %5 tokens/s per GPU")
+        .arg(kind, fmt::percent(s.estimatedMfu, 1), fmt::percent(s.estimatedHfu, 1), yours,
              fmt::number(s.tokensPerSecondPerGpu));
 }
 

@@ -1,0 +1,203 @@
+#include "core/report/calibration.h"
+
+#include "core/model/limits.h"
+#include "core/report/report.h"
+
+#include <array>
+#include <cmath>
+
+namespace napkin {
+
+namespace {
+
+using Factors = std::array<double, 3>;  // log of compute, memory, communication
+
+/// The ridge on the log factors: small beside any real misfit (a 1% error is 1e-4 in squared
+/// log), large enough that a factor no run depends on stays at exactly 1.
+constexpr double kRidge = 1e-6;
+
+Scenario withFactors(Scenario s, const Factors &x)
+{
+    Calibration c;
+    c.compute = std::exp(x[0]);
+    c.memory = std::exp(x[1]);
+    c.comm = std::exp(x[2]);
+    s.calibration = c;
+    return s;
+}
+
+/// Solves the 3x3 system a x = b (a symmetric positive definite) by Gaussian elimination.
+Factors solve(std::array<Factors, 3> a, Factors b)
+{
+    for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j) {
+            const double f = a[j][i] / a[i][i];
+            for (int k = i; k < 3; ++k)
+                a[j][k] -= f * a[i][k];
+            b[j] -= f * b[i];
+        }
+    Factors x{};
+    for (int i = 2; i >= 0; --i) {
+        double sum = b[i];
+        for (int k = i + 1; k < 3; ++k)
+            sum -= a[i][k] * x[k];
+        x[i] = sum / a[i][i];
+    }
+    return x;
+}
+
+} // namespace
+
+Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &catalog, const QString &date)
+{
+    if (runs.isEmpty())
+        return Refusal{QStringLiteral("measured_step_seconds"), QStringLiteral("needs at least one measured run")};
+    if (runs.size() > limits::maxCalibrationRuns)
+        return Refusal{QStringLiteral("measured"), QStringLiteral("must hold at most %1 runs").arg(limits::maxCalibrationRuns)};
+    const auto runField = [&](qsizetype i, const QString &field) {
+        return runs.size() == 1 ? field : QStringLiteral("runs[%1].%2").arg(i).arg(field);
+    };
+    // Each run's estimate before the fit, which also checks that it computes.
+    QList<double> before;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const MeasuredRun &run = runs[i];
+        if (!(run.stepSeconds > 0) || !std::isfinite(run.stepSeconds))
+            return Refusal{runField(i, QStringLiteral("measured_step_seconds")),
+                           QStringLiteral("must be a time above 0 seconds (got %1)").arg(run.stepSeconds)};
+        if (run.peakBytes && (!(*run.peakBytes > 0) || !std::isfinite(*run.peakBytes)))
+            return Refusal{runField(i, QStringLiteral("measured_peak_bytes")),
+                           QStringLiteral("must be a size above 0 bytes (got %1)").arg(*run.peakBytes)};
+        if (run.scenario.mode != Mode::Training)
+            return Refusal{runField(i, QStringLiteral("mode")), QStringLiteral("must be training: a measured step calibrates the training step")};
+        Scenario plain = run.scenario;
+        plain.calibration.reset();
+        const auto r = computeReport(plain, catalog);
+        if (!r.ok())
+            return Refusal{runField(i, r.refusal().field), r.refusal().problem};
+        before << r->step.stepSeconds;
+    }
+
+    // Levenberg-Marquardt on r_i(x) = log(estimate_i(x) / measured_i), plus the ridge.
+    const auto residuals = [&](const Factors &x, QList<double> *estimates) -> std::optional<QList<double>> {
+        QList<double> out;
+        for (const MeasuredRun &run : runs) {
+            const auto r = computeReport(withFactors(run.scenario, x), catalog);
+            if (!r.ok())
+                return std::nullopt;
+            if (estimates)
+                estimates->append(r->step.stepSeconds);
+            out << std::log(r->step.stepSeconds / run.stepSeconds);
+        }
+        return out;
+    };
+    const auto cost = [](const QList<double> &r, const Factors &x) {
+        double c = 0;
+        for (double v : r)
+            c += v * v;
+        for (double v : x)
+            c += kRidge * v * v;
+        return c;
+    };
+    const double lo = std::log(limits::minCalibrationFactor);
+    const double hi = std::log(limits::maxCalibrationFactor);
+    Factors x{0, 0, 0};
+    auto r = residuals(x, nullptr);
+    if (!r)
+        return Refusal{QStringLiteral("measured_step_seconds"), QStringLiteral("the estimate failed during the fit")};
+    double damping = 1e-3;
+    for (int iteration = 0; iteration < 60; ++iteration) {
+        // The Jacobian by forward differences: the estimate is a sum of max()es, smooth almost everywhere.
+        constexpr double h = 1e-5;
+        std::array<QList<double>, 3> columns;
+        for (int j = 0; j < 3; ++j) {
+            Factors xh = x;
+            xh[j] += h;
+            const auto rh = residuals(xh, nullptr);
+            if (!rh)
+                return Refusal{QStringLiteral("measured_step_seconds"), QStringLiteral("the estimate failed during the fit")};
+            for (qsizetype i = 0; i < r->size(); ++i)
+                columns[j] << ((*rh)[i] - (*r)[i]) / h;
+        }
+        std::array<Factors, 3> a{};
+        Factors g{};
+        for (int j = 0; j < 3; ++j) {
+            for (int k = 0; k < 3; ++k)
+                for (qsizetype i = 0; i < r->size(); ++i)
+                    a[j][k] += columns[j][i] * columns[k][i];
+            for (qsizetype i = 0; i < r->size(); ++i)
+                g[j] += columns[j][i] * (*r)[i];
+            g[j] += kRidge * x[j];
+            a[j][j] += kRidge;
+        }
+        bool improved = false;
+        for (int attempt = 0; attempt < 20 && !improved; ++attempt) {
+            std::array<Factors, 3> damped = a;
+            for (int j = 0; j < 3; ++j)
+                damped[j][j] += damping * (1 + a[j][j]);
+            const Factors step = solve(damped, {-g[0], -g[1], -g[2]});
+            Factors next = x;
+            for (int j = 0; j < 3; ++j)
+                next[j] = std::clamp(x[j] + step[j], lo, hi);
+            const auto rn = residuals(next, nullptr);
+            if (rn && cost(*rn, next) < cost(*r, x)) {
+                const double gain = cost(*r, x) - cost(*rn, next);
+                x = next;
+                r = rn;
+                damping = std::max(damping / 10, 1e-9);
+                improved = true;
+                if (gain < 1e-14)
+                    iteration = 60;  // converged
+            } else {
+                damping *= 10;
+            }
+        }
+        if (!improved)
+            break;
+    }
+
+    Calibration c;
+    c.compute = std::exp(x[0]);
+    c.memory = std::exp(x[1]);
+    c.comm = std::exp(x[2]);
+    c.date = date;
+    QList<double> after;
+    residuals(x, &after);
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        // The factors stand for efficiencies: none may imply a GPU faster than its peak or
+        // slower than 1% of it.
+        Scenario plain = runs[i].scenario;
+        plain.calibration.reset();
+        const auto r0 = computeReport(plain, catalog);
+        const double matmul = r0->step.matmulEfficiency / c.compute;
+        const double memory = r0->step.memoryEfficiency / c.memory;
+        for (const auto &[name, value] : {std::pair{QStringLiteral("matmul"), matmul}, {QStringLiteral("memory"), memory}})
+            if (value > 1 || value < 0.01)
+                return Refusal{runField(i, QStringLiteral("measured_step_seconds")),
+                               QStringLiteral("implies a %1 efficiency of %2% on %3, outside 1% to 100%: check the measured "
+                                              "time, the layout and the GPU")
+                                   .arg(name).arg(value * 100, 0, 'f', 1).arg(r0->gpu.name)};
+        CalibrationRun out;
+        out.label = runs[i].label;
+        out.measuredStepSeconds = runs[i].stepSeconds;
+        out.measuredPeakBytes = runs[i].peakBytes;
+        out.estimatedBeforeSeconds = before[i];
+        out.estimatedAfterSeconds = after[i];
+        c.runs << out;
+    }
+    c.note = QStringLiteral("least squares on the log step time over %1 run%2").arg(runs.size()).arg(runs.size() == 1 ? QString() : QStringLiteral("s"));
+    return c;
+}
+
+QString calibrationSummary(const Calibration &c)
+{
+    const qsizetype n = c.runs.size();
+    return QStringLiteral("calibrated on %1 run%2%3: compute ×%4, memory ×%5, communication ×%6")
+        .arg(n)
+        .arg(n == 1 ? QString() : QStringLiteral("s"))
+        .arg(c.date.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(c.date))
+        .arg(c.compute, 0, 'f', 2)
+        .arg(c.memory, 0, 'f', 2)
+        .arg(c.comm, 0, 'f', 2);
+}
+
+} // namespace napkin
