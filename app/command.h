@@ -13,7 +13,7 @@
 
 namespace napkin {
 
-enum class Verb { Window, Report, Plan, Budget, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
+enum class Verb { Window, Report, Plan, Budget, Calibrate, Presets, Gpus, Recipes, Interconnects, Export, Help, Version };
 
 /// A parsed `napkin` invocation.
 struct Command {
@@ -35,6 +35,12 @@ struct Command {
     BudgetRequest budget;
     QStringList budgetForms;        ///< the budget options given ("--flops"), exactly one for budget
     QStringList budgetOptionsGiven; ///< every budget option given, refused outside budget and export
+    // calibrate: one measured run (the scenario's) or a file of them, and where to save the result.
+    std::optional<double> measuredStepSeconds;  ///< --measured-step-seconds
+    std::optional<double> measuredPeakBytes;    ///< --measured-peak-bytes
+    QString measuredFile;                       ///< --measured FILE.json
+    QString saveFile;                           ///< --save FILE.json
+    QStringList calibrateOptionsGiven;          ///< refused outside calibrate
 };
 
 } // namespace napkin

@@ -44,7 +44,7 @@ int qtStandardArgument(const QStringList &args, int i)
 const QList<std::pair<const char *, Verb>> &verbs()
 {
     static const QList<std::pair<const char *, Verb>> table = {
-        {"report", Verb::Report}, {"plan", Verb::Plan}, {"budget", Verb::Budget}, {"presets", Verb::Presets}, {"gpus", Verb::Gpus},
+        {"report", Verb::Report}, {"plan", Verb::Plan}, {"budget", Verb::Budget}, {"calibrate", Verb::Calibrate}, {"presets", Verb::Presets}, {"gpus", Verb::Gpus},
         {"recipes", Verb::Recipes}, {"interconnects", Verb::Interconnects}, {"export", Verb::Export}, {"window", Verb::Window},
         {"help", Verb::Help},
     };
@@ -93,7 +93,7 @@ Result<Verb> parseVerb(const QStringList &args, int *first)
     const auto verb = std::find_if(verbs().begin(), verbs().end(),
                                    [&](const auto &v) { return args.first() == QLatin1String(v.first); });
     if (verb == verbs().end())
-        return Refusal{QString(), QStringLiteral("unknown command '%1': expected report, plan, budget, presets, gpus, "
+        return Refusal{QString(), QStringLiteral("unknown command '%1': expected report, plan, budget, calibrate, presets, gpus, "
                                                  "recipes, interconnects, export or an option (see napkin --help)").arg(args.first())};
     *first = 1;
     return verb->second;
@@ -254,6 +254,16 @@ std::optional<Refusal> applyOptions(const Arguments &a, const Catalog &catalog, 
     c.scenario.model = deriveDependentFields(c.scenario.model, given);
     if (auto refused = checkBudgetOptions(c))
         return refused;
+    if (c.verb != Verb::Calibrate && !c.calibrateOptionsGiven.isEmpty())
+        return Refusal{c.calibrateOptionsGiven.first(), QStringLiteral("applies only to napkin calibrate")};
+    if (c.verb == Verb::Calibrate && !c.measuredStepSeconds && c.measuredFile.isEmpty())
+        return Refusal{QStringLiteral("--measured-step-seconds"),
+                       QStringLiteral("napkin calibrate needs the measured step time (--measured-step-seconds S) or a "
+                                      "file of measured runs (--measured FILE.json)")};
+    if (c.measuredStepSeconds && !c.measuredFile.isEmpty())
+        return Refusal{QStringLiteral("--measured"), QStringLiteral("give one run (--measured-step-seconds) or a file of runs, not both")};
+    if (c.measuredPeakBytes && !c.measuredStepSeconds)
+        return Refusal{QStringLiteral("--measured-peak-bytes"), QStringLiteral("goes with --measured-step-seconds (a file gives each run's peak_bytes)")};
     if (c.verb == Verb::Export && c.outDir.isEmpty())
         return Refusal{QStringLiteral("--out"), QStringLiteral("export needs a folder to write the pictures into")};
     // The planner plans from any layout and a budget sets its own: neither refuses the layout.

@@ -81,6 +81,16 @@ Commands:
     --tokens-per-param R   tokens-per-param's D/N (above 0 to 100000; default 20)
     --inference-tokens T   tokens the model will serve: the smallest total of training and
                       inference FLOPs at the same loss (Sardana et al. 2023; default 0)
+  calibrate --measured-step-seconds S [--measured-peak-bytes B] [--save FILE.json] [--json]
+                      fit three factors (compute, memory traffic, communication) so that
+                      the estimated step meets a step you measured on this scenario: least
+                      squares on the log error, the smallest change that explains one run.
+                      Prints each run before and after, the factors and the efficiencies
+                      they imply; --save writes the scenario with its calibration, which
+                      every later report, plan and window view uses and names
+    --measured FILE.json   fit to several runs instead: a list of {"label", "scenario":
+                      {scenario file keys, over the options given}, "step_seconds",
+                      "peak_bytes"}
   export --out DIR [--format png|svg|pdf]
                       write every chart, all or none (no display needed):
                       dashboard.png, memory.png, time.png, roofline.png, steptime.png, layout.png,

@@ -8,10 +8,14 @@
 #include "core/io/reportjson.h"
 #include "core/text/budgettext.h"
 #include "app/reporttext.h"
+#include "app/calibratetext.h"
+#include "core/io/measuredruns.h"
+#include "core/io/scenariojson.h"
 #include "core/model/layout.h"
 #include "core/model/validation.h"
 
 #include <QApplication>
+#include <QDate>
 #include <QDir>
 #include <QJsonDocument>
 
@@ -66,6 +70,55 @@ int printPlan(const Command &c, const Catalog &catalog)
         print(stdout, QString::fromUtf8(QJsonDocument(planToJson(plan)).toJson(QJsonDocument::Indented)));
     else
         print(stdout, planText(plan, c.unit));
+    return 0;
+}
+
+/// A label for the command line's own run: the model and where it ran.
+QString runLabel(const Scenario &s, const Catalog &catalog)
+{
+    const ModelPreset *preset = catalog.findPreset(s.presetId);
+    const GpuSpec *gpu = catalog.findGpu(s.gpuId);
+    return QStringLiteral("%1, %2 × %3").arg(preset && preset->shape == s.model ? preset->id : QStringLiteral("custom model"))
+        .arg(s.gpus)
+        .arg(gpu ? gpu->shortName : s.gpuId);
+}
+
+int printCalibration(const Command &c, const Catalog &catalog)
+{
+    QList<MeasuredRun> runs;
+    if (!c.measuredFile.isEmpty()) {
+        const auto read = readMeasuredRuns(c.measuredFile, c.scenario);
+        if (!read.ok()) {
+            // A run's keys are the file's ("runs[2].step_seconds"); the file itself is --measured.
+            const Refusal &r = read.refusal();
+            return refuse(r.field.startsWith(QLatin1String("runs[")) ? r : onCommandLine(r));
+        }
+        runs = *read;
+    } else {
+        runs << MeasuredRun{runLabel(c.scenario, catalog), c.scenario, *c.measuredStepSeconds, c.measuredPeakBytes};
+    }
+    const auto fitted = calibrate(runs, catalog, QDate::currentDate().toString(Qt::ISODate));
+    if (!fitted.ok()) {
+        // One run: its fields are the command line's options; a file's runs keep their "runs[i]." names.
+        const Refusal &r = fitted.refusal();
+        return refuse(r.field.startsWith(QLatin1String("runs[")) ? r : onCommandLine(r));
+    }
+    if (!c.saveFile.isEmpty()) {
+        Scenario saved = runs.first().scenario;
+        saved.calibration = *fitted;
+        // The run is then timed by its calibrated step, not by a utilisation typed in.
+        saved.timeBasis = TimeBasis::Estimated;
+        if (auto refused = writeScenarioFile(c.saveFile, saved))
+            return refuse(*refused);
+    }
+    if (c.json) {
+        print(stdout, QString::fromUtf8(QJsonDocument(calibrationReportJson(*fitted, runs, catalog)).toJson(QJsonDocument::Indented)));
+    } else {
+        print(stdout, calibrationText(*fitted, runs, catalog, c.unit));
+        if (!c.saveFile.isEmpty())
+            print(stdout, QStringLiteral("Saved the calibrated scenario to %1: `napkin report --scenario %1` and the window use it\n")
+                              .arg(c.saveFile));
+    }
     return 0;
 }
 
@@ -163,6 +216,8 @@ int main(int argc, char **argv)
         return printPlan(c, *catalog);
     case Verb::Budget:
         return printBudget(c, *catalog);
+    case Verb::Calibrate:
+        return printCalibration(c, *catalog);
     case Verb::Interconnects:
         print(stdout, interconnectsText(*catalog));
         return 0;

@@ -195,6 +195,34 @@ QList<Option> outputOptions()
              c.size = QSize(static_cast<int>(*w), static_cast<int>(*h));
              return std::nullopt;
          }},
+        {"measured-step-seconds", true, [](Command &c, const QString &v) -> std::optional<Refusal> {
+             const auto x = parseReal(v);
+             if (!x || !(*x > 0) || *x > 1e9)
+                 return failure(QStringLiteral("measured-step-seconds"),
+                                QStringLiteral("must be a time above 0 and at most 1e9 seconds (got '%1')").arg(v));
+             c.measuredStepSeconds = *x;
+             c.calibrateOptionsGiven << QStringLiteral("--measured-step-seconds");
+             return std::nullopt;
+         }},
+        {"measured-peak-bytes", true, [](Command &c, const QString &v) -> std::optional<Refusal> {
+             const auto x = parseReal(v);
+             if (!x || !(*x > 0) || *x > 1e15)
+                 return failure(QStringLiteral("measured-peak-bytes"),
+                                QStringLiteral("must be a size above 0 and at most 1e15 bytes (got '%1')").arg(v));
+             c.measuredPeakBytes = *x;
+             c.calibrateOptionsGiven << QStringLiteral("--measured-peak-bytes");
+             return std::nullopt;
+         }},
+        {"measured", true, [](Command &c, const QString &v) -> std::optional<Refusal> {
+             c.measuredFile = v;
+             c.calibrateOptionsGiven << QStringLiteral("--measured");
+             return std::nullopt;
+         }},
+        {"save", true, [](Command &c, const QString &v) -> std::optional<Refusal> {
+             c.saveFile = v;
+             c.calibrateOptionsGiven << QStringLiteral("--save");
+             return std::nullopt;
+         }},
         {"top", true, integerOption("top", 1, kMaxPlanTop, [](Command &c, std::int64_t n) { c.planTop = static_cast<int>(n); })},
         {"tp-beyond-node", false, flag([](Command &c) { c.planTpBeyondNode = true; })},
         {"scale", true, integerOption("scale", limits::minExportScale, limits::maxExportScale,

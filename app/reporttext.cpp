@@ -1,5 +1,7 @@
 #include "app/reporttext.h"
 
+#include "core/report/calibration.h"
+
 #include "app/servingtext.h"
 
 #include "app/commandline.h"
@@ -172,6 +174,8 @@ void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
     t << "  optimizer        " << fmt::duration(st.optimizer) << '\n';
     t << "  step             " << fmt::duration(st.stepSeconds) << "   estimated MFU " << fmt::percent(st.estimatedMfu)
       << ", HFU " << fmt::percent(st.estimatedHfu) << ", " << fmt::number(st.tokensPerSecondPerGpu) << " tokens/s per GPU\n";
+    if (r.scenario.calibration)
+        t << "  calibration      " << calibrationSummary(*r.scenario.calibration) << '\n';
     for (const CommOp &op : st.comm)
         t << "    " << pad(op.name, 30) << pad(commGroupName(op.group) + QStringLiteral(" x") + QString::number(op.groupSize), 9)
           << pad(op.linkId, 15) << pad(fmt::bytes(op.bytes, unit), 12) << fmt::duration(op.seconds) << " (exposed "

@@ -460,6 +460,17 @@ private slots:
                                              << QStringLiteral("--gpu-memory-utilization: must be a number from above 0 to 1 (got '1.2')");
         QTest::newRow("unknown mode") << QStringLiteral("report --mode serve")
                                       << QStringLiteral("--mode: must be training or inference (got 'serve')");
+        // napkin calibrate (issue: calibration from your own run).
+        QTest::newRow("calibrate without a measurement") << QStringLiteral("calibrate --preset llama3-8b")
+                                                         << QStringLiteral("--measured-step-seconds: napkin calibrate needs the measured step time");
+        QTest::newRow("measured time 0") << QStringLiteral("calibrate --measured-step-seconds 0")
+                                         << QStringLiteral("--measured-step-seconds: must be a time above 0");
+        QTest::newRow("measured time negative") << QStringLiteral("calibrate --measured-step-seconds -2")
+                                                << QStringLiteral("--measured-step-seconds: must be a time above 0");
+        QTest::newRow("measured outside calibrate") << QStringLiteral("report --measured-step-seconds 2")
+                                                    << QStringLiteral("--measured-step-seconds: applies only to napkin calibrate");
+        QTest::newRow("peak without a time") << QStringLiteral("calibrate --measured FILE --measured-peak-bytes 1e9")
+                                             << QStringLiteral("--measured-peak-bytes: goes with --measured-step-seconds");
     }
 
     void servingOptions()
@@ -505,6 +516,11 @@ private slots:
             << QStringLiteral("report --preset llama3-8b --mode inference --concurrency 100000");
         QTest::newRow("budget in dollars without a price") << QStringLiteral("budget --preset llama3-8b --gpu h800-sxm --usd 1000");
         QTest::newRow("--format bogus") << QStringLiteral("export --out OUT --format bogus");
+        // A step faster than the GPU's peak allows: the fit would need a matmul efficiency above 1.
+        QTest::newRow("calibrate: faster than the peak") << QStringLiteral("calibrate --preset llama3-8b --gpus 8 --measured-step-seconds 1e-4");
+        QTest::newRow("calibrate: corrupt runs file") << QStringLiteral("calibrate --measured CORRUPT");
+        QTest::newRow("calibrate: unwritable save")
+            << QStringLiteral("calibrate --measured-step-seconds 2 --save /proc/napkin-cannot-write/x.json");
     }
 
     // A run that does not fit: the report says what fits, and JSON carries it as memory.suggestion.
@@ -547,6 +563,40 @@ private slots:
         QVERIFY2(text.out.contains("not a layout of these GPUs (--global-batch: must be a multiple"), text.out.constData());
         // Still refused: what no layout changes.
         QCOMPARE(runNapkin(split(QStringLiteral("plan --heads 7"))).status, 2);
+    }
+
+    // napkin calibrate: fit to one measured step, save, and every later report runs at it.
+    void calibrateSavesAndReports()
+    {
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("calibrated.json"));
+        const QString run = QStringLiteral("--preset llama3-8b --gpus 8 --seq-len 4096 --batch 1 --recompute full");
+        const Run before = runNapkin(split(QStringLiteral("report --json ") + run));
+        QCOMPARE(before.status, 0);
+        const QJsonObject time0 = QJsonDocument::fromJson(before.out).object().value(QStringLiteral("time")).toObject();
+        QCOMPARE(time0.value(QStringLiteral("calibrated")).toBool(), false);
+        const double estimated = time0.value(QStringLiteral("step_seconds")).toDouble();
+        // A measured step 20% slower than the estimate.
+        const double measured = estimated * 1.2;
+        const Run fit = runNapkin(split(QStringLiteral("calibrate --json --measured-step-seconds %1 --save %2 ")
+                                            .arg(measured, 0, 'g', 17).arg(saved) + run));
+        QCOMPARE(fit.status, 0);
+        const QJsonObject out = QJsonDocument::fromJson(fit.out).object();
+        const QJsonObject row = out.value(QStringLiteral("runs")).toArray().first().toObject();
+        QVERIFY(std::abs(row.value(QStringLiteral("error_before")).toDouble() - (1 / 1.2 - 1)) < 1e-9);
+        QVERIFY2(std::abs(row.value(QStringLiteral("error_after")).toDouble()) < 1e-4, fit.out.constData());
+        const QJsonObject factors = out.value(QStringLiteral("calibration")).toObject();
+        // Slower than estimated: no factor may claim the GPU got faster.
+        for (const char *key : {"compute", "memory", "comm"})
+            QVERIFY2(factors.value(QLatin1String(key)).toDouble() >= 1 - 1e-9, key);
+        const Run after = runNapkin(split(QStringLiteral("report --json --scenario ") + saved));
+        QCOMPARE(after.status, 0);
+        const QJsonObject time1 = QJsonDocument::fromJson(after.out).object().value(QStringLiteral("time")).toObject();
+        QCOMPARE(time1.value(QStringLiteral("calibrated")).toBool(), true);
+        QVERIFY(std::abs(time1.value(QStringLiteral("step_seconds")).toDouble() / measured - 1) < 1e-4);
+        QCOMPARE(time1.value(QStringLiteral("calibration")).toObject().value(QStringLiteral("runs")).toInt(), 1);
+        const Run text = runNapkin(split(QStringLiteral("report --scenario ") + saved));
+        QVERIFY2(text.out.contains("calibrated on 1 run"), text.out.constData());
     }
 
     // napkin budget --json: the issue's keys, in base units, and the text's numbers.

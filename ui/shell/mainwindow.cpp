@@ -7,6 +7,7 @@
 #include "ui/controls/controlspanel.h"
 #include "ui/views/dashboard.h"
 #include "ui/shell/fileactions.h"
+#include "ui/shell/calibratedialog.h"
 #include "ui/shell/helpdialog.h"
 #include "ui/views/memorypanel.h"
 #include "ui/views/rooflinepanel.h"
@@ -155,7 +156,24 @@ void MainWindow::buildMenus()
     QAction *unpin = edit->addAction(tr("U&npin Baseline"), this, [this] {
         m_controller->propose(withoutBaseline(m_controller->scenario()), tr("Unpin baseline"));
     });
-    const auto syncPin = [unpin](const Scenario &s) { unpin->setEnabled(static_cast<bool>(s.baseline)); };
+    edit->addSeparator();
+    // Calibration is a change of the scenario too: one undo step, saved in its file.
+    QAction *calibrateAction = edit->addAction(tr("&Calibrate from a Measured Run…"), this, [this] {
+        CalibrateDialog dialog(m_controller->scenario(), m_controller->catalog(), this);
+        if (dialog.exec() == QDialog::Accepted && dialog.calibrated())
+            m_controller->propose(*dialog.calibrated(), tr("Calibrate from a measured run"));
+    });
+    calibrateAction->setStatusTip(tr("Fit the estimated step to one you measured (napkin calibrate)"));
+    QAction *uncalibrate = edit->addAction(tr("Remove Ca&libration"), this, [this] {
+        Scenario s = m_controller->scenario();
+        s.calibration.reset();
+        m_controller->propose(s, tr("Remove calibration"));
+    });
+    const auto syncPin = [unpin, uncalibrate, calibrateAction](const Scenario &s) {
+        unpin->setEnabled(static_cast<bool>(s.baseline));
+        uncalibrate->setEnabled(s.calibration.has_value());
+        calibrateAction->setEnabled(s.mode == Mode::Training);
+    };
     connect(m_controller, &ScenarioController::scenarioChanged, this, syncPin);
     syncPin(m_controller->scenario());
     // The status bar's last notice described the step now undone; say what happened instead.

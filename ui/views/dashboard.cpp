@@ -1,6 +1,7 @@
 #include "ui/views/dashboard.h"
 
 #include "core/report/baseline.h"
+#include "core/report/calibration.h"
 
 #include "ui/widgets/banner.h"
 #include "ui/widgets/lazywidget.h"
@@ -78,8 +79,14 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
             .arg(numberFormatName(s.weightDtype), numberFormatName(s.kvDtype))
             .arg(s.gpus)
             .arg(nameWithoutVendor(r.gpu));
-    return Dashboard::tr("%1 · %2 · %3 tokens · micro‑batch %4 × %5 tokens · %6 × %7")
-        .arg(model, params, fmt::compactCount(s.tokens))
+    // A calibrated scenario says so wherever its step time shows (napkin calibrate).
+    const qsizetype runs = s.calibration ? s.calibration->runs.size() : 0;
+    // Early in the line, which a narrow window elides from the end.
+    const QString calibrated = !s.calibration ? QString()
+                               : runs == 1    ? Dashboard::tr(" · calibrated on 1 run")
+                                              : Dashboard::tr(" · calibrated on %1 runs").arg(runs);
+    return Dashboard::tr("%1 · %2%3 · %4 tokens · micro‑batch %5 × %6 tokens · %7 × %8")
+        .arg(model, params, calibrated, fmt::compactCount(s.tokens))
         .arg(s.microBatch).arg(s.seqLen).arg(s.gpus)
         .arg(nameWithoutVendor(r.gpu));
 }
@@ -107,6 +114,8 @@ QString scenarioSettings(const Report &r)
     };
     QStringList kept;
     QStringList all = items;
+    if (s.calibration)
+        all << calibrationSummary(*s.calibration);
     if (const auto change = baselineChange(r))
         all << Dashboard::tr("vs pinned: %1").arg(baselineChangeText(*change));
     for (const QString &item : all)

@@ -1,0 +1,72 @@
+// Edit > Calibrate from a Measured Run…: the dialog fits the step to the one entered, the
+// window takes it as one undo step and says it is calibrated; a measurement no efficiency can
+// explain is refused in the dialog, which stays open.
+
+#include "guitestfixture.h"
+#include "core/report/report.h"
+#include "ui/shell/calibratedialog.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/views/dashboard.h"
+#include "ui/widgets/textstrip.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QTest>
+#include <QUndoStack>
+
+#include <cmath>
+
+using namespace napkin;
+using namespace napkin::ui;
+
+class TestCalibrate final : public uitest::GuiTestCase
+{
+    Q_OBJECT
+
+private slots:
+    void fitsTheMeasuredStepAsOneUndoStep()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        const Scenario start = w.controller()->scenario();
+        const double estimated = w.controller()->report()->step.stepSeconds;
+        CalibrateDialog dialog(start, env().catalog(), &w);
+        QVERIFY(std::abs(dialog.stepSeconds()->value() - estimated) < 1e-3);  // it starts at the estimate
+        dialog.stepSeconds()->setValue(estimated * 1.25);
+        dialog.peakKnown()->setChecked(true);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QVERIFY(dialog.calibrated() && dialog.calibrated()->calibration);
+        const double measured = dialog.stepSeconds()->value();  // as the spin box rounded it
+        w.controller()->propose(*dialog.calibrated(), QStringLiteral("Calibrate from a measured run"));
+        QVERIFY(std::abs(w.controller()->report()->step.stepSeconds / measured - 1) < 1e-3);
+        // The run's time follows the calibrated step from then on.
+        QCOMPARE(w.controller()->scenario().timeBasis, TimeBasis::Estimated);
+        const TimeReport &t = w.controller()->report()->time;
+        QVERIFY(std::abs(t.seconds / (t.steps * measured) - 1) < 1e-3);
+        QVERIFY2(w.dashboard()->summary()->text().contains(QStringLiteral("calibrated on 1 run")),
+                 qPrintable(w.dashboard()->summary()->text()));
+        w.controller()->undoStack()->undo();
+        QCOMPARE(w.controller()->scenario(), start);
+        QVERIFY(!w.dashboard()->summary()->text().contains(QStringLiteral("calibrated")));
+    }
+
+    void refusesWhatNoEfficiencyExplains()
+    {
+        const Scenario s;
+        CalibrateDialog dialog(s, env().catalog());
+        dialog.stepSeconds()->setValue(0.0001);  // faster than the GPU's peak allows
+        dialog.accept();
+        QVERIFY(dialog.result() != int(QDialog::Accepted));
+        QVERIFY(!dialog.calibrated());
+        QVERIFY2(dialog.problem().startsWith(QStringLiteral("measured_step_seconds: implies a matmul efficiency")),
+                 qPrintable(dialog.problem()));
+        dialog.stepSeconds()->setValue(0);
+        dialog.accept();
+        QVERIFY2(dialog.problem().startsWith(QStringLiteral("measured_step_seconds: must be a time above 0")),
+                 qPrintable(dialog.problem()));
+    }
+};
+
+QTEST_MAIN(TestCalibrate)
+#include "tst_ui_calibrate.moc"
