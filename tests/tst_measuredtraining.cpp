@@ -1,0 +1,186 @@
+// Napkin's bottom-up step (time.step_seconds, uncalibrated) against published, measured training
+// iterations, and calibration from one run of a family predicting its siblings (leave one out).
+//
+// Rows (every number as printed; the iteration times of Narayanan et al. are derived as the
+// paper defines its throughput, F / (GPUs x teraFLOP/s), with its Eq. 3 F = 96 B s l h^2 (1 +
+// s/(6h) + V/(16 l h))):
+//  - Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters Using
+//    Megatron-LM" (arXiv 2104.04473), Table 1: GPT 1.7B to 1T on up to 3072 A100 80GB (Selene:
+//    DGX A100, 8 x HDR 200 Gb/s per node), sequence 2048, vocabulary 51,200, full activation
+//    recomputation. Micro-batches and virtual stages from the authors' reproduction script
+//    (NVIDIA/Megatron-LM examples/sc21/run_table_1.sh at 6985e58), not printed in the paper.
+//  - Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models"
+//    (arXiv 2205.05198), Tables 3 and 5: 22B to 1T with TP 8 and no data parallelism, full
+//    recompute against sequence parallelism + selective recompute, iteration time in seconds;
+//    three virtual stages for 175B and 530B.
+// The model is described as the runs describe it: GPT with learned positions, GELU MLP of 4h,
+// tied embeddings, vocabulary 51,200, mixed precision on the A100's 312 TFLOP/s, no ZeRO.
+
+#include "core/report/calibration.h"
+#include "core/report/report.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace napkin;
+
+namespace {
+
+struct Row {
+    const char *name;
+    const char *family;  ///< runs measured alike, for leave-one-out calibration
+    std::int64_t heads, hidden, layers, tp, pp, vpp, gpus, globalBatch, microBatch;
+    Recompute recompute;
+    bool sp;
+    double measuredSeconds;
+};
+
+/// Narayanan et al.'s iteration time from its printed per-GPU throughput (teraFLOP/s).
+double narayananSeconds(double layers, double hidden, double batch, double gpus, double tflops)
+{
+    const double s = 2048, v = 51200;
+    const double f = 96 * batch * s * layers * hidden * hidden * (1 + s / (6 * hidden) + v / (16 * layers * hidden));
+    return f / (gpus * tflops * 1e12);
+}
+
+QList<Row> rows()
+{
+    const auto n = [](const char *name, std::int64_t heads, std::int64_t hidden, std::int64_t layers, std::int64_t tp,
+                      std::int64_t pp, std::int64_t vpp, std::int64_t gpus, std::int64_t batch, std::int64_t micro,
+                      double tflops) {
+        return Row{name, "narayanan2021", heads, hidden, layers, tp, pp, vpp, gpus, batch, micro, Recompute::Full, false,
+                   narayananSeconds(static_cast<double>(layers), static_cast<double>(hidden), static_cast<double>(batch),
+                                    static_cast<double>(gpus), tflops)};
+    };
+    return {
+        n("GPT 1.7B, 32 A100 (Narayanan T1)", 24, 2304, 24, 1, 1, 1, 32, 512, 16, 137),
+        n("GPT 3.6B, 64 A100 (Narayanan T1)", 32, 3072, 30, 2, 1, 1, 64, 512, 16, 138),
+        n("GPT 7.5B, 128 A100 (Narayanan T1)", 32, 4096, 36, 4, 1, 1, 128, 512, 16, 142),
+        n("GPT 18.4B, 256 A100 (Narayanan T1)", 48, 6144, 40, 8, 1, 1, 256, 1024, 8, 135),
+        n("GPT 39.1B, 512 A100 (Narayanan T1)", 64, 8192, 48, 8, 2, 1, 512, 1536, 4, 138),
+        n("GPT 76.1B, 1024 A100 (Narayanan T1)", 80, 10240, 60, 8, 4, 3, 1024, 1792, 2, 140),
+        n("GPT 145.6B, 1536 A100 (Narayanan T1)", 96, 12288, 80, 8, 8, 2, 1536, 2304, 2, 148),
+        n("GPT 310.1B, 1920 A100 (Narayanan T1)", 128, 16384, 96, 8, 16, 2, 1920, 2160, 1, 155),
+        n("GPT 529.6B, 2520 A100 (Narayanan T1)", 128, 20480, 105, 8, 35, 3, 2520, 2520, 1, 163),
+        n("GPT 1008B, 3072 A100 (Narayanan T1)", 160, 25600, 128, 8, 64, 1, 3072, 3072, 1, 163),
+        {"22B full recompute (Korthikanti T5)", "korthikanti2022-full", 64, 6144, 48, 8, 1, 1, 8, 4, 4, Recompute::Full, false, 1.42},
+        {"175B full recompute (Korthikanti T5)", "korthikanti2022-full", 96, 12288, 96, 8, 8, 3, 64, 64, 1, Recompute::Full, false, 18.13},
+        {"530B full recompute (Korthikanti T5)", "korthikanti2022-full", 128, 20480, 105, 8, 35, 3, 280, 280, 1, Recompute::Full, false, 49.05},
+        {"1T full recompute (Korthikanti T5)", "korthikanti2022-full", 160, 25600, 128, 8, 64, 1, 512, 512, 1, Recompute::Full, false, 94.42},
+        {"22B SP + selective (Korthikanti T5)", "korthikanti2022-selective", 64, 6144, 48, 8, 1, 1, 8, 4, 4, Recompute::Selective, true, 1.10},
+        {"175B SP + selective (Korthikanti T5)", "korthikanti2022-selective", 96, 12288, 96, 8, 8, 3, 64, 64, 1, Recompute::Selective, true, 13.75},
+        {"530B SP + selective (Korthikanti T5)", "korthikanti2022-selective", 128, 20480, 105, 8, 35, 3, 280, 280, 1, Recompute::Selective, true, 37.83},
+        {"1T SP + selective (Korthikanti T5)", "korthikanti2022-selective", 160, 25600, 128, 8, 64, 1, 512, 512, 1, Recompute::Selective, true, 71.49},
+    };
+}
+
+Scenario scenarioOf(const Row &row)
+{
+    Scenario s;
+    const ModelPreset *gpt = test::catalog().findPreset(QStringLiteral("gpt2-small"));
+    Q_ASSERT(gpt);
+    s.model = gpt->shape;  // GPT: learned positions, GELU MLP, LayerNorm, tied embeddings
+    s.model.layers = row.layers;
+    s.model.dModel = row.hidden;
+    s.model.heads = row.heads;
+    s.model.kvHeads = row.heads;
+    s.model.dFf = 4 * row.hidden;
+    s.model.vocab = 51200;
+    s.model.maxPositions = 2048;
+    s.seqLen = 2048;
+    s.gpuId = QStringLiteral("a100-80gb-sxm");
+    s.gpus = row.gpus;
+    s.tp = row.tp;
+    s.pp = row.pp;
+    s.vpp = row.vpp;
+    s.sequenceParallel = row.sp;
+    s.microBatch = row.microBatch;
+    s.globalBatch = row.globalBatch;
+    s.recompute = row.recompute;
+    s.flashAttention = false;  // 2021-2022 Megatron: its own fused softmax, no FlashAttention
+    s.zeroStage = 0;
+    return s;
+}
+
+double estimate(const Scenario &s)
+{
+    const auto r = computeReport(s, test::catalog());
+    if (!r.ok())
+        qFatal("%s", qPrintable(r.refusalMessage()));
+    return r->step.stepSeconds;
+}
+
+} // namespace
+
+class TestMeasuredTraining final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void uncalibratedAgainstMeasured()
+    {
+        double sum = 0;
+        double worst = 0;
+        const QList<Row> all = rows();
+        for (const Row &row : all) {
+            const double e = estimate(scenarioOf(row)) / row.measuredSeconds - 1;
+            qInfo("%-40s measured %8.3f s  estimated %8.3f s  error %+6.1f%%", row.name, row.measuredSeconds,
+                  estimate(scenarioOf(row)), e * 100);
+            sum += std::abs(e);
+            worst = std::max(worst, std::abs(e));
+        }
+        const double average = sum / static_cast<double>(all.size());
+        qInfo("published training runs: %lld, average |error| %.1f%%, worst %.1f%%", static_cast<long long>(all.size()),
+              average * 100, worst * 100);
+        QVERIFY(all.size() >= 15);
+        // The targets: average within 8%, every row within 15%. Napkin's kernels run at one
+        // large-GEMM efficiency with no launch overhead and no shape dependence yet.
+        QEXPECT_FAIL("", "no shape-dependent GEMM efficiency or kernel launch overhead yet: the target is not met", Continue);
+        QVERIFY(average <= 0.08);
+        QEXPECT_FAIL("", "no shape-dependent GEMM efficiency or kernel launch overhead yet: the target is not met", Continue);
+        QVERIFY(worst <= 0.15);
+    }
+
+    void calibratedOnOneRunPredictsItsSiblings()
+    {
+        // Leave one out: calibrate on one row of a family (its smallest run), predict the rest.
+        const QList<Row> all = rows();
+        double sum = 0;
+        int count = 0;
+        for (const char *family : {"narayanan2021", "korthikanti2022-full", "korthikanti2022-selective"}) {
+            const Row *first = nullptr;
+            for (const Row &row : all)
+                if (QLatin1String(row.family) == QLatin1String(family)) {
+                    first = &row;
+                    break;
+                }
+            QVERIFY(first);
+            const auto fit = calibrate({MeasuredRun{QLatin1String(first->name), scenarioOf(*first), first->measuredSeconds,
+                                                    std::nullopt}},
+                                       test::catalog(), {});
+            QVERIFY2(fit.ok(), qPrintable(fit.refusalMessage()));
+            qInfo("%s: calibrated on %s: compute x%.3f, memory x%.3f, comm x%.3f", family, first->name, fit->compute,
+                  fit->memory, fit->comm);
+            for (const Row &row : all) {
+                if (QLatin1String(row.family) != QLatin1String(family) || &row == first)
+                    continue;
+                Scenario s = scenarioOf(row);
+                s.calibration = *fit;
+                const double e = estimate(s) / row.measuredSeconds - 1;
+                const double before = estimate(scenarioOf(row)) / row.measuredSeconds - 1;
+                qInfo("  %-40s uncalibrated %+6.1f%%  calibrated %+6.1f%%", row.name, before * 100, e * 100);
+                sum += std::abs(e);
+                ++count;
+            }
+        }
+        const double average = sum / count;
+        qInfo("siblings after calibrating on one run: %d, average |error| %.1f%%", count, average * 100);
+        QEXPECT_FAIL("", "the error left after calibration changes with scale (see the table): no shape-dependent efficiency yet", Continue);
+        QVERIFY(average <= 0.05);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMeasuredTraining)
+#include "tst_measuredtraining.moc"
