@@ -57,8 +57,15 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
     const auto runField = [&](qsizetype i, const QString &field) {
         return runs.size() == 1 ? field : QStringLiteral("runs[%1].%2").arg(i).arg(field);
     };
-    // Each run's estimate before the fit, which also checks that it computes.
-    QList<double> before;
+    // Each run's estimate before the fit, which also checks that it computes, and the
+    // efficiencies and GPU it ran at, for the check of the fitted factors.
+    struct Plain {
+        double stepSeconds;
+        double matmulEfficiency;
+        double memoryEfficiency;
+        QString gpuName;
+    };
+    QList<Plain> before;
     for (qsizetype i = 0; i < runs.size(); ++i) {
         const MeasuredRun &run = runs[i];
         if (!(run.stepSeconds > 0) || !std::isfinite(run.stepSeconds))
@@ -74,7 +81,7 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
         const auto r = computeReport(plain, catalog);
         if (!r.ok())
             return Refusal{runField(i, r.refusal().field), r.refusal().problem};
-        before << r->step.stepSeconds;
+        before << Plain{r->step.stepSeconds, r->step.matmulEfficiency, r->step.memoryEfficiency, r->gpu.name};
     }
 
     // Levenberg-Marquardt on r_i(x) = log(estimate_i(x) / measured_i), plus the ridge.
@@ -165,22 +172,19 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
     for (qsizetype i = 0; i < runs.size(); ++i) {
         // The factors stand for efficiencies: none may imply a GPU faster than its peak or
         // slower than 1% of it.
-        Scenario plain = runs[i].scenario;
-        plain.calibration.reset();
-        const auto r0 = computeReport(plain, catalog);
-        const double matmul = r0->step.matmulEfficiency / c.compute;
-        const double memory = r0->step.memoryEfficiency / c.memory;
+        const double matmul = before[i].matmulEfficiency / c.compute;
+        const double memory = before[i].memoryEfficiency / c.memory;
         for (const auto &[name, value] : {std::pair{QStringLiteral("matmul"), matmul}, {QStringLiteral("memory"), memory}})
             if (value > 1 || value < 0.01)
                 return Refusal{runField(i, QStringLiteral("measured_step_seconds")),
                                QStringLiteral("implies a %1 efficiency of %2% on %3, outside 1% to 100%: check the measured "
                                               "time, the layout and the GPU")
-                                   .arg(name).arg(value * 100, 0, 'f', 1).arg(r0->gpu.name)};
+                                   .arg(name).arg(value * 100, 0, 'f', 1).arg(before[i].gpuName)};
         CalibrationRun out;
         out.label = runs[i].label;
         out.measuredStepSeconds = runs[i].stepSeconds;
         out.measuredPeakBytes = runs[i].peakBytes;
-        out.estimatedBeforeSeconds = before[i];
+        out.estimatedBeforeSeconds = before[i].stepSeconds;
         out.estimatedAfterSeconds = after[i];
         c.runs << out;
     }
