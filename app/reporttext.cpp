@@ -333,6 +333,8 @@ QString interconnectsText(const Catalog &catalog)
         t << pad(l.id, 24) << pad(l.scaleUp ? QStringLiteral("scale-up") : QStringLiteral("scale-out"), 11)
           << pad(fmt::bandwidth(l.bandwidthBytesPerS), 12) << pad(fmt::duration(l.latencySeconds), 10)
           << (l.scaleUp ? QStringLiteral("%1 GPUs  ").arg(l.domainGpus) : QString()) << l.name
+          << "\n                        collectives at " << fmt::percent(l.collectiveEfficiency, 1) << " of line rate = "
+          << fmt::bandwidth(l.collectiveBandwidth()) << " (" << l.collectiveEfficiencySource << ")"
           << "\n                        source: " << l.source << '\n';
     return out;
 }

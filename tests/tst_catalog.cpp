@@ -165,6 +165,34 @@ private slots:
             QVERIFY2(p.source.contains(QLatin1String("http")), qPrintable(p.id));
     }
 
+    // Every link states what share of its line rate NCCL's collectives reach, with a source;
+    // a catalog that claims more than the line rate, or gives no source, is refused by name.
+    void linksStateTheirCollectiveEfficiency()
+    {
+        for (const Interconnect &l : test::catalog().interconnects) {
+            QVERIFY2(l.collectiveEfficiency > 0 && l.collectiveEfficiency <= 1, qPrintable(l.id));
+            QVERIFY2(!l.collectiveEfficiencySource.isEmpty(), qPrintable(l.id));
+        }
+        QCOMPARE(test::catalog().findInterconnect(QStringLiteral("nvlink3"))->collectiveBandwidth(), 240e9);
+        QFile gpus(QStringLiteral(":/napkin/gpus.json"));
+        QVERIFY(gpus.open(QIODevice::ReadOnly));
+        QFile models(QStringLiteral(":/napkin/models.json"));
+        QVERIFY(models.open(QIODevice::ReadOnly));
+        QFile links(QStringLiteral(":/napkin/interconnects.json"));
+        QVERIFY(links.open(QIODevice::ReadOnly));
+        const QByteArray g = gpus.readAll(), m = models.readAll(), l = links.readAll();
+        QVERIFY(l.contains("\"collective_efficiency\": 0.824,"));
+        const auto above = parseCatalog(g, m, QByteArray(l).replace("\"collective_efficiency\": 0.824,", "\"collective_efficiency\": 1.3,"));
+        QVERIFY(!above.ok());
+        QVERIFY2(above.refusalMessage().contains(QLatin1String("interconnects.json \"nvlink4\"")), qPrintable(above.refusalMessage()));
+        QVERIFY2(above.refusalMessage().contains(QLatin1String("collective_efficiency must be at most 1")),
+                 qPrintable(above.refusalMessage()));
+        const auto unsourced = parseCatalog(g, m, QByteArray(l).replace("\"collective_efficiency_source\"", "\"unknown_key\""));
+        QVERIFY(!unsourced.ok());
+        QVERIFY2(unsourced.refusalMessage().contains(QLatin1String("\"collective_efficiency_source\" must be a non-empty string")),
+                 qPrintable(unsourced.refusalMessage()));
+    }
+
     void corruptRejected_data()
     {
         QTest::addColumn<QByteArray>("gpus");

@@ -5,6 +5,7 @@
 
 #include "core/text/stepexplain.h"
 #include "core/workload/comm.h"
+#include "core/io/scenariojson.h"
 #include "core/model/layout.h"
 #include "core/run/memory.h"
 #include "core/report/planner.h"
@@ -111,6 +112,56 @@ private slots:
         // The alpha-beta time: traffic over 100 GB/s plus 10 us per step.
         const double t = collectiveSeconds(c, bytes, n, 1e11, 1e-5);
         QCOMPARE(t, n == 1 && c != Collective::SendRecv ? 0.0 : perGpu / 1e11 + steps * 1e-5);
+    }
+
+    // Collectives run at the bus bandwidth NCCL measures, not the line rate: an 8-way TP
+    // all-reduce on H100's NVLink 4 moves 2(n - 1)/n of the buffer at 450 GB/s x 0.824 (NCCL's
+    // per-link model, 20.6 of 25 GB/s; interconnects.json), plus 2(n - 1) ring steps of latency.
+    void collectivesRunAtTheMeasuredBusBandwidth()
+    {
+        Scenario s = test::presetScenario("llama3-70b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 8;
+        s.tp = 8;
+        s.sequenceParallel = false;
+        s.timeBasis = TimeBasis::Estimated;
+        const Report r = test::reportFor(s);
+        const Interconnect *link = test::catalog().findInterconnect(QStringLiteral("nvlink4"));
+        QVERIFY(link);
+        QCOMPARE(link->collectiveEfficiency, 0.824);
+        const auto tp = std::find_if(r.step.comm.cbegin(), r.step.comm.cend(),
+                                     [](const CommOp &op) { return op.name == QLatin1String("TP all-reduce"); });
+        QVERIFY(tp != r.step.comm.cend());
+        QCOMPARE(tp->linkId, QStringLiteral("nvlink4"));
+        const double one = 2.0 * 7 / 8 * tp->tensorBytes / (450e9 * 0.824) + 14 * link->latencySeconds;
+        QCOMPARE_LT(std::abs(tp->seconds / (one * tp->count) - 1), 1e-12);
+    }
+
+    // The DP reduction hides behind the last micro-batch's backward with dp_overlap (PyTorch
+    // DDP, Megatron-Core's --overlap-grad-reduce) and is exposed whole without it.
+    void dpOverlapHidesTheReductionBehindTheBackward()
+    {
+        Scenario s = test::presetScenario("gpt2-small");
+        s.gpuId = QStringLiteral("a100-80gb-sxm");
+        s.gpus = 16;  // two nodes: the all-reduce crosses InfiniBand
+        s.microBatch = 8;
+        s.timeBasis = TimeBasis::Estimated;
+        s.dpOverlap = false;
+        const Report exposed = test::reportFor(s);
+        const auto ar = std::find_if(exposed.step.comm.cbegin(), exposed.step.comm.cend(), [](const CommOp &op) {
+            return op.name == QLatin1String("DP gradient all-reduce");
+        });
+        QVERIFY(ar != exposed.step.comm.cend());
+        QCOMPARE(exposed.step.dpExposed, ar->seconds);
+        s.dpOverlap = true;
+        const Report hidden = test::reportFor(s);
+        QCOMPARE_LT(hidden.step.dpExposed, exposed.step.dpExposed);
+        QCOMPARE(hidden.step.stepSeconds - hidden.step.dpExposed, exposed.step.stepSeconds - exposed.step.dpExposed);
+        // The scenario file keeps the switch, under the JSON key "dp_overlap".
+        s.dpOverlap = false;
+        const QJsonObject saved = scenarioToJson(s);
+        QCOMPARE(saved.value(QStringLiteral("dp_overlap")).toBool(true), false);
+        QCOMPARE(scenarioFromJson(saved, Scenario{})->dpOverlap, false);
     }
 
     void bubble_data()

@@ -159,6 +159,11 @@ std::optional<Refusal> parseInterconnect(const QJsonObject &o, int index, Interc
     l->scaleUp = scope == QLatin1String("scale-up");
     if (l->scaleUp && !r.integer(QStringLiteral("domain_gpus"), &l->domainGpus))
         return r.refusal();
+    if (!r.positive(QStringLiteral("collective_efficiency"), &l->collectiveEfficiency)
+        || !r.string(QStringLiteral("collective_efficiency_source"), &l->collectiveEfficiencySource))
+        return r.refusal();
+    if (l->collectiveEfficiency > 1)
+        return Refusal{r.where(), QStringLiteral("collective_efficiency must be at most 1")};
     l->notes = o.value(QStringLiteral("notes")).toString();
     return std::nullopt;
 }

@@ -22,7 +22,13 @@ struct Interconnect {
     bool scaleUp = false;          ///< inside a node ("scale-up") or between nodes ("scale-out")
     double bandwidthBytesPerS = 0;
     double latencySeconds = 0;
+    /// The bus bandwidth NCCL reaches on large messages, as a fraction of the line rate
+    /// (protocol overhead); 1 where no measurement was found.
+    double collectiveEfficiency = 1;
+    QString collectiveEfficiencySource;
     std::int64_t domainGpus = 0;   ///< scale-up: GPUs one domain connects; 0 for scale-out
+    /// What a collective's ring traffic moves at: line rate x collective efficiency.
+    double collectiveBandwidth() const { return bandwidthBytesPerS * collectiveEfficiency; }
     QString source;
     QString notes;
 };

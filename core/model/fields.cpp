@@ -412,6 +412,16 @@ std::vector<ScenarioField> buildFields()
          nullptr,
          [](const Scenario &s) -> QJsonValue { return s.epOverlap; },
          [](Scenario &s, const QJsonValue &v) { s.epOverlap = v.toBool(); }},
+        {"dp_overlap", "dp-overlap", "no-dp-overlap", K::Flag, G::Parallel, 0, 0, false, false, nullptr,
+         "reduce gradients across DP ranks during the last micro-batch's backward, in buckets (PyTorch DDP, "
+         "Megatron-Core --overlap-grad-reduce); off: after it",
+         T::Time, "Overlap DP reduction", "Reduce the gradients across data-parallel ranks in buckets while the last "
+         "micro-batch's backward still runs, as PyTorch DDP and Megatron-Core's --overlap-grad-reduce do; only what "
+         "that backward cannot cover stays on the step. Off: the reduction waits for the backward to finish, as "
+         "Megatron-LM's own data parallelism did before 2023.",
+         nullptr,
+         [](const Scenario &s) -> QJsonValue { return s.dpOverlap; },
+         [](Scenario &s, const QJsonValue &v) { s.dpOverlap = v.toBool(); }},
         {"global_batch", "global-batch", nullptr, K::Integer, G::Parallel, 1, static_cast<double>(limits::maxGlobalBatch),
          false, true, "N", "sequences per optimizer step, a multiple of batch x dp; null: batch x dp",
          T::Time, "Global batch", "Sequences per optimizer step over all replicas: a multiple of micro-batch × DP. "

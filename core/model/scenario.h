@@ -197,6 +197,10 @@ struct Scenario {
     /// Hide the MoE all-to-all behind another micro-batch's compute, as DeepSeek-V3's DualPipe
     /// overlaps a forward and a backward chunk; off, it is exposed whole.
     bool epOverlap = false;
+    /// Reduce the gradients across data-parallel ranks in buckets while the last micro-batch's
+    /// backward still runs (PyTorch DDP; Megatron-Core's --overlap-grad-reduce); off, after the
+    /// backward, as Megatron-LM's own data parallelism did before 2023.
+    bool dpOverlap = true;
     Offload offload = Offload::None;
     /// Sequences per optimizer step over all replicas; absent: one micro-batch per DP rank
     /// (the meaning `batch` x `gpus` had before layouts).

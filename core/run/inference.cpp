@@ -245,14 +245,14 @@ public:
             const Interconnect &link = machine.links.forGroup(CommGroup::Tp, layout);
             const double count = 2.0 * static_cast<double>(k.layers) + (k.first ? 1 : 0);
             seconds += machine.commScale * count * collectiveSeconds(Collective::AllReduce, tokens * d * kActivationBytes, s.tp,
-                                                 link.bandwidthBytesPerS, link.latencySeconds);
+                                                 link.collectiveBandwidth(), link.latencySeconds);
         }
         if (s.ep > 1 && m.moe()) {
             const Interconnect &link = machine.links.forGroup(CommGroup::Ep, layout);
             const double moeBlocks = static_cast<double>(k.layers - k.dense);
             seconds += machine.commScale * 2 * moeBlocks * collectiveSeconds(Collective::AllToAll,
                                                          tokens * static_cast<double>(m.expertsPerToken) * d * kActivationBytes,
-                                                         s.ep, link.bandwidthBytesPerS, link.latencySeconds);
+                                                         s.ep, link.collectiveBandwidth(), link.latencySeconds);
         }
         return seconds;
     }
@@ -265,7 +265,7 @@ public:
         const Interconnect &link = machine.links.forGroup(CommGroup::Pp, layout);
         return machine.commScale * static_cast<double>(s.pp - 1)
                * collectiveSeconds(Collective::SendRecv, tokens * static_cast<double>(m.dModel) * kActivationBytes, 2,
-                                   link.bandwidthBytesPerS, link.latencySeconds);
+                                   link.collectiveBandwidth(), link.latencySeconds);
     }
 
     struct Timed {

@@ -144,7 +144,7 @@ public:
     double add(const QString &name, CommGroup group, Collective c, std::int64_t n, double tensorBytes, double count,
                const Interconnect &link)
     {
-        const double one = m_scale * collectiveSeconds(c, tensorBytes, n, link.bandwidthBytesPerS, link.latencySeconds);
+        const double one = m_scale * collectiveSeconds(c, tensorBytes, n, link.collectiveBandwidth(), link.latencySeconds);
         if (m_out && count > 0) {
             CommOp op;
             op.name = name;
@@ -267,7 +267,7 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         if (s.zeroStage == 0) {
             seconds = sink.add(QStringLiteral("DP gradient all-reduce"), CommGroup::Dp, Collective::AllReduce, shards,
                                grads, 1, link);
-            t.dp = std::max(0.0, seconds - t.compute.backward);
+            t.dp = s.dpOverlap ? std::max(0.0, seconds - t.compute.backward) : seconds;
         } else if (s.zeroStage < 3) {
             // Rajbhandari et al. 2019, Section 7: reduce-scatter the gradients, all-gather the
             // updated parameters.
@@ -275,7 +275,8 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
                                shards, grads, 1, link)
                       + sink.add(QStringLiteral("ZeRO parameter all-gather"), CommGroup::Dp, Collective::AllGather,
                                  shards, weights, 1, link);
-            t.dp = std::max(0.0, seconds - t.compute.backward);
+            // Both hide behind the last micro-batch's backward, in buckets, only with dp_overlap.
+            t.dp = s.dpOverlap ? std::max(0.0, seconds - t.compute.backward) : seconds;
         } else {
             // Section 7.2.2: ZeRO-3 gathers the parameters for each forward and each backward and
             // reduce-scatters the gradients, every micro-batch.

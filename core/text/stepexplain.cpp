@@ -138,7 +138,7 @@ QString stepSegmentText(const Report &r, StepComponent c)
         body = tr("Exposed: TP %1 + CP %2 + PP %3. TP's collectives and PP's sends sit between dependent kernels "
                   "and are exposed whole; CP's ring exchange hides behind the attention it feeds. Collectives are not "
                   "points on the roofline: its roofs are this GPU's FLOP/s and HBM bandwidth, and a collective is "
-                  "bound by its link.\n%4")
+                  "bound by its link, at the bus bandwidth NCCL measures rather than the line rate.\n%4")
                    .arg(fmt::duration(sumExposed(s, CommGroup::Tp)), fmt::duration(sumExposed(s, CommGroup::Cp)),
                         fmt::duration(sumExposed(s, CommGroup::Pp)),
                         commLines(s, {CommGroup::Tp, CommGroup::Cp, CommGroup::Pp}));
@@ -153,8 +153,12 @@ QString stepSegmentText(const Report &r, StepComponent c)
                    .arg(commLines(s, {CommGroup::Ep}, tr("no expert parallelism in this layout (ep = 1)")));
         break;
     case StepComponent::DataComm:
-        body = tr("The gradient reduction (and ZeRO's parameter gathers) over %1 DP × CP ranks, hidden behind the last "
-                  "micro-batch's backward (ZeRO-3: behind each micro-batch's compute); what does not fit is exposed.\n%2")
+        body = (r.scenario.dpOverlap || r.scenario.zeroStage == 3
+                    ? tr("The gradient reduction (and ZeRO's parameter gathers) over %1 DP × CP ranks, hidden in buckets "
+                         "behind the last micro-batch's backward (ZeRO-3: behind each micro-batch's compute); what does "
+                         "not fit is exposed.\n%2")
+                    : tr("The gradient reduction (and ZeRO's parameter gathers) over %1 DP × CP ranks, after the last "
+                         "micro-batch's backward and exposed whole (Overlap DP reduction is off).\n%2"))
                    .arg(l.shardGroup())
                    .arg(commLines(s, {CommGroup::Dp}));
         break;

@@ -81,7 +81,8 @@ QString chooserKey(const Scenario &s)
                .arg(s.gpuId, s.interconnectId).arg(s.sequenceParallel).arg(static_cast<int>(s.timeBasis))
            + QString::number(s.paramsOverride.value_or(0))
            + QStringLiteral(" %1 %2 %3 %4 %5").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap)
-                 .arg(static_cast<int>(s.mode));
+                 .arg(static_cast<int>(s.mode))
+           + QString::number(s.dpOverlap);
 }
 
 } // namespace
@@ -119,6 +120,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     chooserRow(m_ep, "ep");
     m_capacity = static_cast<QDoubleSpinBox *>(m_fields->addRow(form, "capacity_factor", {.decimals = 2, .step = 0.05}));
     m_epOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "ep_overlap"));
+    m_dpOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "dp_overlap"));
     chooserRow(m_globalBatch, "global_batch");
     form->addRow(m_derived);
     m_timeBasis = static_cast<QComboBox *>(m_fields->addRow(form, "time_basis"));
@@ -254,7 +256,7 @@ void LayoutControls::showModeRows(const Scenario &s)
     const bool moe = s.model.moe() && !s.paramsOverride;
     for (QWidget *row : {static_cast<QWidget *>(m_sp), static_cast<QWidget *>(m_vpp), static_cast<QWidget *>(m_cp),
                          static_cast<QWidget *>(m_globalBatch), static_cast<QWidget *>(m_derived),
-                         static_cast<QWidget *>(m_timeBasis)})
+                         static_cast<QWidget *>(m_timeBasis), static_cast<QWidget *>(m_dpOverlap)})
         m_form->setRowVisible(row, training);
     m_form->setRowVisible(m_capacity, moe && training);
     m_form->setRowVisible(m_epOverlap, moe && training);

@@ -41,6 +41,7 @@ public:
     QComboBox *timeBasis() const { return m_timeBasis; }
     QDoubleSpinBox *capacityFactor() const { return m_capacity; }
     QCheckBox *epOverlap() const { return m_epOverlap; }
+    QCheckBox *dpOverlap() const { return m_dpOverlap; }
     /// "DP 2 · 64 micro-batches of 1 per step (gradient accumulation 64) · 1.05M tokens per step"
     TextStrip *derived() const { return m_derived; }
 
@@ -78,6 +79,7 @@ private:
     QComboBox *m_ep;
     QDoubleSpinBox *m_capacity = nullptr;
     QCheckBox *m_epOverlap = nullptr;
+    QCheckBox *m_dpOverlap = nullptr;
     QFormLayout *m_form;
     QComboBox *m_interconnect;
     QComboBox *m_timeBasis = nullptr;
