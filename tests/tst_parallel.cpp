@@ -164,6 +164,39 @@ private slots:
         QCOMPARE(scenarioFromJson(saved, Scenario{})->dpOverlap, false);
     }
 
+    // Megatron-LM's --tp-comm-overlap runs SP's all-gathers and reduce-scatters in chunks under
+    // the block's GEMMs: only what the GEMMs cannot cover stays exposed. It needs SP; without
+    // SP the collectives stay between dependent kernels, exposed whole.
+    void tpOverlapHidesTheCollectivesBehindTheGemms()
+    {
+        Scenario s = test::presetScenario("llama3-70b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 8;
+        s.tp = 8;
+        s.sequenceParallel = true;
+        s.microBatch = 1;
+        s.timeBasis = TimeBasis::Estimated;
+        const Report exposed = test::reportFor(s);
+        double tpSeconds = 0;
+        for (const CommOp &op : exposed.step.comm)
+            if (op.group == CommGroup::Tp)
+                tpSeconds += op.seconds;
+        QVERIFY(tpSeconds > 0);
+        QCOMPARE_LT(std::abs(exposed.step.tpExposed / tpSeconds - 1), 1e-12);
+        s.tpOverlap = true;
+        const Report hidden = test::reportFor(s);
+        const double expected = std::max(0.0, tpSeconds - hidden.step.computeMatmul);
+        QCOMPARE_LT(std::abs(hidden.step.tpExposed - expected), 1e-12);
+        QCOMPARE_LT(hidden.step.stepSeconds, exposed.step.stepSeconds);
+        s.sequenceParallel = false;  // no SP: nothing to split into chunks
+        const Report noSp = test::reportFor(s);
+        double noSpTp = 0;
+        for (const CommOp &op : noSp.step.comm)
+            if (op.group == CommGroup::Tp)
+                noSpTp += op.seconds;
+        QCOMPARE_LT(std::abs(noSp.step.tpExposed / noSpTp - 1), 1e-12);
+    }
+
     void bubble_data()
     {
         QTest::addColumn<qint64>("pp");

@@ -371,6 +371,15 @@ std::vector<ScenarioField> buildFields()
          nullptr,
          [](const Scenario &s) -> QJsonValue { return s.sequenceParallel; },
          [](Scenario &s, const QJsonValue &v) { s.sequenceParallel = v.toBool(); }},
+        {"tp_overlap", "tp-overlap", "no-tp-overlap", K::Flag, G::Parallel, 0, 0, false, false, nullptr,
+         "overlap TP's SP all-gathers and reduce-scatters with the GEMMs (Megatron-LM --tp-comm-overlap; needs sp)",
+         T::Time, "Overlap TP communication", "Split TP's sequence-parallel all-gathers and reduce-scatters into "
+         "chunks that run under the GEMMs they feed and drain, as Megatron-LM's --tp-comm-overlap does with "
+         "Transformer Engine; only what the block's GEMMs cannot cover stays on the step. Needs sequence "
+         "parallelism; off, TP's collectives sit between dependent kernels, exposed whole.",
+         nullptr,
+         [](const Scenario &s) -> QJsonValue { return s.tpOverlap; },
+         [](Scenario &s, const QJsonValue &v) { s.tpOverlap = v.toBool(); }},
         {"pp", "pp", nullptr, K::Integer, G::Parallel, 1, kMax, false, false, "N",
          "pipeline stages (at most the layers; uneven stages allowed)",
          T::ModelState, "PP", "Pipeline stages (Narayanan et al. 2021): layers split across them, micro-batches "

@@ -185,6 +185,9 @@ struct Scenario {
     // stride k stays inside one node when n x k <= GPUs per node. DP = gpus / (tp x pp x cp).
     std::int64_t tp = 1;              ///< tensor-parallel ranks (divide heads and kv_heads)
     bool sequenceParallel = false;    ///< split the TP-replicated activations too (needs tp > 1 to matter)
+    /// Overlap TP's sequence-parallel all-gathers and reduce-scatters with the GEMMs they feed
+    /// and drain (Megatron-LM's --tp-comm-overlap, Transformer Engine's userbuffers); needs SP.
+    bool tpOverlap = false;
     std::int64_t pp = 1;              ///< pipeline stages (at most the layers; uneven stages allowed)
     std::int64_t vpp = 1;             ///< virtual stages per pipeline rank (interleaved 1F1B)
     std::int64_t cp = 1;              ///< context-parallel ranks (split the sequence)

@@ -209,8 +209,10 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
             seconds += sink.add(QStringLiteral("TP all-reduce"), CommGroup::Tp, Collective::AllReduce, l.tp, act,
                                 m * perLayer * in.layers, link);
         }
-        t.tp = seconds / m;
-        sink.expose(from, seconds, seconds);
+        // With --tp-comm-overlap (SP only) the chunks run under the block's GEMMs; the rest is exposed.
+        const double exposed = l.sp && s.tpOverlap ? std::max(0.0, seconds - m * t.compute.matmul) : seconds;
+        t.tp = exposed / m;
+        sink.expose(from, exposed, seconds);
     }
     if (l.cp > 1) {
         // Ring attention (Liu et al. 2023; Megatron-LM context parallelism): each rank passes its

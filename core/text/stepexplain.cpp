@@ -135,13 +135,18 @@ QString stepSegmentText(const Report &r, StepComponent c)
         body = compute;
         break;
     case StepComponent::ModelComm:
-        body = tr("Exposed: TP %1 + CP %2 + PP %3. TP's collectives and PP's sends sit between dependent kernels "
+        body = tr("Exposed: TP %1 + CP %2 + PP %3. %5PP's sends sit between dependent kernels "
                   "and are exposed whole; CP's ring exchange hides behind the attention it feeds. Collectives are not "
                   "points on the roofline: its roofs are this GPU's FLOP/s and HBM bandwidth, and a collective is "
                   "bound by its link, at the bus bandwidth NCCL measures rather than the line rate.\n%4")
                    .arg(fmt::duration(sumExposed(s, CommGroup::Tp)), fmt::duration(sumExposed(s, CommGroup::Cp)),
                         fmt::duration(sumExposed(s, CommGroup::Pp)),
-                        commLines(s, {CommGroup::Tp, CommGroup::Cp, CommGroup::Pp}));
+                        commLines(s, {CommGroup::Tp, CommGroup::Cp, CommGroup::Pp}),
+                        l.sp && r.scenario.tpOverlap
+                            ? tr("TP's all-gathers and reduce-scatters run in chunks under the block's GEMMs "
+                                 "(Overlap TP communication); what those cannot cover is exposed. ")
+                            : tr("TP's collectives sit between dependent kernels and are exposed whole%1; ")
+                                  .arg(r.scenario.tpOverlap ? tr(" (the overlap needs sequence parallelism)") : QString()));
         break;
     case StepComponent::ExpertComm:
         body = tr("Each Mixture-of-Experts block sends every token's top-k copies (padded to the capacity factor) "

@@ -82,7 +82,7 @@ QString chooserKey(const Scenario &s)
            + QString::number(s.paramsOverride.value_or(0))
            + QStringLiteral(" %1 %2 %3 %4 %5").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap)
                  .arg(static_cast<int>(s.mode))
-           + QString::number(s.dpOverlap);
+           + QString::number(s.dpOverlap) + QString::number(s.tpOverlap);
 }
 
 } // namespace
@@ -114,6 +114,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     chooserRow(m_interconnect, "interconnect");
     chooserRow(m_tp, "tp");
     m_sp = static_cast<QCheckBox *>(m_fields->addRow(form, "sp"));
+    m_tpOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "tp_overlap"));
     chooserRow(m_pp, "pp");
     chooserRow(m_vpp, "vpp");
     chooserRow(m_cp, "cp");
@@ -244,6 +245,11 @@ void LayoutControls::sync(const Scenario &s)
     m_sp->setEnabled(s.tp > 1 || s.sequenceParallel);
     m_sp->setToolTip(s.tp > 1 ? m_sp->accessibleDescription()
                               : tr("Needs tensor parallelism (tp > 1): with one TP rank nothing is split."));
+    const bool tpOverlapApplies = s.tp > 1 && s.sequenceParallel;
+    m_tpOverlap->setEnabled(tpOverlapApplies || s.tpOverlap);
+    m_tpOverlap->setToolTip(tpOverlapApplies ? m_tpOverlap->accessibleDescription()
+                                             : tr("Needs tensor parallelism with sequence parallelism: the overlap "
+                                                  "splits SP's all-gathers and reduce-scatters into chunks."));
     m_syncing = false;
 }
 
@@ -256,7 +262,8 @@ void LayoutControls::showModeRows(const Scenario &s)
     const bool moe = s.model.moe() && !s.paramsOverride;
     for (QWidget *row : {static_cast<QWidget *>(m_sp), static_cast<QWidget *>(m_vpp), static_cast<QWidget *>(m_cp),
                          static_cast<QWidget *>(m_globalBatch), static_cast<QWidget *>(m_derived),
-                         static_cast<QWidget *>(m_timeBasis), static_cast<QWidget *>(m_dpOverlap)})
+                         static_cast<QWidget *>(m_timeBasis), static_cast<QWidget *>(m_dpOverlap),
+                         static_cast<QWidget *>(m_tpOverlap)})
         m_form->setRowVisible(row, training);
     m_form->setRowVisible(m_capacity, moe && training);
     m_form->setRowVisible(m_epOverlap, moe && training);

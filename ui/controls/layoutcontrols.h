@@ -42,6 +42,7 @@ public:
     QDoubleSpinBox *capacityFactor() const { return m_capacity; }
     QCheckBox *epOverlap() const { return m_epOverlap; }
     QCheckBox *dpOverlap() const { return m_dpOverlap; }
+    QCheckBox *tpOverlap() const { return m_tpOverlap; }
     /// "DP 2 · 64 micro-batches of 1 per step (gradient accumulation 64) · 1.05M tokens per step"
     TextStrip *derived() const { return m_derived; }
 
@@ -80,6 +81,7 @@ private:
     QDoubleSpinBox *m_capacity = nullptr;
     QCheckBox *m_epOverlap = nullptr;
     QCheckBox *m_dpOverlap = nullptr;
+    QCheckBox *m_tpOverlap = nullptr;
     QFormLayout *m_form;
     QComboBox *m_interconnect;
     QComboBox *m_timeBasis = nullptr;
