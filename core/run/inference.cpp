@@ -248,11 +248,12 @@ public:
                                                  link.collectiveBandwidth(), link.latencySeconds);
         }
         if (s.ep > 1 && m.moe()) {
-            const Interconnect &link = machine.links.forGroup(CommGroup::Ep, layout);
+            const std::int64_t inNode = Links::membersPerNode(CommGroup::Ep, layout);
             const double moeBlocks = static_cast<double>(k.layers - k.dense);
-            seconds += machine.commScale * 2 * moeBlocks * collectiveSeconds(Collective::AllToAll,
-                                                         tokens * static_cast<double>(m.expertsPerToken) * d * kActivationBytes,
-                                                         s.ep, link.collectiveBandwidth(), link.latencySeconds);
+            seconds += machine.commScale * 2 * moeBlocks
+                       * allToAllSeconds(tokens * static_cast<double>(m.expertsPerToken) * d * kActivationBytes, s.ep,
+                                         inNode, *machine.links.scaleUp,
+                                         inNode < s.ep ? *machine.links.scaleOut : *machine.links.scaleUp);
         }
         return seconds;
     }

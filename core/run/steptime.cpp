@@ -168,6 +168,29 @@ public:
         for (qsizetype i = from; i < m_out->size(); ++i)
             (*m_out)[i].exposedSeconds = total > 0 ? (*m_out)[i].seconds * exposed / total : 0;
     }
+    /// Records an all-to-all that may span nodes (allToAllSeconds) and returns its seconds per step.
+    double addAllToAll(const QString &name, CommGroup group, std::int64_t n, std::int64_t inNode, double tensorBytes,
+                       double count, const Links &links)
+    {
+        const bool spans = inNode < n;
+        const Interconnect &up = *links.scaleUp;
+        const Interconnect &out = spans ? *links.scaleOut : up;
+        const double one = m_scale * allToAllSeconds(tensorBytes, n, inNode, up, out);
+        if (m_out && count > 0) {
+            CommOp op;
+            op.name = name;
+            op.group = group;
+            op.collective = Collective::AllToAll;
+            op.groupSize = n;
+            op.tensorBytes = tensorBytes;
+            op.count = count;
+            op.bytes = ringTrafficBytes(Collective::AllToAll, tensorBytes, n) * count;
+            op.linkId = spans ? QStringLiteral("%1 + %2").arg(up.id, out.id) : up.id;
+            op.seconds = one * count;
+            m_out->append(op);
+        }
+        return one * count;
+    }
     qsizetype size() const { return m_out ? m_out->size() : 0; }
 
 private:
@@ -245,12 +268,12 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         // and combine forward, and both again for the gradients backward (full recompute reruns
         // the forward pair). Each TP rank moves its 1/tp of the hidden state. Exposed whole unless
         // ep_overlap: without another micro-batch to run, the experts wait for their tokens.
-        const Interconnect &link = machine.links.forGroup(CommGroup::Ep, l);
         const double routed = tokens * in.expertsPerToken * in.capacityFactor * in.dModel * recipe.activationBytes / in.tp;
         const double perLayer = 4 + (full ? 2 : 0);
         const qsizetype from = sink.size();
-        const double seconds = sink.add(QStringLiteral("EP all-to-all"), CommGroup::Ep,
-                                        Collective::AllToAll, l.ep, routed, m * perLayer * (in.layers - denseL), link);
+        const double seconds = sink.addAllToAll(QStringLiteral("EP all-to-all"), CommGroup::Ep, l.ep,
+                                                Links::membersPerNode(CommGroup::Ep, l), routed,
+                                                m * perLayer * (in.layers - denseL), machine.links);
         // DualPipe (DeepSeek-V3 Section 3.2.1) runs one chunk's all-to-all under another's compute:
         // only what the compute cannot cover stays exposed.
         const double exposed = s.epOverlap ? std::max(0.0, seconds - m * t.compute.total()) : seconds;

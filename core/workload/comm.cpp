@@ -1,5 +1,7 @@
 #include "core/workload/comm.h"
 
+#include <algorithm>
+
 namespace napkin {
 
 QString collectiveName(Collective c)
@@ -47,6 +49,19 @@ double collectiveSeconds(Collective c, double tensorBytes, std::int64_t n, doubl
     return ringTrafficBytes(c, tensorBytes, n) / bandwidthBytesPerS + ringSteps(c, n) * latencySeconds;
 }
 
+double allToAllSeconds(double tensorBytes, std::int64_t n, std::int64_t inNode, const Interconnect &up,
+                       const Interconnect &out)
+{
+    if (n <= 1)
+        return 0;
+    if (inNode >= n)
+        return collectiveSeconds(Collective::AllToAll, tensorBytes, n, up.collectiveBandwidth(), up.latencySeconds);
+    const double share = tensorBytes / static_cast<double>(n);
+    const double within = static_cast<double>(std::max<std::int64_t>(inNode, 1) - 1) * share / up.collectiveBandwidth();
+    const double across = static_cast<double>(n - std::max<std::int64_t>(inNode, 1)) * share / out.collectiveBandwidth();
+    return std::max(within, across) + ringSteps(Collective::AllToAll, n) * std::max(up.latencySeconds, out.latencySeconds);
+}
+
 QString commGroupName(CommGroup g)
 {
     switch (g) {
@@ -84,6 +99,12 @@ std::int64_t Links::size(CommGroup group, const Layout &l)
     case CommGroup::Host: return 1;
     }
     return 1;
+}
+
+std::int64_t Links::membersPerNode(CommGroup group, const Layout &l)
+{
+    const std::int64_t perNode = l.gpusPerNode / std::max<std::int64_t>(stride(group, l), 1);
+    return std::clamp<std::int64_t>(perNode, 1, size(group, l));
 }
 
 bool Links::insideNode(CommGroup group, const Layout &l)

@@ -27,6 +27,16 @@ double ringSteps(Collective c, std::int64_t n);
 double collectiveSeconds(Collective c, double tensorBytes, std::int64_t n, double bandwidthBytesPerS,
                          double latencySeconds);
 
+/// An all-to-all over n ranks of which `inNode` (this one included) share a node. NCCL runs
+/// it as point-to-point sends to every peer (NCCL User Guide, "Point-to-point communication",
+/// all-to-all), each GPU's 1/n share to every other rank: the (inNode - 1)/n bound for its node
+/// go over the scale-up link while the (n - inNode)/n bound elsewhere go over the scale-out
+/// link, at once (DeepSeek-V3, Section 3.2.2, counts the two separately). Time: the slower of
+/// the two plus n - 1 latency steps of the slower link; every peer in one node is the plain
+/// all-to-all over the scale-up link.
+double allToAllSeconds(double tensorBytes, std::int64_t n, std::int64_t inNode, const Interconnect &up,
+                       const Interconnect &out);
+
 /// Which parallel group a collective runs in.
 enum class CommGroup { Tp, Cp, Pp, Dp, Ep, Host };  ///< Host: GPU <-> CPU memory (offload)
 QString commGroupName(CommGroup g);
@@ -43,6 +53,8 @@ struct Links {
     static bool insideNode(CommGroup group, const Layout &layout);
     static std::int64_t stride(CommGroup group, const Layout &layout);
     static std::int64_t size(CommGroup group, const Layout &layout);
+    /// Ranks of the group on one node, this one included (at least 1, at most the group).
+    static std::int64_t membersPerNode(CommGroup group, const Layout &layout);
 };
 
 } // namespace napkin
