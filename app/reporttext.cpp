@@ -176,9 +176,12 @@ void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
       << ", HFU " << fmt::percent(st.estimatedHfu) << ", " << fmt::number(st.tokensPerSecondPerGpu) << " tokens/s per GPU\n";
     if (r.scenario.calibration)
         t << "  calibration      " << calibrationSummary(*r.scenario.calibration) << '\n';
+    qsizetype linkWidth = 15;  // "nvlink4 + ib-ndr" (an all-to-all across nodes) is wider
+    for (const CommOp &op : st.comm)
+        linkWidth = std::max(linkWidth, op.linkId.size() + 1);
     for (const CommOp &op : st.comm)
         t << "    " << pad(op.name, 30) << pad(commGroupName(op.group) + QStringLiteral(" x") + QString::number(op.groupSize), 9)
-          << pad(op.linkId, 15) << pad(fmt::bytes(op.bytes, unit), 12) << fmt::duration(op.seconds) << " (exposed "
+          << pad(op.linkId, static_cast<int>(linkWidth)) << pad(fmt::bytes(op.bytes, unit), 12) << fmt::duration(op.seconds) << " (exposed "
           << fmt::duration(op.exposedSeconds) << ")\n";
 }
 

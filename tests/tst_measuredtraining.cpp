@@ -21,7 +21,10 @@
 //  - NVIDIA Megatron-Bridge performance summary (docs/performance-summary-archive.md at
 //    067f987), DGX H100 Mixture-of-Experts rows, containers 26.04.01: Qwen3-30B-A3B (FP8, 16
 //    GPUs, EP 16) and GPT-OSS 120B (BF16, 64 GPUs, PP 4, EP 8); the iteration is GBS x seq_len /
-//    (tokens/s/GPU x GPUs). Their recipes force balanced routing and drop no tokens.
+//    (tokens/s/GPU x GPUs). Their recipes force balanced routing and drop no tokens. Also
+//    Qwen3-235B-A22B (FP8, 256 GPUs, TP 2, PP 8, EP 32, expert TP 1), and DGX Cloud
+//    Benchmarking v25.05's DeepSeek-V3 (BF16, 1,024 GPUs, TP 2, PP 16, EP 64, expert TP 1):
+//    both fold EP over TP x DP (Megatron-Core's MoE parallel folding).
 // The H100 rows are described as those recipes run them: FlashAttention (Transformer Engine),
 // Megatron's distributed optimizer (ZeRO 1), sequence parallelism with TP, TP communication
 // overlap where the recipe sets it, bucketed DP overlap, no activation recomputation (the
@@ -198,6 +201,18 @@ QList<Case> cases()
          h100Run("qwen3-30b-a3b", 16, 1, 1, 1, 1, 16, 1024, 4096, true), 1024.0 * 4096 / (8960.0 * 16));
     h100("GPT-OSS 120B BF16, 64 H100, EP 8 (Bridge)", "bridge-moe",
          h100Run("gpt-oss-120b", 64, 1, 4, 1, 1, 8, 1280, 4096, false), 1280.0 * 4096 / (5824.0 * 64));
+    // MoE parallel folding: EP over TP x DP with expert TP 1. Qwen3-235B-A22B, Megatron-Bridge
+    // 26.04.01 (1,712 tokens/s/GPU; its recipe overlaps the all-to-all, 1F1B, and leaves TP's
+    // collectives unoverlapped); DeepSeek-V3, DGX Cloud Benchmarking v25.05 (deepseek_v3/
+    // pretraining/README.md at 68eaf7e: 52.04 s per step, BF16, TP 2, PP 16, EP 64).
+    Scenario qwen = h100Run("qwen3-235b-a22b", 256, 2, 8, 4, 1, 32, 8192, 4096, true);
+    qwen.etp = 1;
+    qwen.epOverlap = true;
+    qwen.tpOverlap = false;
+    h100("Qwen3-235B-A22B FP8, 256 H100, EP 32 (Bridge)", "bridge-moe", qwen, 8192.0 * 4096 / (1712.0 * 256));
+    Scenario deepseek = h100Run("deepseek-v3", 1024, 2, 16, 1, 1, 64, 8192, 4096, false);
+    deepseek.etp = 1;
+    h100("DeepSeek-V3 BF16, 1024 H100, EP 64 (DGXC)", "dgxc-bf16", deepseek, 52.04);
     return all;
 }
 

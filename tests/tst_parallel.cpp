@@ -4,6 +4,7 @@
 #include "testsupport.h"
 
 #include "core/text/stepexplain.h"
+#include "core/text/layouttext.h"
 #include "core/workload/comm.h"
 #include "core/io/scenariojson.h"
 #include "core/model/layout.h"
@@ -301,6 +302,66 @@ private slots:
                                       << QStringLiteral("napkin: --efficiency-matmul: must be a number from above 0 to 1");
         QTest::newRow("a bare parameter count has no layers to split") << QStringLiteral("report --params 124e6 --gpus 8 --tp 2")
                                                                        << QStringLiteral("napkin: --tp: must be 1, and pp too");
+        // MoE parallel folding: NVIDIA's Qwen3-235B-A22B recipe runs TP 2 x PP 8 x EP 32 on 256
+        // GPUs (DP 16) with expert TP 1; without --etp, EP comes from DP x CP only.
+        QTest::newRow("EP beyond DP x CP without folding")
+            << QStringLiteral("report --preset qwen3-235b-a22b --gpus 256 --tp 2 --pp 8 --ep 32")
+            << QStringLiteral("napkin: --ep: must divide dp x cp = 16 x 1 = 16");
+        QTest::newRow("EP x ETP beyond TP x DP x CP")
+            << QStringLiteral("report --preset qwen3-235b-a22b --gpus 256 --tp 2 --pp 8 --ep 32 --etp 2")
+            << QStringLiteral("napkin: --etp: ep x etp = 32 x 2 = 64 must divide tp x dp x cp = 2 x 16 x 1 = 32");
+        QTest::newRow("expert TP on a dense model") << QStringLiteral("report --preset llama3-8b --gpus 8 --tp 2 --etp 2")
+                                                    << QStringLiteral("napkin: --etp: must be 1 or unset for a dense model");
+    }
+
+    // MoE parallel folding (Megatron-Core; Liu et al. 2025): the published Qwen3-235B-A22B layout
+    // is accepted, its experts split 32 ways with no expert TP, and ZeRO shards the expert state
+    // over tp x dp x cp / (ep x etp) = 1 rank. Each rank computes its own tokens' expert rows
+    // whatever the expert TP: etp only moves where the weights sit.
+    void moeParallelFolding()
+    {
+        Scenario s = test::presetScenario("qwen3-235b-a22b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 256;
+        s.tp = 2;
+        s.pp = 8;
+        s.ep = 32;
+        s.etp = 1;
+        s.sequenceParallel = true;
+        s.seqLen = 4096;
+        s.globalBatch = 2048;
+        s.timeBasis = TimeBasis::Estimated;
+        const Report r = test::reportFor(s);
+        QCOMPARE(r.layout.etp, 1);
+        QCOMPARE(r.layout.expertShardGroup(), 1);
+        QVERIFY(splitText(r.layout).endsWith(QLatin1String("etp 1")));
+        // 8 of the 32 EP ranks share a node (EP ranks next to each other with etp 1).
+        QCOMPARE(Links::membersPerNode(CommGroup::Ep, r.layout), 8);
+
+        Scenario a = test::presetScenario("qwen3-30b-a3b");  // 128 experts
+        a.gpus = 8;
+        a.tp = 2;
+        a.ep = 4;
+        a.sequenceParallel = true;
+        Scenario b = a;
+        b.etp = 1;  // folded: EP 4 x ETP 1 over TP 2 x DP 4
+        const Recipe recipe = test::reportFor(a).memory.recipe;
+        const auto expertSums = [&recipe](const Scenario &sc, double *flops, double *weights) {
+            std::vector<WorkloadOp> ops;
+            buildWorkload(stageWorkload(sc, recipe, 0, QList<double>(1, 0.0)), ops);
+            for (const WorkloadOp &op : ops)
+                if (op.expert && op.kind == OpKind::Matmul) {
+                    *flops += op.count * op.flops;
+                    *weights += op.count * op.params;
+                }
+        };
+        double flopsA = 0, flopsB = 0, weightsA = 0, weightsB = 0;
+        expertSums(a, &flopsA, &weightsA);
+        expertSums(b, &flopsB, &weightsB);
+        QVERIFY(test::reportFor(b).layout.expertShardGroup() == 2);  // 2 x 4 x 1 / (4 x 1)
+        QVERIFY(flopsA > 0);
+        QCOMPARE_LT(std::abs(flopsB / flopsA - 1), 1e-12);
+        QCOMPARE_LT(std::abs(weightsB / weightsA - 2), 1e-12);  // each expert whole instead of halved
     }
 
     void layoutRules()

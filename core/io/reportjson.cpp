@@ -229,6 +229,7 @@ QJsonObject layoutJson(const Report &r)
         {QStringLiteral("cp"), integer(l.cp)},
         {QStringLiteral("dp"), integer(l.dp)},
         {QStringLiteral("ep"), integer(l.ep)},
+        {QStringLiteral("etp"), integer(l.etp)},
         {QStringLiteral("sp"), l.sp},
         {QStringLiteral("batch"), integer(l.microBatch)},
         {QStringLiteral("global_batch"), integer(l.globalBatch)},

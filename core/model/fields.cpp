@@ -399,12 +399,22 @@ std::vector<ScenarioField> buildFields()
          nullptr, [](const Scenario &s) { return integer(s.cp); },
          [](Scenario &s, const QJsonValue &v) { s.cp = toInt(v); }},
         {"ep", "ep", nullptr, K::Integer, G::Parallel, 1, kMax, false, false, "N",
-         "expert-parallel ranks, taken from DP x CP (divide experts and dp x cp)",
-         T::ModelState, "EP", "Expert-parallel ranks (Mixture-of-Experts): the routed experts split across them, "
-         "taken from the data- and context-parallel ranks; tokens reach their experts by an all-to-all each way per "
-         "block. Must divide the experts and DP × CP.",
+         "expert-parallel ranks (divide experts; ep x etp divides tp x dp x cp)",
+         T::ModelState, "EP", "Expert-parallel ranks (Mixture-of-Experts): the routed experts split across them; "
+         "tokens reach their experts by an all-to-all each way per block. Must divide the experts; EP × ETP folds "
+         "over the attention's TP × DP × CP ranks (Megatron-Core's MoE parallel folding), so with ETP = TP, EP "
+         "divides DP × CP.",
          nullptr,
          [](const Scenario &s) { return integer(s.ep); }, [](Scenario &s, const QJsonValue &v) { s.ep = toInt(v); }},
+        {"etp", "etp", nullptr, K::Integer, G::Parallel, 1, kMax, false, true, "N",
+         "expert tensor-parallel ranks: each routed expert split over them (null: tp)",
+         T::ModelState, "Expert TP", "Expert tensor-parallel ranks (Megatron-Core's --expert-tensor-parallel-size): "
+         "each routed expert's matrices split over them. EP × ETP folds over the attention's TP × DP × CP ranks "
+         "(MoE parallel folding, Liu et al. 2025), so ETP 1 with TP 2 lets EP reach 2 × DP × CP. Unset: equal to TP, "
+         "Megatron-Core's default.",
+         nullptr,
+         [](const Scenario &s) { return optionalInteger(s.etp); },
+         [](Scenario &s, const QJsonValue &v) { s.etp = toOptionalInt(v); }},
         {"capacity_factor", "capacity-factor", nullptr, K::Real, G::Parallel, 1, limits::maxCapacityFactor, false, false,
          "F", "slots per expert as a multiple of its even share of the routed tokens (Fedus et al. 2021)",
          T::Activations, "Capacity factor", "Slots per expert as a multiple of its even share of the routed tokens "

@@ -12,6 +12,7 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode)
     l.vpp = s.vpp;
     l.cp = s.cp;
     l.ep = s.ep;
+    l.etp = s.etp.value_or(s.tp);
     l.sp = s.sequenceParallel && s.tp > 1;
     l.dp = s.gpus / (s.tp * s.pp * s.cp);
     l.microBatch = s.microBatch;
@@ -33,6 +34,7 @@ Refusal rule(const char *field, const QString &problem)
 Scenario withSimplestLayout(Scenario s)
 {
     s.tp = s.pp = s.vpp = s.cp = s.ep = 1;
+    s.etp.reset();
     s.sequenceParallel = false;
     s.microBatch = 1;
     s.globalBatch.reset();
@@ -87,10 +89,22 @@ std::optional<Refusal> validateLayout(const Scenario &s)
         if (m.experts % s.ep != 0)
             return rule("ep", QStringLiteral("must divide experts = %1: each rank holds whole experts (got %2)")
                                   .arg(m.experts).arg(s.ep));
-        if ((dp * s.cp) % s.ep != 0)
-            return rule("ep", QStringLiteral("must divide dp x cp = %1 x %2 = %3: expert-parallel ranks are taken "
-                                             "from the data- and context-parallel ones, as in Megatron-LM (got %4)")
+        if (!s.etp && (dp * s.cp) % s.ep != 0)
+            return rule("ep", QStringLiteral("must divide dp x cp = %1 x %2 = %3: with expert TP equal to TP, "
+                                             "expert-parallel ranks are taken from the data- and context-parallel "
+                                             "ones, as in Megatron-LM (got %4; set etp to fold EP over TP too)")
                                   .arg(dp).arg(s.cp).arg(dp * s.cp).arg(s.ep));
+    }
+    if (s.etp && *s.etp > 1 && !m.moe())
+        return rule("etp", QStringLiteral("must be 1 or unset for a dense model: expert tensor parallelism splits "
+                                          "the routed experts (got %1)").arg(*s.etp));
+    if (s.etp) {
+        const std::int64_t folded = s.tp * dp * s.cp;  // at most 1e6^3: fits int64
+        if (folded % (s.ep * *s.etp) != 0)
+            return rule("etp", QStringLiteral("ep x etp = %1 x %2 = %3 must divide tp x dp x cp = %4 x %5 x %6 = %7: "
+                                              "the expert layers fold their ranks over the attention's (Megatron-Core's "
+                                              "MoE parallel folding)")
+                                   .arg(s.ep).arg(*s.etp).arg(s.ep * *s.etp).arg(s.tp).arg(dp).arg(s.cp).arg(folded));
     }
     if (s.zeroStage < lowestZeroStage(s.offload)) {
         if (s.offload == Offload::Optimizer)

@@ -17,7 +17,8 @@ struct Layout {
     std::int64_t vpp = 1;
     std::int64_t cp = 1;
     std::int64_t dp = 1;            ///< gpus / (tp x pp x cp)
-    std::int64_t ep = 1;            ///< expert-parallel ranks, out of dp x cp
+    std::int64_t ep = 1;            ///< expert-parallel ranks
+    std::int64_t etp = 1;           ///< expert tensor-parallel ranks (the scenario's, else tp)
     bool sp = false;
     std::int64_t microBatch = 1;    ///< sequences per micro-batch
     std::int64_t globalBatch = 1;   ///< sequences per optimizer step, all replicas
@@ -28,9 +29,10 @@ struct Layout {
     /// Ranks ZeRO and the distributed optimizer shard over: DP x CP, as Megatron-LM's
     /// distributed optimizer does (its data-parallel group with context parallelism).
     std::int64_t shardGroup() const { return dp * cp; }
-    /// Ranks ZeRO shards the routed experts' state over: the DP x CP ranks that hold the same
-    /// experts, dp x cp / ep (Megatron-LM's expert data-parallel group).
-    std::int64_t expertShardGroup() const { return dp * cp / ep; }
+    /// Ranks ZeRO shards the routed experts' state over: of the TP x CP x DP ranks the expert
+    /// layers fold over, those that hold the same expert shard, tp x cp x dp / (ep x etp)
+    /// (Megatron-Core's expert data-parallel group; dp x cp / ep when etp = tp).
+    std::int64_t expertShardGroup() const { return tp * dp * cp / (ep * etp); }
     std::int64_t gpus() const { return tp * pp * cp * dp; }
     bool operator==(const Layout &) const = default;
 };

@@ -194,6 +194,10 @@ struct Scenario {
     /// Expert-parallel ranks: the routed experts are split over ep ranks of DP x CP (each holds
     /// experts / ep of them); ZeRO shards the expert state over the other DP x CP / ep ranks.
     std::int64_t ep = 1;
+    /// Expert tensor-parallel ranks: each routed expert split over etp ranks, and EP x ETP
+    /// folded over the attention's TP x CP x DP ranks (Megatron-Core's MoE parallel folding,
+    /// Liu et al. 2025, --expert-tensor-parallel-size); absent: tp, as Megatron-Core defaults.
+    std::optional<std::int64_t> etp;
     /// Slots each expert has, as a multiple of its even share of the routed tokens (Fedus et
     /// al. 2021, Section 2.2); experts compute and keep activations for every slot.
     double capacityFactor = 1;

@@ -206,11 +206,16 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                 const std::int64_t dp = rest / pp;
                 if (global % dp != 0)
                     continue;
-                // Expert parallelism: whole experts per rank, ranks taken from DP x CP.
+                // Expert parallelism: whole experts per rank; EP x ETP folds over TP x DP x CP
+                // (ETP = TP unless the scenario sets it: EP then divides DP x CP).
+                const std::int64_t etp = s.etp.value_or(tp);
+                const std::int64_t folded = tp * dp * cp;
+                if (m.moe() && s.etp && folded % etp != 0)
+                    continue;
                 QList<std::int64_t> eps = {1};
                 if (m.moe() && !s.paramsOverride)
-                    for (std::int64_t e = 2; e <= m.experts && e <= dp * cp; ++e)
-                        if (m.experts % e == 0 && (dp * cp) % e == 0)
+                    for (std::int64_t e = 2; e <= m.experts && e <= folded / etp; ++e)
+                        if (m.experts % e == 0 && folded % (e * etp) == 0)
                             eps.append(e);
                 for (std::int64_t ep : eps) {
                     for (std::int64_t b : microBatches) {

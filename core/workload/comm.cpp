@@ -81,7 +81,7 @@ std::int64_t Links::stride(CommGroup group, const Layout &l)
     case CommGroup::Tp: return 1;
     case CommGroup::Cp: return l.tp;
     case CommGroup::Dp: return l.tp;  // ZeRO's group is DP x CP: CP ranks sit between TP and DP
-    case CommGroup::Ep: return l.tp;  // EP ranks are the first ep of DP x CP, next to TP
+    case CommGroup::Ep: return l.etp;  // expert ranks run ETP, EP, DP (Megatron-Core); etp = tp: EP after TP
     case CommGroup::Pp: return l.tp * l.cp * l.dp;
     case CommGroup::Host: return 1;  // each GPU with its own host link
     }

@@ -44,6 +44,7 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
         in.sharedExperts = static_cast<double>(m.sharedExperts);
         in.expertDff = static_cast<double>(expertWidth(m));
         in.ep = static_cast<double>(s.ep);
+        in.etp = static_cast<double>(s.etp.value_or(s.tp));
         in.capacityFactor = s.capacityFactor;
         in.denseLayers = static_cast<double>(std::min(m.denseLayers, m.layers));
         in.routerBias = m.routerBias;

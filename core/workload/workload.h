@@ -64,6 +64,7 @@ struct WorkloadInput {
     // Mixture-of-Experts: experts = 0 is a dense MLP of d_ff.
     double experts = 0, expertsPerToken = 1, sharedExperts = 0, expertDff = 1;
     double ep = 1, capacityFactor = 1;
+    double etp = 1;  ///< expert tensor-parallel ranks (Layout::etp)
     double denseLayers = 0;   ///< of `layers`, the blocks that keep a dense MLP of d_ff
     bool routerBias = false;
     bool flash = false, causal = false;

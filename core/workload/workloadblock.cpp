@@ -128,30 +128,31 @@ void WorkloadBuilder::blockMlp()
     if (in.experts > 0)
         mixtureOfExperts();
     else if (llama)
-        mlp("MLP gate + up", "SwiGLU", "MLP down", L, T, sb, ff, 1, inputSaved);
+        mlp("MLP gate + up", "SwiGLU", "MLP down", L, T, sb, ff, 1, inputSaved, in.tp);
     else
-        mlp("MLP up", "GELU", "MLP down", L, T, sb, ff, 1, inputSaved);
+        mlp("MLP up", "GELU", "MLP down", L, T, sb, ff, 1, inputSaved, in.tp);
 }
 
 // One MLP over `tokensHere` tokens of this GPU (`tokensAll` over the micro-batch, for the
-// saved tensors) and `width` hidden units: gpt2's up, GELU and down with biases, or llama's
-// fused gate-and-up, SwiGLU and down. `groups` weight sets of it sit on this GPU (experts).
+// saved tensors) and `width` hidden units split over `widthSplit` ranks (TP; ETP for routed
+// experts): gpt2's up, GELU and down with biases, or llama's fused gate-and-up, SwiGLU and
+// down. `groups` weight sets of it sit on this GPU (experts).
 void WorkloadBuilder::mlp(const char *up, const char *act, const char *down, double count, double tokensHere,
-                          double tokensAll, double width, double groups, double inSaved)
+                          double tokensAll, double width, double groups, double inSaved, double widthSplit)
 {
     const double ffSaved = full ? 0 : split(B * tokensAll * width);  // one width-wide tensor
     const double bias = biased ? 1 : 0;
     if (llama) {
-        ops.groupedMatmul(up, count, groups, tokensHere, d, 2 * width / tp,
-                          {inSaved, groups * 2 * (d + bias) * width / tp});
+        ops.groupedMatmul(up, count, groups, tokensHere, d, 2 * width / widthSplit,
+                          {inSaved, groups * 2 * (d + bias) * width / widthSplit});
         // The fused gate-and-up output (2 d_ff wide); the reference keeps gate, SiLU and up apart.
-        ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / tp, kSwigluFlops, 2, 1, 0,
+        ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / widthSplit, kSwigluFlops, 2, 1, 0,
                         {(pytorch ? 3 : 2) * ffSaved, 0});
     } else {
-        ops.groupedMatmul(up, count, groups, tokensHere, d, width / tp, {inSaved, groups * (d * width + width) / tp});
-        ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / tp, kGeluFlops, 1, 1, 0, {ffSaved, 0});
+        ops.groupedMatmul(up, count, groups, tokensHere, d, width / widthSplit, {inSaved, groups * (d * width + width) / widthSplit});
+        ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / widthSplit, kGeluFlops, 1, 1, 0, {ffSaved, 0});
     }
-    ops.groupedMatmul(down, count, groups, tokensHere, width / tp, d, {ffSaved, groups * (width * d / tp + bias * d)});
+    ops.groupedMatmul(down, count, groups, tokensHere, width / widthSplit, d, {ffSaved, groups * (width * d / widthSplit + bias * d)});
 }
 
 void WorkloadBuilder::mixtureOfExperts()
@@ -160,8 +161,8 @@ void WorkloadBuilder::mixtureOfExperts()
     // every TP rank, scores each token against every expert (its fp32 probabilities kept for
     // the backward); each token goes to its top-k. With balanced routing the ep ranks of an
     // expert group receive T x k tokens each, padded to the capacity factor's slots, and run
-    // them through their experts / ep experts (each split / tp, as Megatron-LM's expert TP
-    // equal to TP does). Shared experts run on every token like a dense MLP.
+    // them through their experts / ep experts (each split / etp, Megatron-Core's expert TP,
+    // which defaults to TP). Shared experts run on every token like a dense MLP.
     // The first dense_layers blocks keep a dense MLP (DeepSeek-V3); the rest are MoE blocks.
     const double denseL = std::min(in.denseLayers, L);
     const double moeL = L - denseL;
@@ -174,8 +175,10 @@ void WorkloadBuilder::mixtureOfExperts()
     // Expert rows per token: its top-k, padded to the capacity factor.
     const double perToken = in.expertsPerToken * in.capacityFactor;
     ops.expert = true;
-    mlp("experts up", "experts activation", "experts down", moeL, T * perToken, sb * perToken, in.expertDff,
-        in.experts / in.ep, full ? 0 : whole(B * sb * perToken * d));
+    // Expert TP (etp ranks, tp by default) pools the routed rows of etp TP ranks and splits each
+    // expert's width over them: each rank still computes its own tokens' share.
+    mlp("experts up", "experts activation", "experts down", moeL, T * perToken * in.etp / in.tp, sb * perToken,
+        in.expertDff, in.experts / in.ep, full ? 0 : whole(B * sb * perToken * d), in.etp);
     ops.expert = false;
     // Combine: each routed row's output times its routing weight, added back into its token.
     // The reference keeps, per row, nonzero's int64 (token, slot) pair, the down output and the
@@ -184,10 +187,10 @@ void WorkloadBuilder::mixtureOfExperts()
                     {full || !pytorch ? 0 : whole(routedRows * (2 * kInt64 + 2 * B * d + B)), 0});
     if (in.sharedExperts > 0)
         mlp("shared experts up", "shared experts activation", "shared experts down", moeL, T, sb,
-            in.sharedExperts * in.expertDff, 1, 0);  // they read the norm's output, kept once above
+            in.sharedExperts * in.expertDff, 1, 0, in.tp);  // they read the norm's output, kept once above
     if (denseL > 0)
         mlp(llama ? "dense MLP gate + up" : "dense MLP up", llama ? "dense SwiGLU" : "dense GELU", "dense MLP down",
-            denseL, T, sb, ff, 1, inputSaved);
+            denseL, T, sb, ff, 1, inputSaved, in.tp);
 }
 
 } // namespace napkin

@@ -126,7 +126,7 @@ private:
     void latentAttentionProjections();
     void mixtureOfExperts();
     void mlp(const char *up, const char *act, const char *down, double count, double tokensHere, double tokensAll,
-             double width, double groups, double inSaved);
+             double width, double groups, double inSaved, double widthSplit);
 
     /// A tensor of `bytes` over the micro-batch placed on this GPU: one TP keeps whole (/ tp
     /// only with SP), or one TP splits; either / cp.

@@ -67,6 +67,7 @@ const ScenarioField *chooserField(LayoutControls::Choice c)
     case LayoutControls::Choice::GlobalBatch: return findScenarioField(QStringLiteral("global_batch"));
     case LayoutControls::Choice::GpusPerNode: return findScenarioField(QStringLiteral("gpus_per_node"));
     case LayoutControls::Choice::Ep: return findScenarioField(QStringLiteral("ep"));
+    case LayoutControls::Choice::Etp: return findScenarioField(QStringLiteral("etp"));
     }
     return nullptr;
 }
@@ -82,7 +83,7 @@ QString chooserKey(const Scenario &s)
            + QString::number(s.paramsOverride.value_or(0))
            + QStringLiteral(" %1 %2 %3 %4 %5").arg(s.model.experts).arg(s.ep).arg(s.capacityFactor).arg(s.epOverlap)
                  .arg(static_cast<int>(s.mode))
-           + QString::number(s.dpOverlap) + QString::number(s.tpOverlap);
+           + QString::number(s.dpOverlap) + QString::number(s.tpOverlap) + QStringLiteral(" %1").arg(s.etp.value_or(0));
 }
 
 } // namespace
@@ -98,6 +99,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
       m_globalBatch(new ElidingComboBox(this)),
       m_gpusPerNode(new ElidingComboBox(this)),
       m_ep(new ElidingComboBox(this)),
+      m_etp(new ElidingComboBox(this)),
       m_interconnect(new ElidingComboBox(this)),
       m_derived(new TextStrip(this))
 {
@@ -119,6 +121,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     chooserRow(m_vpp, "vpp");
     chooserRow(m_cp, "cp");
     chooserRow(m_ep, "ep");
+    chooserRow(m_etp, "etp");
     m_capacity = static_cast<QDoubleSpinBox *>(m_fields->addRow(form, "capacity_factor", {.decimals = 2, .step = 0.05}));
     m_epOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "ep_overlap"));
     m_dpOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "dp_overlap"));
@@ -126,13 +129,13 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     form->addRow(m_derived);
     m_timeBasis = static_cast<QComboBox *>(m_fields->addRow(form, "time_basis"));
     // Long items (network names) elide rather than widen the controls column.
-    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_ep, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis}) {
+    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_ep, m_etp, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis}) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(8);
     }
 
     const QList<std::pair<QComboBox *, Choice>> boxes = {{m_tp, Choice::Tp}, {m_pp, Choice::Pp}, {m_vpp, Choice::Vpp},
-                                                         {m_cp, Choice::Cp}, {m_ep, Choice::Ep},
+                                                         {m_cp, Choice::Cp}, {m_ep, Choice::Ep}, {m_etp, Choice::Etp},
                                                          {m_globalBatch, Choice::GlobalBatch},
                                                          {m_gpusPerNode, Choice::GpusPerNode}};
     for (const auto &entry : boxes) {
@@ -180,6 +183,7 @@ QComboBox *LayoutControls::chooser(Choice c) const
     case Choice::GlobalBatch: return m_globalBatch;
     case Choice::GpusPerNode: return m_gpusPerNode;
     case Choice::Ep: return m_ep;
+    case Choice::Etp: return m_etp;
     }
     return nullptr;
 }
@@ -308,11 +312,18 @@ void LayoutControls::offerExperts(const Scenario &s, std::int64_t dp)
     // Expert parallelism and the capacity factor only mean something for Mixture-of-Experts.
     const bool moe = s.model.moe() && !s.paramsOverride;
     m_form->setRowVisible(m_ep, moe);
+    m_form->setRowVisible(m_etp, moe);
     m_form->setRowVisible(m_capacity, moe);
     m_form->setRowVisible(m_epOverlap, moe);
-    if (moe)
-        offer(s, Choice::Ep, {}, candidates(s.model.experts, std::min(s.model.experts, std::max<std::int64_t>(1, dp * s.cp)), s.ep),
-              s.ep, [](Scenario &n, std::optional<std::int64_t> v) { n.ep = *v; });
+    if (!moe)
+        return;
+    // MoE parallel folding: EP x ETP over the attention's TP x DP x CP ranks.
+    const std::int64_t folded = std::max<std::int64_t>(1, s.tp * dp * s.cp);
+    const std::int64_t etp = s.etp.value_or(s.tp);
+    offer(s, Choice::Ep, {}, candidates(s.model.experts, std::min(s.model.experts, std::max<std::int64_t>(1, folded / etp)), s.ep),
+          s.ep, [](Scenario &n, std::optional<std::int64_t> v) { n.ep = *v; });
+    offer(s, Choice::Etp, tr("as TP (%1)").arg(s.tp), candidates(folded, std::min<std::int64_t>(folded, 64), etp), s.etp,
+          [](Scenario &n, std::optional<std::int64_t> v) { n.etp = v; });
 }
 
 void LayoutControls::offerGlobalBatch(const Scenario &s, std::int64_t dp)

@@ -34,7 +34,7 @@ class LayoutControls final : public QWidget
 public:
     explicit LayoutControls(ScenarioController *controller, QWidget *parent = nullptr);
 
-    enum class Choice { Tp, Pp, Vpp, Cp, GlobalBatch, GpusPerNode, Ep };
+    enum class Choice { Tp, Pp, Vpp, Cp, GlobalBatch, GpusPerNode, Ep, Etp };
     QComboBox *chooser(Choice c) const;
     QCheckBox *sequenceParallel() const { return m_sp; }
     QComboBox *interconnect() const { return m_interconnect; }
@@ -78,6 +78,7 @@ private:
     QComboBox *m_globalBatch;
     QComboBox *m_gpusPerNode;
     QComboBox *m_ep;
+    QComboBox *m_etp;
     QDoubleSpinBox *m_capacity = nullptr;
     QCheckBox *m_epOverlap = nullptr;
     QCheckBox *m_dpOverlap = nullptr;
@@ -88,7 +89,7 @@ private:
     QCheckBox *m_sp = nullptr;
     TextStrip *m_derived;
     QString m_syncedKey;  ///< what the choosers were last built for
-    QList<Scenario> m_options[7];  ///< what each chooser's items stand for, in Choice order
+    QList<Scenario> m_options[static_cast<int>(Choice::Etp) + 1];  ///< what each chooser's items stand for, in Choice order
     bool m_syncing = false;
 };
 

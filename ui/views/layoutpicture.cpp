@@ -32,15 +32,21 @@ QString groupPlacementText(const Layout &l)
 {
     QStringList parts;
     for (const auto &[name, group] : {std::pair{"TP", CommGroup::Tp}, std::pair{"CP", CommGroup::Cp},
-                                      std::pair{"DP × CP", CommGroup::Dp}, std::pair{"PP", CommGroup::Pp}}) {
+                                      std::pair{"DP × CP", CommGroup::Dp}, std::pair{"PP", CommGroup::Pp},
+                                      std::pair{"EP", CommGroup::Ep}}) {
         const QString p = placement(name, group, l);
         if (!p.isEmpty())
             parts << p;
     }
     if (parts.isEmpty())
         return QCoreApplication::translate("napkin::ui::LayoutPicture", "one GPU holds the whole model");
-    return parts.join(QStringLiteral("; ")) + QCoreApplication::translate("napkin::ui::LayoutPicture", " (%1 GPUs per node)")
-                                                  .arg(l.gpusPerNode);
+    QString text = parts.join(QStringLiteral("; ")) + QCoreApplication::translate("napkin::ui::LayoutPicture", " (%1 GPUs per node)")
+                                                          .arg(l.gpusPerNode);
+    if (l.ep > 1 && l.etp != l.tp)  // MoE parallel folding: the experts' own tensor parallelism
+        text += l.etp == 1 ? QCoreApplication::translate("napkin::ui::LayoutPicture", "; each routed expert whole on its rank (expert TP 1)")
+                           : QCoreApplication::translate("napkin::ui::LayoutPicture", "; each routed expert split over %1 ranks (expert TP)")
+                                 .arg(l.etp);
+    return text;
 }
 
 LayoutPicture::LayoutPicture(QWidget *parent) : QWidget(parent)
