@@ -46,6 +46,7 @@ void writeHeader(QTextStream &t, const Report &r, const Catalog &catalog)
     t << "Model      " << modelLine(s, catalog) << '\n';
     if (r.inference) {
         t << "Serve      " << s.gpus << " x " << r.gpu.name << "; tp " << s.tp << " · pp " << s.pp << " · ep " << s.ep
+          << (r.layout.etp != r.layout.tp ? QStringLiteral(" · etp %1").arg(r.layout.etp) : QString())
           << " per replica; " << r.layout.gpusPerNode << " GPUs per node on " << r.scaleUp.id << ", nodes on "
           << r.scaleOut.id << '\n';
         return;
