@@ -198,6 +198,41 @@ private slots:
         QCOMPARE_LT(std::abs(noSp.step.tpExposed / noSpTp - 1), 1e-12);
     }
 
+    // FlashAttention runs at its own measured share of the peak (the FlashAttention-3 paper's
+    // 646 and 559 TFLOP/s on H100 at head dim 128, gpus.json), every other kernel at the GEMM
+    // efficiency; a scenario's own --efficiency-matmul stands for every compute kernel.
+    void flashAttentionRunsAtItsMeasuredEfficiency()
+    {
+        Scenario s = test::presetScenario("llama3-8b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.flashAttention = true;
+        s.seqLen = 8192;
+        s.microBatch = 1;
+        const Report r = test::reportFor(s);
+        QCOMPARE(r.gpu.efficiencyAttentionForward.value_or(0), 0.653);
+        QCOMPARE(r.gpu.efficiencyAttentionBackward.value_or(0), 0.565);
+        QVERIFY(r.gpu.efficiencyAttentionSource.contains(QLatin1String("FlashAttention-3")));
+        std::vector<WorkloadOp> ops;
+        buildWorkload(stageWorkload(s, r.memory.recipe, 0, QList<double>(1, 0.0)), ops);
+        const auto attentionSeconds = [&ops](const StepMachine &m, double forward, double backward) {
+            double sum = 0;
+            for (const WorkloadOp &op : ops)
+                if (op.kind == OpKind::Attention) {
+                    const double e = op.fusedAttention ? (op.phase == Phase::Backward ? backward : forward)
+                                                       : m.matmulEfficiency;
+                    sum += op.count * std::max(op.flops / (m.peakFlopsPerS * e),
+                                               op.bytes / (m.bandwidthBytesPerS * m.memoryEfficiency));
+                }
+            return sum;
+        };
+        QVERIFY(std::any_of(ops.cbegin(), ops.cend(), [](const WorkloadOp &op) { return op.fusedAttention; }));
+        const StepMachine m = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
+        QCOMPARE_LT(std::abs(stageCompute(ops, m).attention / attentionSeconds(m, 0.653, 0.565) - 1), 1e-12);
+        s.efficiencyMatmul = 0.7;
+        const StepMachine set = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
+        QCOMPARE_LT(std::abs(stageCompute(ops, set).attention / attentionSeconds(set, 0.7, 0.7) - 1), 1e-12);
+    }
+
     void bubble_data()
     {
         QTest::addColumn<qint64>("pp");

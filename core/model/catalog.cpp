@@ -138,6 +138,20 @@ std::optional<Refusal> parseGpu(const QJsonObject &o, int index, GpuSpec *g)
         return r.refusal();
     if (g->efficiencyMatmul > 1 || g->efficiencyMemory > 1)
         return Refusal{r.where(), QStringLiteral("efficiencies must be at most 1")};
+    if (o.contains(QStringLiteral("efficiency_attention_forward"))) {
+        double forward = 0, backward = 0;
+        if (!r.positive(QStringLiteral("efficiency_attention_forward"), &forward)
+            || !r.positive(QStringLiteral("efficiency_attention_backward"), &backward)
+            || !r.string(QStringLiteral("efficiency_attention_source"), &g->efficiencyAttentionSource))
+            return r.refusal();
+        if (forward > 1 || backward > 1)
+            return Refusal{r.where(), QStringLiteral("efficiencies must be at most 1")};
+        g->efficiencyAttentionForward = forward;
+        g->efficiencyAttentionBackward = backward;
+    } else if (o.contains(QStringLiteral("efficiency_attention_backward"))
+               || o.contains(QStringLiteral("efficiency_attention_source"))) {
+        return Refusal{r.where(), QStringLiteral("efficiency_attention_backward and its source need efficiency_attention_forward")};
+    }
     return std::nullopt;
 }
 

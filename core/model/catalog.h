@@ -70,6 +70,11 @@ struct GpuSpec {
     double efficiencyMatmul = 0;  ///< fraction of the dense peak a large matmul reaches
     double efficiencyMemory = 0;  ///< fraction of HBM bandwidth a streaming kernel reaches
     QString efficiencySource;
+    /// The fraction of the dense peak a FlashAttention kernel reaches, forward and backward,
+    /// from the FlashAttention papers' measurements (absent: the matmul efficiency).
+    std::optional<double> efficiencyAttentionForward;
+    std::optional<double> efficiencyAttentionBackward;
+    QString efficiencyAttentionSource;
 };
 
 /// The dtypes whose peak GpuSpec::peakFor() accepts for `dtype`: itself, then its partner.

@@ -72,6 +72,10 @@ public:
         machine.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
         machine.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
         machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
+        if (!s.efficiencyMatmul) {
+            machine.attentionForwardEfficiency = gpu.efficiencyAttentionForward.value_or(0);
+            machine.attentionBackwardEfficiency = gpu.efficiencyAttentionBackward.value_or(0);
+        }
         if (s.calibration) {
             machine.computeScale = s.calibration->compute;
             machine.memoryScale = s.calibration->memory;

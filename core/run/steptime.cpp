@@ -14,6 +14,11 @@ StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &
     m.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
     m.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
     m.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
+    // A scenario's own matmul efficiency stands for every compute kernel, attention too.
+    if (!s.efficiencyMatmul) {
+        m.attentionForwardEfficiency = gpu.efficiencyAttentionForward.value_or(0);
+        m.attentionBackwardEfficiency = gpu.efficiencyAttentionBackward.value_or(0);
+    }
     if (s.calibration) {
         m.computeScale = s.calibration->compute;
         m.memoryScale = s.calibration->memory;
@@ -27,13 +32,22 @@ StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &
 StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine &m)
 {
     StageCompute c;
-    // One efficiency for every kernel's FLOPs (the GPU's measured large-GEMM fraction); the
-    // GEMMs take the recipe's matmul peak (FP8), the rest its compute dtype's.
+    // The GPU's measured large-GEMM fraction for every kernel's FLOPs but FlashAttention's,
+    // which has its own (below); the GEMMs take the recipe's matmul peak (FP8), the rest its
+    // compute dtype's.
     const double flopRate = m.peakFlopsPerS * m.matmulEfficiency / m.computeScale;
     const double gemmRate = m.gemmPeak() * m.matmulEfficiency / m.computeScale;
     const double byteRate = m.bandwidthBytesPerS * m.memoryEfficiency / m.memoryScale;
+    // FlashAttention at its own measured share of the compute dtype's peak.
+    const auto attentionRate = [&m](double efficiency) {
+        return m.peakFlopsPerS * (efficiency > 0 ? efficiency : m.matmulEfficiency) / m.computeScale;
+    };
+    const double flashForwardRate = attentionRate(m.attentionForwardEfficiency);
+    const double flashBackwardRate = attentionRate(m.attentionBackwardEfficiency);
     for (const WorkloadOp &op : ops) {
-        const double rate = op.kind == OpKind::Matmul ? gemmRate : flopRate;
+        const double rate = op.kind == OpKind::Matmul ? gemmRate
+                            : op.fusedAttention     ? (op.phase == Phase::Backward ? flashBackwardRate : flashForwardRate)
+                                                    : flopRate;
         const double seconds = op.count * std::max(op.flops / rate, op.bytes / byteRate);
         if (op.phase == Phase::Optimizer) {
             c.optimizer += seconds;

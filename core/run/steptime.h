@@ -37,6 +37,10 @@ struct StepMachine {
     double bandwidthBytesPerS = 0;
     double matmulEfficiency = 1;
     double memoryEfficiency = 1;
+    /// FlashAttention kernels' share of the compute peak, forward (and recomputed forward) and
+    /// backward; 0: the matmul efficiency.
+    double attentionForwardEfficiency = 0;
+    double attentionBackwardEfficiency = 0;
     /// The scenario's calibration (Scenario::calibration): multipliers of each kernel's FLOP
     /// time and byte time, and of each collective's time.
     double computeScale = 1;

@@ -126,7 +126,13 @@ QString stepSegmentText(const Report &r, StepComponent c)
                                 .arg(fmt::flopRate(r.roofline.peakFlopsPerS), fmt::percent(eMm, 1),
                                      fmt::bandwidth(r.roofline.bandwidthBytesPerS), fmt::percent(eMem, 1))
                                 .arg(l.microBatches)
-                                .arg(r.gpu.shortName);
+                                .arg(r.gpu.shortName)
+                            + (r.scenario.flashAttention && r.gpu.efficiencyAttentionForward && !r.scenario.efficiencyMatmul
+                                   ? tr("; FlashAttention at %1 forward and %2 backward (the FlashAttention papers' "
+                                        "measurements on this GPU)")
+                                         .arg(fmt::percent(*r.gpu.efficiencyAttentionForward, 1),
+                                              fmt::percent(r.gpu.efficiencyAttentionBackward.value_or(0), 1))
+                                   : QString());
     QString body;
     switch (c) {
     case StepComponent::Matmul:

@@ -37,6 +37,7 @@ struct WorkloadOp {
     double savedBytes = 0;   ///< activation bytes kept for backward on this GPU (the scenario's model)
     double params = 0;       ///< parameters this GPU holds for it
     bool expert = false;     ///< a routed expert's: split by EP, its state sharded over the expert DP ranks
+    bool fusedAttention = false;  ///< a FlashAttention kernel (its own measured efficiency, StepMachine)
 };
 
 /// What the workload builder needs, in plain numbers, so that the planner can call it

@@ -74,10 +74,12 @@ void WorkloadBuilder::attentionCore()
         const double lse = b * headsHere * (sq / in.cp) * kFp32;
         const double model = 2 * b * scoreEntries * (qw + ow) / tp;
         const double lseSaved = scoresKept ? split(F * in.heads * sb) : 0;
+        ops.fusedAttention = true;
         ops.add("FlashAttention", Phase::Forward, OpKind::Attention, L, model + kSoftmaxFlops * scores, model, io + lse,
                 {qkSaved + vSaved + lseSaved, 0});
         ops.add("FlashAttention", Phase::Backward, OpKind::Attention, L,
                 2.5 * model + 2 * kSoftmaxFlops * scores, 2 * model, 2 * io + T * ow * a / tp + lse);
+        ops.fusedAttention = false;
     } else {
         // Batched per head: (s x d_head)(d_head x s) and (s x s)(s x d_head), scores written
         // to HBM at the activation dtype.

@@ -73,8 +73,11 @@ void WorkloadBuilder::recompute(std::size_t layerOpsBegin, std::size_t layerOpsE
         if (op.phase != Phase::Forward)
             continue;
         const bool unfusedAttention = op.kind == OpKind::Attention && !in.flash;
-        if (full || (in.recompute == Recompute::Selective && unfusedAttention))
+        if (full || (in.recompute == Recompute::Selective && unfusedAttention)) {
+            ops.fusedAttention = op.fusedAttention;
             ops.add(op.name, Phase::Recompute, op.kind, op.count, op.flops, op.matmulFlops, op.bytes);
+            ops.fusedAttention = false;
+        }
     }
 }
 

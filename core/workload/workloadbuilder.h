@@ -45,13 +45,14 @@ public:
     Region region = Region::Block;
 
     bool expert = false;  ///< the ops added now are a routed expert's
+    bool fusedAttention = false;  ///< the ops added now are FlashAttention kernels
 
     void add(const char *name, Phase phase, OpKind kind, double count, double flops, double matmulFlops, double bytes,
              Keeps keeps = {})
     {
         if (count > 0)
             m_out.push_back(WorkloadOp{name, phase, kind, region, count, flops, matmulFlops, bytes, keeps.saved,
-                                       keeps.params, expert});
+                                       keeps.params, expert, fusedAttention});
     }
 
     /// Forward (M x K)(K x N): activations in, weights, activations out; and its backward,
