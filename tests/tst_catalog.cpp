@@ -232,6 +232,17 @@ private slots:
                                             << QStringLiteral("efficiencies must be at most 1");
         QTest::newRow("efficiency without source") << edited(",\"efficiency_source\":\"e\"", "")
                                                    << QStringLiteral("\"efficiency_source\" must be a non-empty string");
+        QTest::newRow("attention efficiency above 1")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_forward\":1.2,"
+                                                       "\"efficiency_attention_backward\":0.5,\"efficiency_attention_source\":\"f\"")
+            << QStringLiteral("efficiencies must be at most 1");
+        QTest::newRow("attention forward without backward")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_forward\":0.6,"
+                                                       "\"efficiency_attention_source\":\"f\"")
+            << QStringLiteral("\"efficiency_attention_backward\" must be a positive number");
+        QTest::newRow("attention backward alone")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_backward\":0.6")
+            << QStringLiteral("need efficiency_attention_forward");
         QTest::newRow("duplicate id") << QByteArray(R"({"gpus":[)" + good + "," + good + "]}") << QStringLiteral("duplicate id");
     }
 
