@@ -36,6 +36,10 @@
 #include <QPainterPath>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <QApplication>
 #include <QTest>
 
 #include <cmath>
@@ -81,6 +85,45 @@ private slots:
         message = w.statusBar()->currentMessage();
         QVERIFY2(message.contains(QStringLiteral("heads 24 → 25 so that they divide d_model = 1000")), qPrintable(message));
         QCOMPARE(s.model.heads, 25);
+    }
+
+    // Scrolling the controls with the wheel changes nothing it passes over: a wheel turn over an
+    // unfocused combo box, spin box or slider scrolls the panel. Once clicked (focused), the
+    // control takes the wheel as usual.
+    void wheelScrollsThePanelNotTheControls()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1280, 500);  // short enough for the panel to scroll
+        QVERIFY(uitest::showAndWait(w));
+        auto *area = w.findChild<QScrollArea *>();
+        QVERIFY(area && area->isAncestorOf(w.controls()));
+        QVERIFY(area->verticalScrollBar()->maximum() > 0);
+        const Scenario before = w.controller()->scenario();
+        const auto turn = [](QWidget *target) {
+            const QPoint at = target->rect().center();
+            QWheelEvent wheel(at, target->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QApplication::sendEvent(target, &wheel);
+        };
+        QComboBox *zero = nullptr;
+        for (QComboBox *box : w.controls()->findChildren<QComboBox *>())
+            if (box->isVisible() && !zero)
+                zero = box;
+        QVERIFY(zero);
+        QAbstractSlider *slider = w.controls()->slider(Main::DModel)->findChild<QAbstractSlider *>();
+        QVERIFY(slider);
+        QAbstractSpinBox *spin = w.controls()->slider(Main::DModel)->spinBox();
+        w.setFocus();
+        const int top = area->verticalScrollBar()->value();
+        for (QWidget *target : {static_cast<QWidget *>(zero), static_cast<QWidget *>(slider), static_cast<QWidget *>(spin)})
+            turn(target);
+        QCOMPARE(w.controller()->scenario(), before);
+        QCOMPARE_GT(area->verticalScrollBar()->value(), top);
+        // Focused, the width's spin box takes the wheel.
+        spin->setFocus();
+        QVERIFY(QTest::qWaitFor([spin] { return spin->hasFocus(); }));
+        turn(spin);
+        QVERIFY(w.controller()->scenario().model.dModel != before.model.dModel);
     }
 
     // GPT-2's learned position table ends the sequence slider; Llama's rotary positions do not.

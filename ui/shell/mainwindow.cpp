@@ -13,6 +13,7 @@
 #include "ui/views/rooflinepanel.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/shell/settingsstore.h"
+#include "ui/widgets/wheelguard.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -56,6 +57,7 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_scroll->setAccessibleName(tr("Scenario controls"));
+    new WheelGuard(m_scroll);  // the wheel scrolls the panel, not the controls it passes over
     m_splitter->addWidget(m_scroll);
     m_splitter->addWidget(m_dashboard);
     m_splitter->setStretchFactor(0, 0);
