@@ -25,16 +25,40 @@ QWidget *valueControl(QWidget *w)
     return nullptr;
 }
 
+bool isValueControl(QWidget *w)
+{
+    return !qobject_cast<QScrollBar *>(w)
+           && (qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSpinBox *>(w) || qobject_cast<QAbstractSlider *>(w));
+}
+
+/// Qt gives a control with Qt::WheelFocus the focus before it delivers the wheel event, so
+/// the guard would always find it focused: such controls take focus by click and Tab only.
+void noWheelFocus(QWidget *w)
+{
+    if (isValueControl(w) && (w->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus)
+        w->setFocusPolicy(Qt::StrongFocus);
+}
+
 } // namespace
 
 WheelGuard::WheelGuard(QScrollArea *area) : QObject(area), m_area(area)
 {
+    for (QWidget *w : area->findChildren<QWidget *>())
+        noWheelFocus(w);
     qApp->installEventFilter(this);
 }
 
 bool WheelGuard::eventFilter(QObject *watched, QEvent *event)
 {
-    if (event->type() != QEvent::Wheel || !watched->isWidgetType())
+    if (!watched->isWidgetType())
+        return false;
+    if (event->type() == QEvent::Polish) {  // controls built later (lazy sections)
+        auto *w = static_cast<QWidget *>(watched);
+        if (m_area->isAncestorOf(w))
+            noWheelFocus(w);
+        return false;
+    }
+    if (event->type() != QEvent::Wheel)
         return false;
     QWidget *control = valueControl(static_cast<QWidget *>(watched));
     if (!control || control->hasFocus() || control->isAncestorOf(QApplication::focusWidget())
