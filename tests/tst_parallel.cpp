@@ -599,6 +599,42 @@ private slots:
         QCOMPARE(params, static_cast<double>(r.params.total) + tiedCopy);
     }
 
+    // The planner searches MoE parallel folding: with TP > 1 it tries expert TP equal to TP and
+    // expert TP 1, whose EP may reach TP x DP x CP. For Qwen3-235B-A22B on 256 H100s it finds
+    // layouts with EP beyond DP x CP, and applying one gives a scenario that validates.
+    void plannerSearchesMoeParallelFolding()
+    {
+        Scenario s = test::presetScenario("qwen3-235b-a22b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 256;
+        s.seqLen = 4096;
+        s.globalBatch = 2048;
+        s.flashAttention = true;
+        s.recipeId = QStringLiteral("fp8-mixed-adamw");
+        s.tp = 2;
+        s.pp = 8;
+        s.ep = 8;
+        s.sequenceParallel = true;
+        const Report r = test::reportFor(s);
+        PlanOptions options;
+        options.top = 1 << 20;
+        const PlanReport plan = planLayouts(s, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+        const auto folded = std::find_if(plan.layouts.cbegin(), plan.layouts.cend(), [](const PlannedLayout &p) {
+            return p.fits && p.etp == 1 && p.tp > 1 && p.ep > p.dp * p.cp;
+        });
+        QVERIFY(folded != plan.layouts.cend());
+        const Scenario applied = withPlannedLayout(s, *folded);
+        QCOMPARE(applied.etp.value_or(0), 1);
+        const auto refused = validateLayout(applied);
+        QVERIFY2(!refused, refused ? qPrintable(refused->problem) : "");
+        QVERIFY(plannedLayoutText(*folded).contains(QLatin1String("etp 1")));
+        // A layout at expert TP = TP leaves the scenario's etp unset.
+        const auto plain = std::find_if(plan.layouts.cbegin(), plan.layouts.cend(),
+                                        [](const PlannedLayout &p) { return p.fits && p.etp == p.tp && p.tp > 1; });
+        QVERIFY(plain != plan.layouts.cend());
+        QVERIFY(!withPlannedLayout(s, *plain).etp);
+    }
+
     void layoutOneIsUnchanged()
     {
         // tp = pp = cp = 1 leaves every figure as before layouts: one stage, the same per-GPU

@@ -375,7 +375,8 @@ QJsonObject plannedLayoutJson(const PlannedLayout &p)
 {
     return {{QStringLiteral("tp"), integer(p.tp)},   {QStringLiteral("pp"), integer(p.pp)},
             {QStringLiteral("vpp"), integer(p.vpp)}, {QStringLiteral("cp"), integer(p.cp)},
-            {QStringLiteral("ep"), integer(p.ep)},   {QStringLiteral("dp"), integer(p.dp)},
+            {QStringLiteral("ep"), integer(p.ep)},   {QStringLiteral("etp"), integer(p.etp)},
+            {QStringLiteral("dp"), integer(p.dp)},
             {QStringLiteral("zero_stage"), p.zeroStage}, {QStringLiteral("micro_batch"), integer(p.microBatch)},
             {QStringLiteral("recompute"), enumName(kRecomputeNames, static_cast<int>(p.recompute))},
             {QStringLiteral("worst_stage_bytes"), p.worstStageBytes}, {QStringLiteral("step_seconds"), p.stepSeconds}};

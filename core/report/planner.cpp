@@ -27,7 +27,7 @@ QList<std::int64_t> divisorsUpTo(std::int64_t n, std::int64_t limit)
     return out;
 }
 
-/// What depends only on (tp, cp, ep, micro-batch, recompute): the one-block sums and compute parts.
+/// What depends only on (tp, cp, ep, etp, micro-batch, recompute): the one-block sums and compute parts.
 class PartsCache final
 {
 public:
@@ -37,7 +37,7 @@ public:
     };
     Entry &at(const Scenario &c, const Recipe &recipe)
     {
-        const Key key{c.tp, c.cp, c.ep, c.microBatch, static_cast<int>(c.recompute)};
+        const Key key{c.tp, c.cp, c.ep, c.etp.value_or(c.tp), c.microBatch, static_cast<int>(c.recompute)};
         auto it = m_entries.find(key);
         if (it == m_entries.end())
             it = m_entries.emplace(key, Entry{blockSums(c, recipe, static_cast<double>(c.microBatch)), std::nullopt}).first;
@@ -45,7 +45,7 @@ public:
     }
 
 private:
-    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>;
+    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>;
     std::map<Key, Entry> m_entries;
 };
 
@@ -60,6 +60,7 @@ PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &reci
     p.cp = l.cp;
     p.dp = l.dp;
     p.ep = l.ep;
+    p.etp = l.etp;
     p.sp = l.sp;
     p.zeroStage = c.zeroStage;
     p.microBatch = c.microBatch;
@@ -105,6 +106,8 @@ QString differences(const PlannedLayout &a, const PlannedLayout &b)
     compare("pp", a.pp, b.pp);
     compare("vpp", a.vpp, b.vpp);
     compare("cp", a.cp, b.cp);
+    compare("ep", a.ep, b.ep);
+    compare("expert TP", a.etp, b.etp);
     compare("ZeRO", a.zeroStage, b.zeroStage);
     compare("micro-batch", a.microBatch, b.microBatch);
     if (a.recompute != b.recompute)
@@ -161,6 +164,10 @@ Scenario withPlannedLayout(Scenario s, const PlannedLayout &p)
     s.vpp = p.vpp;
     s.cp = p.cp;
     s.ep = p.ep;
+    if (p.etp == p.tp)
+        s.etp.reset();
+    else
+        s.etp = p.etp;
     s.sequenceParallel = p.sp;
     s.zeroStage = p.zeroStage;
     s.microBatch = p.microBatch;
@@ -206,45 +213,53 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                 const std::int64_t dp = rest / pp;
                 if (global % dp != 0)
                     continue;
-                // Expert parallelism: whole experts per rank; EP x ETP folds over TP x DP x CP
-                // (ETP = TP unless the scenario sets it: EP then divides DP x CP).
-                const std::int64_t etp = s.etp.value_or(tp);
+                // Expert parallelism: whole experts per rank; EP x ETP folds over TP x DP x CP.
+                // ETP is the scenario's, or else both TP (EP then divides DP x CP) and 1 (EP
+                // may reach TP x DP x CP: Megatron-Core's MoE parallel folding).
+                const bool moe = m.moe() && !s.paramsOverride;
+                QList<std::optional<std::int64_t>> etps = {s.etp};
+                if (moe && !s.etp && tp > 1)
+                    etps.append(1);
                 const std::int64_t folded = tp * dp * cp;
-                if (m.moe() && s.etp && folded % etp != 0)
-                    continue;
-                QList<std::int64_t> eps = {1};
-                if (m.moe() && !s.paramsOverride)
-                    for (std::int64_t e = 2; e <= m.experts && e <= folded / etp; ++e)
-                        if (m.experts % e == 0 && folded % (e * etp) == 0)
-                            eps.append(e);
-                for (std::int64_t ep : eps) {
-                    for (std::int64_t b : microBatches) {
-                        if ((global / dp) % b != 0)
-                            continue;
-                        const std::int64_t micro = global / dp / b;
-                        for (std::int64_t vpp = 1; vpp <= (pp > 1 ? 8 : 1); ++vpp) {
-                            if (vpp > 1 && (vpp > m.layers / pp || micro % pp != 0))
+                for (const std::optional<std::int64_t> &etpChoice : etps) {
+                    const std::int64_t etp = etpChoice.value_or(tp);
+                    if (moe && folded % etp != 0)
+                        continue;
+                    c.etp = etpChoice;
+                    QList<std::int64_t> eps = {1};
+                    if (moe)
+                        for (std::int64_t e = 2; e <= m.experts && e <= folded / etp; ++e)
+                            if (m.experts % e == 0 && folded % (e * etp) == 0)
+                                eps.append(e);
+                    for (std::int64_t ep : eps) {
+                        for (std::int64_t b : microBatches) {
+                            if ((global / dp) % b != 0)
                                 continue;
-                            // ZeRO stages the offload allows (optimizer: 1+, params: 3); one
-                            // replica shards nothing, so it takes the lowest of them.
-                            const int zeroLo = lowestZeroStage(s.offload);
-                            const int zeroHi = std::max(zeroLo, dp * cp > 1 ? limits::maxZeroStage : limits::minZeroStage);
-                            for (int zero = zeroLo; zero <= zeroHi; ++zero) {
-                                for (Recompute rc : recomputes) {
-                                    // FlashAttention keeps no scores: selective recompute is no recompute.
-                                    if (s.flashAttention && rc == Recompute::Selective)
-                                        continue;
-                                    c.tp = tp;
-                                    c.cp = cp;
-                                    c.ep = ep;
-                                    c.pp = pp;
-                                    c.vpp = vpp;
-                                    c.microBatch = b;
-                                    c.sequenceParallel = tp > 1;
-                                    c.zeroStage = zero;
-                                    c.recompute = rc;
-                                    PlannedLayout p = evaluate(c, gpu, recipe, machine, &r.evaluated, cache);
-                                    (p.fits ? fitting : misfits).append(p);
+                            const std::int64_t micro = global / dp / b;
+                            for (std::int64_t vpp = 1; vpp <= (pp > 1 ? 8 : 1); ++vpp) {
+                                if (vpp > 1 && (vpp > m.layers / pp || micro % pp != 0))
+                                    continue;
+                                // ZeRO stages the offload allows (optimizer: 1+, params: 3); one
+                                // replica shards nothing, so it takes the lowest of them.
+                                const int zeroLo = lowestZeroStage(s.offload);
+                                const int zeroHi = std::max(zeroLo, dp * cp > 1 ? limits::maxZeroStage : limits::minZeroStage);
+                                for (int zero = zeroLo; zero <= zeroHi; ++zero) {
+                                    for (Recompute rc : recomputes) {
+                                        // FlashAttention keeps no scores: selective recompute is no recompute.
+                                        if (s.flashAttention && rc == Recompute::Selective)
+                                            continue;
+                                        c.tp = tp;
+                                        c.cp = cp;
+                                        c.ep = ep;
+                                        c.pp = pp;
+                                        c.vpp = vpp;
+                                        c.microBatch = b;
+                                        c.sequenceParallel = tp > 1;
+                                        c.zeroStage = zero;
+                                        c.recompute = rc;
+                                        PlannedLayout p = evaluate(c, gpu, recipe, machine, &r.evaluated, cache);
+                                        (p.fits ? fitting : misfits).append(p);
+                                    }
                                 }
                             }
                         }
@@ -276,6 +291,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
         r.current.vpp = s.vpp;
         r.current.cp = s.cp;
         r.current.ep = s.ep;
+        r.current.etp = s.etp.value_or(s.tp);
         r.current.sp = s.sequenceParallel && s.tp > 1;
         r.current.dp = s.gpus / (s.tp * s.pp * s.cp);
         r.current.zeroStage = s.zeroStage;

@@ -21,6 +21,7 @@ struct PlanOptions {
 /// One candidate layout and how it fares.
 struct PlannedLayout {
     std::int64_t tp = 1, pp = 1, vpp = 1, cp = 1, dp = 1, ep = 1;
+    std::int64_t etp = 1;  ///< expert TP (Layout::etp): tp unless the layout folds EP over TP
     bool sp = false;
     int zeroStage = 0;
     std::int64_t microBatch = 1;

@@ -29,6 +29,7 @@ QString splitText(const Layout &l)
 QString plannedLayoutText(const PlannedLayout &p)
 {
     return splitText(p.tp, p.pp, p.vpp, p.cp, p.dp, p.ep, p.sp)
+           + (p.etp != p.tp ? QStringLiteral(" · etp %1").arg(p.etp) : QString())
            + QStringLiteral(" · ZeRO %1 · b %2 · %3").arg(p.zeroStage).arg(p.microBatch).arg(recomputeName(p.recompute));
 }
 

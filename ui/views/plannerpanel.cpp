@@ -329,7 +329,9 @@ void PlannerPanel::fillTable()
     for (int row = 0; row < plan.layouts.size(); ++row) {
         const PlannedLayout &p = plan.layouts[row];
         const QStringList cells = {QString::number(p.tp), QString::number(p.pp), QString::number(p.vpp),
-                                   QString::number(p.cp), QString::number(p.ep), QString::number(p.dp),
+                                   QString::number(p.cp),
+                                   p.etp != p.tp ? tr("%1 (etp %2)").arg(p.ep).arg(p.etp) : QString::number(p.ep),
+                                   QString::number(p.dp),
                                    QString::number(p.zeroStage),
                                    QString::number(p.microBatch), recomputeName(p.recompute),
                                    fmt::bytesIn(p.worstStageBytes, m_unit, 1),
