@@ -233,6 +233,52 @@ private slots:
         QCOMPARE_LT(std::abs(stageCompute(ops, set).attention / attentionSeconds(set, 0.7, 0.7) - 1), 1e-12);
     }
 
+    // Under FP8 (Transformer Engine), each GEMM's input and, in backward, its incoming gradient
+    // are cast to FP8 with a transposed copy (Hopper's FP8 GEMMs take only the TN layout): a
+    // kernel that reads the bf16 tensor and writes two one-byte copies, 4 bytes per element.
+    // Llama 3 8B at 4,096 tokens: the QKV projection's input is 4,096 x 4,096 and its output
+    // 4,096 x 6,144 (32 query heads + 2 x 8 K/V heads of 128). bf16 recipes have no casts.
+    void fp8GemmsBringTheirCastKernels()
+    {
+        Scenario s = test::presetScenario("llama3-8b");
+        s.seqLen = 4096;
+        s.microBatch = 1;
+        s.recipeId = QStringLiteral("fp8-mixed-adamw");
+        const Report fp8 = test::reportFor(s);
+        std::vector<WorkloadOp> ops;
+        buildWorkload(stageWorkload(s, fp8.memory.recipe, 0, QList<double>(1, 0.0)), ops);
+        const auto named = [&ops](const char *name, Phase phase) {
+            std::vector<WorkloadOp> found;
+            for (const WorkloadOp &op : ops)
+                if (op.phase == phase && QLatin1String(op.name) == QLatin1String(name))
+                    found.push_back(op);
+            return found;
+        };
+        const auto qkv = std::find_if(ops.cbegin(), ops.cend(), [](const WorkloadOp &op) {
+            return QLatin1String(op.name) == QLatin1String("QKV projection") && op.phase == Phase::Forward;
+        });
+        QVERIFY(qkv != ops.cend());
+        // The cast ops follow their GEMM: the first input cast is the QKV projection's.
+        const std::vector<WorkloadOp> inputs = named("FP8 cast (input)", Phase::Forward);
+        const std::vector<WorkloadOp> grads = named("FP8 cast (grad)", Phase::Backward);
+        QVERIFY(!inputs.empty());
+        QCOMPARE(inputs.size(), grads.size());
+        QCOMPARE(inputs.front().bytes, 4096.0 * 4096 * 4);
+        QCOMPARE(grads.front().bytes, 4096.0 * 6144 * 4);
+        QCOMPARE(inputs.front().count, qkv->count);
+        QCOMPARE(inputs.front().kind, OpKind::Elementwise);
+        // One pair per GEMM: as many as the forward matmul ops.
+        const auto gemms = std::count_if(ops.cbegin(), ops.cend(), [](const WorkloadOp &op) {
+            return op.kind == OpKind::Matmul && op.phase == Phase::Forward;
+        });
+        QCOMPARE(static_cast<qsizetype>(inputs.size()), static_cast<qsizetype>(gemms));
+        s.recipeId = QStringLiteral("bf16-mixed-adamw");
+        const Report bf16 = test::reportFor(s);
+        buildWorkload(stageWorkload(s, bf16.memory.recipe, 0, QList<double>(1, 0.0)), ops);
+        QVERIFY(named("FP8 cast (input)", Phase::Forward).empty());
+        QVERIFY(named("FP8 cast (grad)", Phase::Backward).empty());
+    }
+
     void bubble_data()
     {
         QTest::addColumn<qint64>("pp");

@@ -106,8 +106,7 @@ void addTo(StageCompute &a, const StageCompute &b)
 
 ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMachine &machine)
 {
-    WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
-                                     recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
+    WorkloadInput in = recipeWorkloadInput(s, recipe);
     in.layers = 1;
     in.optimizerParams = 1;
     const bool denseBlocks = in.denseLayers > 0;

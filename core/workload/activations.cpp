@@ -7,8 +7,7 @@ namespace napkin {
 
 WorkloadSums blockSums(const Scenario &s, const Recipe &recipe, double microBatch)
 {
-    WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
-                                     recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
+    WorkloadInput in = recipeWorkloadInput(s, recipe);
     in.microBatch = microBatch;
     in.layers = 1;
     in.firstStage = true;

@@ -8,8 +8,7 @@ namespace napkin {
 WorkloadInput stageWorkload(const Scenario &s, const Recipe &recipe, std::int64_t stage,
                             const QList<double> &optimizerParams)
 {
-    WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
-                                     recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
+    WorkloadInput in = recipeWorkloadInput(s, recipe);
     const std::vector<std::int64_t> layers = stageLayers(s.model.layers, s.pp);
     in.layers = static_cast<double>(layers[static_cast<std::size_t>(stage)]);
     if (const std::int64_t dense = denseBlocks(s); dense > 0)

@@ -7,6 +7,14 @@
 
 namespace napkin {
 
+WorkloadInput recipeWorkloadInput(const Scenario &s, const Recipe &recipe)
+{
+    WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
+                                     recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
+    in.fp8Gemms = recipe.matmulDtype() == QLatin1String("fp8");
+    return in;
+}
+
 WorkloadInput workloadInput(const Scenario &s, double activationBytes, double weightBytes, double gradBytes,
                             double optimizerBytes, double optimizerFlopsPerParam)
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/recipe.h"
 #include "core/model/scenario.h"
 
 #include <vector>
@@ -74,6 +75,9 @@ struct WorkloadInput {
     double pairsPerBlock = 0;
     Recompute recompute = Recompute::None;
     double activationBytes = 2, weightBytes = 2, gradBytes = 2, optimizerBytes = 12;
+    /// The linear layers' GEMMs run in FP8 (Transformer Engine): each brings the kernels that
+    /// cast its inputs (OpBuilder::matmul).
+    bool fp8Gemms = false;
     double optimizerFlopsPerParam = 15;
     double optimizerParams = 0;  ///< parameters this GPU updates (after TP, PP and ZeRO)
     // What the saved-activation and parameter counts need.
@@ -90,6 +94,10 @@ struct WorkloadInput {
 
 WorkloadInput workloadInput(const Scenario &s, double activationBytes, double weightBytes, double gradBytes,
                             double optimizerBytes, double optimizerFlopsPerParam);
+
+/// workloadInput with the recipe's byte sizes, optimizer FLOPs and GEMM dtype (FP8 GEMMs
+/// bring their cast kernels, OpBuilder::fp8Casts).
+WorkloadInput recipeWorkloadInput(const Scenario &s, const Recipe &recipe);
 
 /// Appends the ops of one micro-batch on one GPU of a stage to `out` (cleared first):
 /// the blocks (shapes / tp, tokens / cp, norms and residuals / tp only with SP), the

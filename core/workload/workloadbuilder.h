@@ -67,6 +67,7 @@ public:
         add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
             (m * n * a + k * n * w + m * k * a)          // dX: read dY and W, write dX
                 + (m * k * a + m * n * a + k * n * g));  // dW: read X and dY, write dW
+        fp8Casts(count, m * k, m * n);
     }
 
     /// The same for `groups` weight matrices applied to `m` rows in all (a grouped GEMM over
@@ -82,6 +83,29 @@ public:
         add(name, Phase::Forward, OpKind::Matmul, count, f, f, m * k * a + weights * w + m * n * a, keeps);
         add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
             (m * n * a + weights * w + m * k * a) + (m * k * a + m * n * a + weights * g));
+        fp8Casts(count, m * k, m * n);
+    }
+
+    /// Under FP8 (WorkloadInput::fp8Gemms), the kernels that feed a GEMM of `inputs` input and
+    /// `outputs` output elements. Transformer Engine casts each GEMM input to FP8 and, because
+    /// Hopper's FP8 GEMMs take only the "TN" layout, writes a transposed copy beside it in the
+    /// same kernel: the forward's input X (the copy serves the weight gradient) and the
+    /// backward's incoming gradient dY. Each reads the bf16 tensor once and writes two one-byte
+    /// copies, with its amax (delayed scaling: the scale comes from earlier steps, no extra
+    /// pass). Weights are cast once per step, not per micro-batch, and are left out here.
+    /// Sources: Transformer Engine docs, "Performance Considerations: Handling transposes"
+    /// (columnwise copies for FP8 on Hopper) and "Performance Optimizations: FP8 weight
+    /// caching"; cublasLtMatmul's FP8 requirement "A must be transposed and B non-transposed".
+    /// FLOPs: amax compare, scale and convert, 3 per element.
+    void fp8Casts(double count, double inputs, double outputs)
+    {
+        if (!m_in.fp8Gemms)
+            return;
+        const double a = m_in.activationBytes;
+        add("FP8 cast (input)", Phase::Forward, OpKind::Elementwise, count, 3 * inputs, 0,
+            inputs * (a + 2));
+        add("FP8 cast (grad)", Phase::Backward, OpKind::Elementwise, count, 3 * outputs, 0,
+            outputs * (a + 2));
     }
 
     /// Elementwise kernel over `elements`, reading `reads` and writing `writes` tensors of that size.
