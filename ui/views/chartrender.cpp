@@ -171,6 +171,11 @@ public:
         m_frame.show();
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        // Charts wait for their first paint to fit their views (ChartView::resizeEvent); these
+        // are rendered, so they fit now, and their own layouts follow.
+        for (ChartView *view : m_frame.findChildren<ChartView *>())
+            view->settle();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     }
     ~ChartFrame() { m_frame.hide(); }
     ChartFrame(const ChartFrame &) = delete;

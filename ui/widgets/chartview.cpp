@@ -3,13 +3,16 @@
 #include "ui/widgets/chartstyle.h"
 
 #include <QChart>
+#include <QCoreApplication>
 #include <QGraphicsScene>
 #include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QWheelEvent>
 
 namespace napkin::ui {
+
 
 ChartView::ChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
 {
@@ -37,10 +40,38 @@ ChartView::ChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
 
 void ChartView::resizeEvent(QResizeEvent *event)
 {
+    if (!m_settled) {
+        // When a window first shows, its layout settles in several passes (wrapped text finds
+        // its height once it has a width), each resizing every chart, and a chart's layout
+        // (axis labels measured as rich text) is the dearest part of a start. Until its first
+        // paint a chart is fitted once, then (settle()); from then on it follows every resize.
+        QGraphicsView::resizeEvent(event);
+        m_fitPending = true;
+        return;
+    }
     QChartView::resizeEvent(event);
     // A fixed scene rect spares the scene from growing its items' bounding rect on every
     // change of every item.
     scene()->setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
+}
+
+void ChartView::settle()
+{
+    m_settled = true;
+    if (!m_fitPending)
+        return;
+    m_fitPending = false;
+    QResizeEvent settled(size(), size());
+    resizeEvent(&settled);
+    // What the new plot area set off (margins for tilted labels, compact axis titles) is laid
+    // out before this frame, not the next.
+    QCoreApplication::sendPostedEvents(chart(), QEvent::LayoutRequest);
+}
+
+void ChartView::paintEvent(QPaintEvent *event)
+{
+    settle();
+    QChartView::paintEvent(event);
 }
 
 QPointF ChartView::chartPosition(const QPointF &viewportPos) const

@@ -19,6 +19,10 @@ public:
     /// Chart item coordinates of a viewport position.
     QPointF chartPosition(const QPointF &viewportPos) const;
 
+    /// Fits the chart to the view now if a resize is waiting (resizeEvent), and follows every
+    /// resize at once from then on: for a view read or rendered before it is painted.
+    void settle();
+
 signals:
     void hovered(const QPointF &chartPos, const QPoint &globalPos);
     void left();
@@ -30,6 +34,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
@@ -41,6 +46,8 @@ protected:
 
 private:
     QPointF m_lastDragPos;
+    bool m_settled = false;     ///< painted or settled once: resizes apply at once
+    bool m_fitPending = false;  ///< resized before that, the chart not yet fitted
     bool m_dragging = false;
 };
 
