@@ -472,9 +472,10 @@ Dashboard::Arrangement Dashboard::currentArrangement() const
 QSize Dashboard::minimumChartSize() const
 {
     // In lines of the current text: a title, five tick labels and an axis title down the side,
-    // about 18 characters of tick labels and plot across, three legend rows.
+    // about 22 characters of tick labels and plot across (four bars keep their names whole),
+    // three legend rows.
     const int line = fontMetrics().height();
-    return {22 * line, 15 * line};
+    return {26 * line, 15 * line};
 }
 
 void Dashboard::arrange()
