@@ -233,6 +233,40 @@ private slots:
         QCOMPARE_LT(std::abs(stageCompute(ops, set).attention / attentionSeconds(set, 0.7, 0.7) - 1), 1e-12);
     }
 
+    // Rotary position embedding (Su et al. 2021) turns every query and key element in each
+    // block of the llama family, read once and written once: Llama 3 8B at 4,096 tokens rotates
+    // 4,096 x (4,096 + 1,024) elements per block, half of them per rank at TP 2; DeepSeek-V3
+    // (MLA) only its decoupled RoPE part, 128 heads x 64 and one shared 64-wide key. GPT-2's
+    // learned positions have no such kernel.
+    void ropeRotatesQueriesAndKeys()
+    {
+        const auto rope = [](const Scenario &s) {
+            const Report r = test::reportFor(s);
+            std::vector<WorkloadOp> ops;
+            buildWorkload(stageWorkload(s, r.memory.recipe, 0, QList<double>(1, 0.0)), ops);
+            const auto it = std::find_if(ops.cbegin(), ops.cend(), [](const WorkloadOp &op) {
+                return QLatin1String(op.name) == QLatin1String("RoPE (Q, K)") && op.phase == Phase::Forward;
+            });
+            return it == ops.cend() ? WorkloadOp{} : *it;
+        };
+        Scenario llama = test::presetScenario("llama3-8b");
+        llama.seqLen = 4096;
+        llama.microBatch = 1;
+        const WorkloadOp whole = rope(llama);
+        QCOMPARE(whole.count, 32.0);
+        QCOMPARE(whole.bytes, 4096.0 * (4096 + 1024) * 2 * 2);
+        QCOMPARE(whole.flops, 4096.0 * (4096 + 1024) * 3);
+        QCOMPARE(whole.savedBytes, 0.0);
+        llama.tp = 2;
+        QCOMPARE(rope(llama).bytes, whole.bytes / 2);
+        Scenario deepseek = test::presetScenario("deepseek-v3");
+        deepseek.seqLen = 4096;
+        deepseek.microBatch = 1;
+        QCOMPARE(rope(deepseek).flops, 4096.0 * (128 * 64 + 64) * 3);
+        QCOMPARE(rope(test::presetScenario("gpt2-small")).count, 1.0);  // absent: the empty op
+        QCOMPARE(rope(test::presetScenario("gpt2-small")).flops, 0.0);
+    }
+
     // Under FP8 (Transformer Engine), each GEMM's input and, in backward, its incoming gradient
     // are cast to FP8 with a transposed copy (Hopper's FP8 GEMMs take only the TN layout): a
     // kernel that reads the bf16 tensor and writes two one-byte copies, 4 bytes per element.

@@ -26,6 +26,16 @@ void WorkloadBuilder::attentionProjections()
         ops.elementwise("RMSNorm (Q, K)", OpKind::Normalization, L, T * (qw + kv) / tp, kRmsNormFlops, 1, 1,
                         2 * headDim * w, {full ? 0 : split(B * sb * (qw + kv)), 2 * headDim});
     }
+    if (llama) {
+        // Rotary position embedding (Su et al. 2021, eq. 34): each query and key element becomes
+        // x cos + rotate(x) sin, 3 FLOPs, read and written once; its backward rotates the
+        // gradients the other way. The cos/sin tables are small and shared, and nothing else is
+        // kept. MLA rotates only its decoupled RoPE part: each head's share of the queries
+        // (split by TP) and the one shared RoPE key (whole on every TP rank).
+        const double rotated = in.kvLoraRank > 0 ? T * in.heads * in.qkRopeDim / tp + replicatedTokens * in.qkRopeDim
+                                                 : T * (qw + kv) / tp;
+        ops.elementwise("RoPE (Q, K)", OpKind::Elementwise, L, rotated, kRopeFlops, 1, 1);
+    }
 }
 
 void WorkloadBuilder::latentAttentionProjections()

@@ -13,8 +13,9 @@ namespace napkin {
 // FLOPs per element of the non-matmul kernels. Napkin's own counts, stated here because no
 // paper standardises them: LayerNorm mean 1 + variance 3 + normalise 2 + affine 2 = 8;
 // RMSNorm square-and-sum 2 + scale 1 + weight 1 = 4; softmax max, subtract, exp, sum,
-// divide = 5; GELU tanh form (Hendrycks & Gimpel 2016) 8; SwiGLU silu 4 + product 1 = 5;
-// cross-entropy max, subtract, exp, sum, log = 5; dropout compare and scale = 2; the embedding
+// divide = 5; GELU tanh form (Hendrycks & Gimpel 2016) 8; RoPE two products and a sum = 3;
+// SwiGLU silu 4 + product 1 = 5; cross-entropy max, subtract, exp, sum, log = 5; dropout
+// compare and scale = 2; the embedding
 // lookup one per element (the position add for gpt2, the gather for llama). Backward kernels
 // cost twice their forward.
 constexpr double kLayerNormFlops = 8;
@@ -25,6 +26,7 @@ constexpr double kSwigluFlops = 5;
 constexpr double kCrossEntropyFlops = 5;
 constexpr double kDropoutFlops = 2;
 constexpr double kEmbeddingFlops = 1;
+constexpr double kRopeFlops = 3;
 constexpr double kFp32 = 4;
 constexpr double kInt64 = 8;
 constexpr double kMask = 1;  // a dropout mask: one byte per element
