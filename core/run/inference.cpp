@@ -59,29 +59,13 @@ public:
         : s(s), m(s.model), gpu(gpu), up(scaleUp), out(scaleOut)
     {
         layout = deriveLayout(s, gpu.gpusPerNode);
-        machine.peakFlopsPerS = gpu.peakFor(QStringLiteral("bf16")).value_or(0);
         // fp8 weights run fp8 GEMMs (W8A8) where the GPU has fp8 tensor cores; int8 and int4 are
         // weight-only (W8A16, W4A16): dequantized in the GEMM and multiplied in bf16 (vLLM's
         // Marlin kernels, Frantar et al. 2024).
-        gemmDtype = QStringLiteral("bf16");
-        machine.matmulPeakFlopsPerS = machine.peakFlopsPerS;
-        if (s.weightDtype == NumberFormat::Fp8 && gpu.peakFor(QStringLiteral("fp8"))) {
-            machine.matmulPeakFlopsPerS = *gpu.peakFor(QStringLiteral("fp8"));
-            gemmDtype = QStringLiteral("fp8");
-        }
-        machine.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
-        machine.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
-        machine.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
-        if (!s.efficiencyMatmul) {
-            machine.attentionForwardEfficiency = gpu.efficiencyAttentionForward.value_or(0);
-            machine.attentionBackwardEfficiency = gpu.efficiencyAttentionBackward.value_or(0);
-        }
-        if (s.calibration) {
-            machine.computeScale = s.calibration->compute;
-            machine.memoryScale = s.calibration->memory;
-            machine.commScale = s.calibration->comm;
-        }
-        machine.links = Links{&up, &out, &gpu.hostLink};
+        gemmDtype = s.weightDtype == NumberFormat::Fp8 && gpu.peakFor(QStringLiteral("fp8")) ? QStringLiteral("fp8")
+                                                                                               : QStringLiteral("bf16");
+        // The training step's machine: the same efficiencies, FlashAttention's and calibration.
+        machine = stepMachine(s, gpu, Links{&up, &out}, QStringLiteral("bf16"), gemmDtype);
         quantBytes = weightBytesPerParam(s.weightDtype, static_cast<double>(s.quantGroup));
         kvElement = elementBytes(s.kvDtype);
         stageKinds();

@@ -8,9 +8,15 @@ namespace napkin {
 
 StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu, Links links)
 {
+    return stepMachine(s, gpu, links, recipe.computeDtype, recipe.matmulDtype());
+}
+
+StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, const QString &computeDtype,
+                        const QString &gemmDtype)
+{
     StepMachine m;
-    m.peakFlopsPerS = gpu.peakFor(recipe.computeDtype).value_or(0);
-    m.matmulPeakFlopsPerS = gpu.peakFor(recipe.matmulDtype()).value_or(0);
+    m.peakFlopsPerS = gpu.peakFor(computeDtype).value_or(0);
+    m.matmulPeakFlopsPerS = gpu.peakFor(gemmDtype).value_or(0);
     m.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
     m.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
     m.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
@@ -158,20 +164,7 @@ public:
                const Interconnect &link)
     {
         const double one = m_scale * collectiveSeconds(c, tensorBytes, n, link.collectiveBandwidth(), link.latencySeconds);
-        if (m_out && count > 0) {
-            CommOp op;
-            op.name = name;
-            op.group = group;
-            op.collective = c;
-            op.groupSize = n;
-            op.tensorBytes = tensorBytes;
-            op.count = count;
-            op.bytes = ringTrafficBytes(c, tensorBytes, n) * count;
-            op.linkId = link.id;
-            op.seconds = one * count;
-            m_out->append(op);
-        }
-        return one * count;
+        return record(name, group, c, n, tensorBytes, count, link.id, one);
     }
     /// Sets the exposed seconds of the ops added since `from` in proportion to their time.
     void expose(qsizetype from, double exposed, double total)
@@ -189,24 +182,34 @@ public:
         const Interconnect &up = *links.scaleUp;
         const Interconnect &out = spans ? *links.scaleOut : up;
         const double one = m_scale * allToAllSeconds(tensorBytes, n, inNode, up, out);
+        if (!m_out)
+            return one * count;  // the planner's evaluations: no name to build
+        return record(name, group, Collective::AllToAll, n, tensorBytes, count,
+                      spans ? QStringLiteral("%1 + %2").arg(up.id, out.id) : up.id, one);
+    }
+    qsizetype size() const { return m_out ? m_out->size() : 0; }
+
+private:
+    /// Appends the op (when ops are collected) and returns its seconds per step: `one` each.
+    double record(const QString &name, CommGroup group, Collective c, std::int64_t n, double tensorBytes, double count,
+                  const QString &linkId, double one)
+    {
         if (m_out && count > 0) {
             CommOp op;
             op.name = name;
             op.group = group;
-            op.collective = Collective::AllToAll;
+            op.collective = c;
             op.groupSize = n;
             op.tensorBytes = tensorBytes;
             op.count = count;
-            op.bytes = ringTrafficBytes(Collective::AllToAll, tensorBytes, n) * count;
-            op.linkId = spans ? QStringLiteral("%1 + %2").arg(up.id, out.id) : up.id;
+            op.bytes = ringTrafficBytes(c, tensorBytes, n) * count;
+            op.linkId = linkId;
             op.seconds = one * count;
             m_out->append(op);
         }
         return one * count;
     }
-    qsizetype size() const { return m_out ? m_out->size() : 0; }
 
-private:
     QList<CommOp> *m_out;
     double m_scale = 1;  ///< the calibration's communication factor
 };

@@ -52,6 +52,10 @@ struct StepMachine {
 /// The machine of one GPU under a recipe: its peaks, bandwidth and the scenario's or GPU's
 /// efficiencies (computeReport refuses a GPU without the recipe's peaks).
 StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu, Links links);
+/// The same for kernels in `computeDtype` and GEMMs in `gemmDtype` (serving: bf16, and fp8
+/// GEMMs under fp8 weights).
+StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, const QString &computeDtype,
+                        const QString &gemmDtype);
 
 /// Napkin's bottom-up time of one optimizer step on the slowest pipeline stage.
 ///
