@@ -13,8 +13,18 @@ namespace napkin::ui {
 GpuChooser::GpuChooser(const Catalog &catalog, QWidget *parent)
     : QWidget(parent), m_catalog(catalog), m_combo(new ElidingComboBox(this)), m_details(new QLabel(this))
 {
-    for (const GpuSpec &gpu : catalog.gpus)
-        m_combo->addItem(gpu.name, gpu.id);
+    // Each entry with its line and tooltip from the start: setting them after adding (one
+    // model change and relayout each) cost more than the rest of the chooser at start-up.
+    for (const GpuSpec &gpu : catalog.gpus) {
+        m_combo->addItem(itemText(gpu), gpu.id);
+        const QString price = gpu.pricePerGpuHourUsd
+                                  ? tr("%1 per GPU-hour on demand (%2, seen %3)")
+                                        .arg(fmt::usd(*gpu.pricePerGpuHourUsd), gpu.priceSource, gpu.priceDate)
+                                  : tr("no price in the catalog");
+        m_combo->setItemData(m_combo->count() - 1,
+                             tr("%1\nSource: %2\n%3\nPrice: %4").arg(gpu.name, gpu.source, gpu.notes, price),
+                             Qt::ToolTipRole);
+    }
     m_combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_combo->setMinimumContentsLength(16);
     const QString tip = tr("GPU model: sets the peak FLOP/s, memory bandwidth and memory per GPU "
@@ -35,10 +45,10 @@ GpuChooser::GpuChooser(const Catalog &catalog, QWidget *parent)
     layout->addWidget(m_details);
 
     connect(m_combo, &QComboBox::currentIndexChanged, this, [this] {
-        refreshTexts();
+        refreshDetails();
         emit gpuChosen(gpuId());
     });
-    refreshTexts();
+    refreshDetails();
 }
 
 QString GpuChooser::gpuId() const
@@ -53,7 +63,7 @@ void GpuChooser::setGpuId(const QString &id)
         return;
     const QSignalBlocker block(m_combo);
     m_combo->setCurrentIndex(index);
-    refreshTexts();
+    refreshDetails();
 }
 
 void GpuChooser::setDtype(const QString &dtype)
@@ -61,7 +71,8 @@ void GpuChooser::setDtype(const QString &dtype)
     if (dtype == m_dtype)
         return;
     m_dtype = dtype;
-    refreshTexts();
+    refreshItems();
+    refreshDetails();
 }
 
 void GpuChooser::setByteUnit(ByteUnit unit)
@@ -69,7 +80,8 @@ void GpuChooser::setByteUnit(ByteUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
-    refreshTexts();
+    refreshItems();
+    refreshDetails();
 }
 
 QString GpuChooser::peakText(const std::optional<double> &peak, const QString &dtype) const
@@ -77,23 +89,23 @@ QString GpuChooser::peakText(const std::optional<double> &peak, const QString &d
     return peak ? tr("%1 %2").arg(fmt::flopRate(*peak), dtype) : tr("no %1 peak").arg(m_dtype);
 }
 
-void GpuChooser::refreshTexts()
+QString GpuChooser::itemText(const GpuSpec &g) const
 {
-    for (int i = 0; i < m_catalog.gpus.size(); ++i) {
-        const GpuSpec &g = m_catalog.gpus[i];
-        QString dtype;
-        const auto peak = g.peakFor(m_dtype, &dtype);
-        m_combo->setItemText(i, tr("%1 — %2 · %3 · %4")
-                                    .arg(nameWithoutVendor(g), peakText(peak, dtype),
-                                         fmt::bandwidth(g.memoryBandwidthBytesPerS),
-                                         fmt::bytes(g.memoryBytes, m_unit)));
-        const QString price = g.pricePerGpuHourUsd
-                                  ? tr("%1 per GPU-hour on demand (%2, seen %3)")
-                                        .arg(fmt::usd(*g.pricePerGpuHourUsd), g.priceSource, g.priceDate)
-                                  : tr("no price in the catalog");
-        m_combo->setItemData(i, tr("%1\nSource: %2\n%3\nPrice: %4").arg(g.name, g.source, g.notes, price),
-                             Qt::ToolTipRole);
-    }
+    QString dtype;
+    const auto peak = g.peakFor(m_dtype, &dtype);
+    return tr("%1 — %2 · %3 · %4")
+        .arg(nameWithoutVendor(g), peakText(peak, dtype), fmt::bandwidth(g.memoryBandwidthBytesPerS),
+             fmt::bytes(g.memoryBytes, m_unit));
+}
+
+void GpuChooser::refreshItems()
+{
+    for (int i = 0; i < m_catalog.gpus.size(); ++i)
+        m_combo->setItemText(i, itemText(m_catalog.gpus[i]));
+}
+
+void GpuChooser::refreshDetails()
+{
     const GpuSpec *g = m_catalog.findGpu(gpuId());
     if (!g)
         return;

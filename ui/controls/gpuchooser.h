@@ -34,9 +34,13 @@ signals:
     void gpuChosen(const QString &id);
 
 private:
-    void refreshTexts();
+    /// Every entry's line (peak for the dtype, bandwidth, memory): on a change of dtype or unit.
+    void refreshItems();
+    /// The chosen GPU's line under the list: on every change.
+    void refreshDetails();
     /// "989 TFLOP/s bf16", or "no fp32 peak" (GpuSpec::peakFor()'s rule).
     QString peakText(const std::optional<double> &peak, const QString &dtype) const;
+    QString itemText(const GpuSpec &g) const;
 
     const Catalog &m_catalog;
     QComboBox *m_combo;
