@@ -243,6 +243,19 @@ private slots:
         QTest::newRow("attention backward alone")
             << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_backward\":0.6")
             << QStringLiteral("need efficiency_attention_forward");
+        QTest::newRow("causal attention alone")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_causal_forward\":0.6")
+            << QStringLiteral("need efficiency_attention_forward");
+        QTest::newRow("causal forward without causal backward")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_forward\":0.6,"
+                                                       "\"efficiency_attention_backward\":0.5,\"efficiency_attention_source\":\"f\","
+                                                       "\"efficiency_attention_causal_forward\":0.55")
+            << QStringLiteral("\"efficiency_attention_causal_backward\" must be a positive number");
+        QTest::newRow("causal attention efficiency above 1")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_forward\":0.6,"
+                                                       "\"efficiency_attention_backward\":0.5,\"efficiency_attention_source\":\"f\","
+                                                       "\"efficiency_attention_causal_forward\":0.55,\"efficiency_attention_causal_backward\":1.5")
+            << QStringLiteral("efficiencies must be at most 1");
         QTest::newRow("duplicate id") << QByteArray(R"({"gpus":[)" + good + "," + good + "]}") << QStringLiteral("duplicate id");
     }
 

@@ -228,9 +228,20 @@ private slots:
         QVERIFY(std::any_of(ops.cbegin(), ops.cend(), [](const WorkloadOp &op) { return op.fusedAttention; }));
         const StepMachine m = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
         QCOMPARE_LT(std::abs(stageCompute(ops, m).attention / attentionSeconds(m, 0.653, 0.565) - 1), 1e-12);
+        // Under a causal mask, the causal figures: FlashAttention-3's forward at 602 TFLOP/s
+        // (0.609) and its backward at 0.960 of the non-causal (0.542).
+        QVERIFY(!s.causalHalving);
+        s.causalHalving = true;
+        const StepMachine causal = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
+        QCOMPARE(causal.attentionForwardEfficiency, 0.609);
+        QCOMPARE(causal.attentionBackwardEfficiency, 0.542);
+        QCOMPARE(r.gpu.efficiencyAttentionCausalForward.value_or(0), 0.609);
+        s.causalHalving = false;
         s.efficiencyMatmul = 0.7;
         const StepMachine set = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
         QCOMPARE_LT(std::abs(stageCompute(ops, set).attention / attentionSeconds(set, 0.7, 0.7) - 1), 1e-12);
+        s.causalHalving = true;  // a scenario's own efficiency stands for causal attention too
+        QCOMPARE(stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut}).attentionForwardEfficiency, 0.0);
     }
 
     // Rotary position embedding (Su et al. 2021) turns every query and key element in each

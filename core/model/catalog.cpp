@@ -148,9 +148,21 @@ std::optional<Refusal> parseGpu(const QJsonObject &o, int index, GpuSpec *g)
             return Refusal{r.where(), QStringLiteral("efficiencies must be at most 1")};
         g->efficiencyAttentionForward = forward;
         g->efficiencyAttentionBackward = backward;
+        if (o.contains(QStringLiteral("efficiency_attention_causal_forward"))
+            || o.contains(QStringLiteral("efficiency_attention_causal_backward"))) {
+            if (!r.positive(QStringLiteral("efficiency_attention_causal_forward"), &forward)
+                || !r.positive(QStringLiteral("efficiency_attention_causal_backward"), &backward))
+                return r.refusal();
+            if (forward > 1 || backward > 1)
+                return Refusal{r.where(), QStringLiteral("efficiencies must be at most 1")};
+            g->efficiencyAttentionCausalForward = forward;
+            g->efficiencyAttentionCausalBackward = backward;
+        }
     } else if (o.contains(QStringLiteral("efficiency_attention_backward"))
-               || o.contains(QStringLiteral("efficiency_attention_source"))) {
-        return Refusal{r.where(), QStringLiteral("efficiency_attention_backward and its source need efficiency_attention_forward")};
+               || o.contains(QStringLiteral("efficiency_attention_source"))
+               || o.contains(QStringLiteral("efficiency_attention_causal_forward"))
+               || o.contains(QStringLiteral("efficiency_attention_causal_backward"))) {
+        return Refusal{r.where(), QStringLiteral("the other attention efficiencies and their source need efficiency_attention_forward")};
     }
     return std::nullopt;
 }

@@ -74,6 +74,10 @@ struct GpuSpec {
     /// from the FlashAttention papers' measurements (absent: the matmul efficiency).
     std::optional<double> efficiencyAttentionForward;
     std::optional<double> efficiencyAttentionBackward;
+    /// The same under a causal mask (FlashAttention skips the masked tiles, and the tiles on
+    /// the diagonal run part-empty); unset: the non-causal figures.
+    std::optional<double> efficiencyAttentionCausalForward;
+    std::optional<double> efficiencyAttentionCausalBackward;
     QString efficiencyAttentionSource;
 };
 

@@ -65,7 +65,11 @@ public:
         gemmDtype = s.weightDtype == NumberFormat::Fp8 && gpu.peakFor(QStringLiteral("fp8")) ? QStringLiteral("fp8")
                                                                                                : QStringLiteral("bf16");
         // The training step's machine: the same efficiencies, FlashAttention's and calibration.
-        machine = stepMachine(s, gpu, Links{&up, &out}, QStringLiteral("bf16"), gemmDtype);
+        // A prompt's attention is causal (input() sets it on the workload), so FlashAttention
+        // runs at its causal figures.
+        Scenario causal = s;
+        causal.causalHalving = true;
+        machine = stepMachine(causal, gpu, Links{&up, &out}, QStringLiteral("bf16"), gemmDtype);
         quantBytes = weightBytesPerParam(s.weightDtype, static_cast<double>(s.quantGroup));
         kvElement = elementBytes(s.kvDtype);
         stageKinds();

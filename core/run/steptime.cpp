@@ -22,8 +22,12 @@ StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, cons
     m.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
     // A scenario's own matmul efficiency stands for every compute kernel, attention too.
     if (!s.efficiencyMatmul) {
-        m.attentionForwardEfficiency = gpu.efficiencyAttentionForward.value_or(0);
-        m.attentionBackwardEfficiency = gpu.efficiencyAttentionBackward.value_or(0);
+        // Under a causal mask, FlashAttention's causal figures where the GPU has them.
+        const bool causal = s.causalHalving && gpu.efficiencyAttentionCausalForward;
+        m.attentionForwardEfficiency =
+            (causal ? gpu.efficiencyAttentionCausalForward : gpu.efficiencyAttentionForward).value_or(0);
+        m.attentionBackwardEfficiency =
+            (causal ? gpu.efficiencyAttentionCausalBackward : gpu.efficiencyAttentionBackward).value_or(0);
     }
     if (s.calibration) {
         m.computeScale = s.calibration->compute;
