@@ -243,6 +243,13 @@ private slots:
         QTest::newRow("attention backward alone")
             << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_backward\":0.6")
             << QStringLiteral("need efficiency_attention_forward");
+        QTest::newRow("fp8 GEMM efficiency without source")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_matmul_fp8\":0.7")
+            << QStringLiteral("\"efficiency_matmul_fp8_source\" must be a non-empty string");
+        QTest::newRow("fp8 GEMM efficiency above 1")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_matmul_fp8\":1.2,"
+                                                       "\"efficiency_matmul_fp8_source\":\"f\"")
+            << QStringLiteral("efficiencies must be at most 1");
         QTest::newRow("causal attention alone")
             << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_causal_forward\":0.6")
             << QStringLiteral("need efficiency_attention_forward");

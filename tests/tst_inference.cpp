@@ -242,7 +242,7 @@ private slots:
                                "max_batch_size), which Napkin does not model";
         const char *smallGemm = "decode GEMMs of a few hundred rows per GPU run at the large-GEMM efficiency; "
                                 "Napkin has no shape-dependent GEMM efficiency yet";
-        trt("Llama 3.1 8B, 1 H100, 128/128", "llama3-8b", "h100-sxm", 1, 128, 128, 28312, batchCap);
+        trt("Llama 3.1 8B, 1 H100, 128/128", "llama3-8b", "h100-sxm", 1, 128, 128, 28312);
         trt("Llama 3.1 8B, 1 H100, 128/2048", "llama3-8b", "h100-sxm", 1, 128, 2048, 22714);
         trt("Llama 3.1 8B, 1 H100, 1000/1000", "llama3-8b", "h100-sxm", 1, 1000, 1000, 15220);
         trt("Llama 3.1 8B, 1 H100, 2048/2048", "llama3-8b", "h100-sxm", 1, 2048, 2048, 9305);
@@ -270,8 +270,9 @@ private slots:
         // Token Latency", batch 1, output 1; H100 FP8 and A100 FP16).
         const char *shortPrompt = "a 128-token prefill is a few hundred small kernels: Napkin charges no launch "
                                   "overhead and runs 128-row GEMMs at the large-GEMM efficiency";
-        const char *fp8Gemm = "FP8 GEMMs run at the efficiency measured for bf16 (0.803 on H100); FP8's measured "
-                              "maximum is lower (73.4% of peak on H200 in the same sweep)";
+        const char *fp8Gemm = "TensorRT-LLM v0.5.0's FP8 kernels (2023) are older than the 2025 sweep Napkin's FP8 "
+                              "GEMM efficiency comes from (0.709 on H100), and Napkin charges no launch overhead "
+                              "for the few hundred kernels of a batch-1 prefill";
         const auto ttft = [](const char *name, const char *preset, const char *gpu, std::int64_t tp, bool fp8,
                              std::int64_t prompt, double ms, const char *miss = "") {
             Scenario s = served(preset, gpu, tp, tp);
@@ -321,8 +322,6 @@ private slots:
             sum += e;
         const double average = sum / static_cast<double>(m_errors.size());
         qInfo("published serving rows: %lld, average |error| %.1f%%", static_cast<long long>(m_errors.size()), 100 * average);
-        QEXPECT_FAIL("", "the batch-1 prefills of 128 tokens (known misses above) lift the average over the target",
-                     Continue);
         QCOMPARE_LT(average, 0.20);
     }
 

@@ -138,6 +138,17 @@ std::optional<Refusal> parseGpu(const QJsonObject &o, int index, GpuSpec *g)
         return r.refusal();
     if (g->efficiencyMatmul > 1 || g->efficiencyMemory > 1)
         return Refusal{r.where(), QStringLiteral("efficiencies must be at most 1")};
+    if (o.contains(QStringLiteral("efficiency_matmul_fp8")) || o.contains(QStringLiteral("efficiency_matmul_fp8_source"))) {
+        double fp8 = 0;
+        if (!r.positive(QStringLiteral("efficiency_matmul_fp8"), &fp8)
+            || !r.string(QStringLiteral("efficiency_matmul_fp8_source"), &g->efficiencyMatmulFp8Source))
+            return r.refusal();
+        if (fp8 > 1)
+            return Refusal{r.where(), QStringLiteral("efficiencies must be at most 1")};
+        if (!g->peakFor(QStringLiteral("fp8")))
+            return Refusal{r.where(), QStringLiteral("efficiency_matmul_fp8 needs an fp8 peak")};
+        g->efficiencyMatmulFp8 = fp8;
+    }
     if (o.contains(QStringLiteral("efficiency_attention_forward"))) {
         double forward = 0, backward = 0;
         if (!r.positive(QStringLiteral("efficiency_attention_forward"), &forward)

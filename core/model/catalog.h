@@ -72,6 +72,9 @@ struct GpuSpec {
     QString efficiencySource;
     /// The fraction of the dense peak a FlashAttention kernel reaches, forward and backward,
     /// from the FlashAttention papers' measurements (absent: the matmul efficiency).
+    /// FP8 GEMMs' measured share of the fp8 peak (their own sweep); unset: efficiencyMatmul.
+    std::optional<double> efficiencyMatmulFp8;
+    QString efficiencyMatmulFp8Source;
     std::optional<double> efficiencyAttentionForward;
     std::optional<double> efficiencyAttentionBackward;
     /// The same under a causal mask (FlashAttention skips the masked tiles, and the tiles on

@@ -18,7 +18,11 @@ StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, cons
     m.peakFlopsPerS = gpu.peakFor(computeDtype).value_or(0);
     m.matmulPeakFlopsPerS = gpu.peakFor(gemmDtype).value_or(0);
     m.bandwidthBytesPerS = gpu.memoryBandwidthBytesPerS;
-    m.matmulEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
+    // The GEMMs at their dtype's measured figure (FP8 has its own); every other compute kernel
+    // at the large-GEMM figure of the compute dtype. A scenario's own figure stands for both.
+    m.computeEfficiency = s.efficiencyMatmul.value_or(gpu.efficiencyMatmul);
+    const bool fp8Gemms = gemmDtype == QLatin1String("fp8") && gpu.efficiencyMatmulFp8;
+    m.matmulEfficiency = s.efficiencyMatmul.value_or(fp8Gemms ? *gpu.efficiencyMatmulFp8 : gpu.efficiencyMatmul);
     m.memoryEfficiency = s.efficiencyMemory.value_or(gpu.efficiencyMemory);
     // A scenario's own matmul efficiency stands for every compute kernel, attention too.
     if (!s.efficiencyMatmul) {
@@ -45,12 +49,12 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
     // The GPU's measured large-GEMM fraction for every kernel's FLOPs but FlashAttention's,
     // which has its own (below); the GEMMs take the recipe's matmul peak (FP8), the rest its
     // compute dtype's.
-    const double flopRate = m.peakFlopsPerS * m.matmulEfficiency / m.computeScale;
+    const double flopRate = m.peakFlopsPerS * m.computeEfficiency / m.computeScale;
     const double gemmRate = m.gemmPeak() * m.matmulEfficiency / m.computeScale;
     const double byteRate = m.bandwidthBytesPerS * m.memoryEfficiency / m.memoryScale;
     // FlashAttention at its own measured share of the compute dtype's peak.
     const auto attentionRate = [&m](double efficiency) {
-        return m.peakFlopsPerS * (efficiency > 0 ? efficiency : m.matmulEfficiency) / m.computeScale;
+        return m.peakFlopsPerS * (efficiency > 0 ? efficiency : m.computeEfficiency) / m.computeScale;
     };
     const double flashForwardRate = attentionRate(m.attentionForwardEfficiency);
     const double flashBackwardRate = attentionRate(m.attentionBackwardEfficiency);
@@ -370,6 +374,9 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
 {
     StepTimeReport r;
     r.matmulEfficiency = machine.matmulEfficiency;
+    r.computeEfficiency = machine.computeEfficiency;
+    r.attentionForwardEfficiency = machine.attentionForwardEfficiency;
+    r.attentionBackwardEfficiency = machine.attentionBackwardEfficiency;
     r.memoryEfficiency = machine.memoryEfficiency;
     const ComputeParts parts = given ? *given : computeParts(s, recipe, machine);
     StageTime slowest;

@@ -35,7 +35,8 @@ struct StepMachine {
     /// The GEMMs' peak, and the one MFU and HFU are quoted against (the highest the step uses).
     double gemmPeak() const { return matmulPeakFlopsPerS > 0 ? matmulPeakFlopsPerS : peakFlopsPerS; }
     double bandwidthBytesPerS = 0;
-    double matmulEfficiency = 1;
+    double matmulEfficiency = 1;   ///< the GEMMs' share of gemmPeak() (their dtype's measured figure)
+    double computeEfficiency = 1;  ///< every other compute kernel's share of peakFlopsPerS
     double memoryEfficiency = 1;
     /// FlashAttention kernels' share of the compute peak, forward (and recomputed forward) and
     /// backward; 0: the matmul efficiency.
@@ -90,8 +91,11 @@ struct StepTimeReport {
     double tokensPerSecondPerGpu = 0;
     /// The efficiencies the estimate ran at, resolved once by stepMachine() (the scenario's,
     /// else the GPU's measured ones), so that no text resolves them again.
-    double matmulEfficiency = 0;
+    double matmulEfficiency = 0;   ///< the GEMMs' (StepMachine::matmulEfficiency)
+    double computeEfficiency = 0;  ///< every other compute kernel's
     double memoryEfficiency = 0;
+    double attentionForwardEfficiency = 0;  ///< FlashAttention's; 0: computeEfficiency
+    double attentionBackwardEfficiency = 0;
     QList<CommOp> comm;
 };
 

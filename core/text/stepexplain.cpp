@@ -118,21 +118,27 @@ QString stepSegmentText(const Report &r, StepComponent c)
 {
     const StepTimeReport &s = r.step;
     const Layout &l = r.layout;
-    const double eMm = r.step.matmulEfficiency;
+    const double eCompute = r.step.computeEfficiency;
     const double eMem = r.step.memoryEfficiency;
-    const QString compute = tr("Each op of one micro-batch on one GPU of stage %1 at max(FLOPs / (%2 × %3), bytes / "
-                               "(%4 × %5)), × %6 micro-batches; the efficiencies are %7's catalog figures unless set")
-                                .arg(s.stage)
-                                .arg(fmt::flopRate(r.roofline.peakFlopsPerS), fmt::percent(eMm, 1),
-                                     fmt::bandwidth(r.roofline.bandwidthBytesPerS), fmt::percent(eMem, 1))
-                                .arg(l.microBatches)
-                                .arg(r.gpu.shortName)
-                            + (r.scenario.flashAttention && r.gpu.efficiencyAttentionForward && !r.scenario.efficiencyMatmul
-                                   ? tr("; FlashAttention at %1 forward and %2 backward (the FlashAttention papers' "
-                                        "measurements on this GPU)")
-                                         .arg(fmt::percent(*r.gpu.efficiencyAttentionForward, 1),
-                                              fmt::percent(r.gpu.efficiencyAttentionBackward.value_or(0), 1))
-                                   : QString());
+    const bool causal = r.scenario.causalHalving && r.gpu.efficiencyAttentionCausalForward;
+    QString compute = tr("Each op of one micro-batch on one GPU of stage %1 at max(FLOPs / (%2 × %3), bytes / "
+                         "(%4 × %5)), × %6 micro-batches; the efficiencies are %7's catalog figures unless set")
+                          .arg(s.stage)
+                          .arg(fmt::flopRate(r.roofline.peakFlopsPerS), fmt::percent(eCompute, 1),
+                               fmt::bandwidth(r.roofline.bandwidthBytesPerS), fmt::percent(eMem, 1))
+                          .arg(l.microBatches)
+                          .arg(r.gpu.shortName);
+    if (r.roofline.twoRoofs() || r.step.matmulEfficiency != eCompute)
+        compute += tr("; the GEMMs at %1 of the %2 %3 peak")
+                       .arg(fmt::percent(r.step.matmulEfficiency, 1), fmt::flopRate(r.roofline.gemmPeakFlopsPerS),
+                            r.roofline.gemmPeakDtype);
+    if (r.scenario.flashAttention && r.step.attentionForwardEfficiency > 0)
+        compute += (causal ? tr("; FlashAttention at %1 forward and %2 backward (the FlashAttention papers' "
+                                "measurements on this GPU, causal)")
+                           : tr("; FlashAttention at %1 forward and %2 backward (the FlashAttention papers' "
+                                "measurements on this GPU)"))
+                       .arg(fmt::percent(r.step.attentionForwardEfficiency, 1),
+                            fmt::percent(r.step.attentionBackwardEfficiency, 1));
     QString body;
     switch (c) {
     case StepComponent::Matmul:
