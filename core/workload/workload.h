@@ -76,7 +76,7 @@ struct WorkloadInput {
     Recompute recompute = Recompute::None;
     double activationBytes = 2, weightBytes = 2, gradBytes = 2, optimizerBytes = 12;
     /// The linear layers' GEMMs run in FP8 (Transformer Engine): each brings the kernels that
-    /// cast its inputs (OpBuilder::matmul).
+    /// cast its inputs (OpBuilder::fp8Casts).
     bool fp8Gemms = false;
     double optimizerFlopsPerParam = 15;
     double optimizerParams = 0;  ///< parameters this GPU updates (after TP, PP and ZeRO)
