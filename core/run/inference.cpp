@@ -67,9 +67,7 @@ public:
         // The training step's machine: the same efficiencies, FlashAttention's and calibration.
         // A prompt's attention is causal (input() sets it on the workload), so FlashAttention
         // runs at its causal figures.
-        Scenario causal = s;
-        causal.causalHalving = true;
-        machine = stepMachine(causal, gpu, Links{&up, &out}, QStringLiteral("bf16"), gemmDtype);
+        machine = stepMachine(s, gpu, Links{&up, &out}, QStringLiteral("bf16"), gemmDtype, true);
         quantBytes = weightBytesPerParam(s.weightDtype, static_cast<double>(s.quantGroup));
         kvElement = elementBytes(s.kvDtype);
         stageKinds();

@@ -8,11 +8,11 @@ namespace napkin {
 
 StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu, Links links)
 {
-    return stepMachine(s, gpu, links, recipe.computeDtype, recipe.matmulDtype());
+    return stepMachine(s, gpu, links, recipe.computeDtype, recipe.matmulDtype(), s.causalHalving);
 }
 
 StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, const QString &computeDtype,
-                        const QString &gemmDtype)
+                        const QString &gemmDtype, bool causalAttention)
 {
     StepMachine m;
     m.peakFlopsPerS = gpu.peakFor(computeDtype).value_or(0);
@@ -27,7 +27,7 @@ StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, cons
     // A scenario's own matmul efficiency stands for every compute kernel, attention too.
     if (!s.efficiencyMatmul) {
         // Under a causal mask, FlashAttention's causal figures where the GPU has them.
-        const bool causal = s.causalHalving && gpu.efficiencyAttentionCausalForward;
+        const bool causal = causalAttention && gpu.efficiencyAttentionCausalForward;
         m.attentionForwardEfficiency =
             (causal ? gpu.efficiencyAttentionCausalForward : gpu.efficiencyAttentionForward).value_or(0);
         m.attentionBackwardEfficiency =

@@ -53,10 +53,10 @@ struct StepMachine {
 /// The machine of one GPU under a recipe: its peaks, bandwidth and the scenario's or GPU's
 /// efficiencies (computeReport refuses a GPU without the recipe's peaks).
 StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &gpu, Links links);
-/// The same for kernels in `computeDtype` and GEMMs in `gemmDtype` (serving: bf16, and fp8
-/// GEMMs under fp8 weights).
+/// The same for kernels in `computeDtype`, GEMMs in `gemmDtype` and attention under a causal
+/// mask or not (serving: bf16, fp8 GEMMs under fp8 weights, and a prompt's causal attention).
 StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, const QString &computeDtype,
-                        const QString &gemmDtype);
+                        const QString &gemmDtype, bool causalAttention);
 
 /// Napkin's bottom-up time of one optimizer step on the slowest pipeline stage.
 ///
