@@ -23,6 +23,24 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 
+/// The ops of one micro-batch on one GPU of the first pipeline stage.
+std::vector<WorkloadOp> firstStageOps(const Scenario &s, const Recipe &recipe)
+{
+    std::vector<WorkloadOp> ops;
+    buildWorkload(stageWorkload(s, recipe, 0, QList<double>(1, 0.0)), ops);
+    return ops;
+}
+
+/// The ops named `name` in `phase`, in the workload's order.
+std::vector<WorkloadOp> opsNamed(const std::vector<WorkloadOp> &ops, const char *name, Phase phase)
+{
+    std::vector<WorkloadOp> found;
+    for (const WorkloadOp &op : ops)
+        if (op.phase == phase && QLatin1String(op.name) == QLatin1String(name))
+            found.push_back(op);
+    return found;
+}
+
 /// A GPT of Korthikanti et al. 2022, Table 3: seq 2048, vocab 51,200, d_ff = 4h, dropout on,
 /// fp16 mixed precision with fp32 gradients (18 bytes per parameter), data-parallel size 1.
 Scenario korthikantiGpt(std::int64_t heads, std::int64_t hidden, std::int64_t layers, std::int64_t tp, std::int64_t pp,
@@ -212,8 +230,7 @@ private slots:
         QCOMPARE(r.gpu.efficiencyAttentionForward.value_or(0), 0.653);
         QCOMPARE(r.gpu.efficiencyAttentionBackward.value_or(0), 0.565);
         QVERIFY(r.gpu.efficiencyAttentionSource.contains(QLatin1String("FlashAttention-3")));
-        std::vector<WorkloadOp> ops;
-        buildWorkload(stageWorkload(s, r.memory.recipe, 0, QList<double>(1, 0.0)), ops);
+        const std::vector<WorkloadOp> ops = firstStageOps(s, r.memory.recipe);
         const auto attentionSeconds = [&ops](const StepMachine &m, double forward, double backward) {
             double sum = 0;
             for (const WorkloadOp &op : ops)
@@ -252,13 +269,9 @@ private slots:
     void ropeRotatesQueriesAndKeys()
     {
         const auto rope = [](const Scenario &s) {
-            const Report r = test::reportFor(s);
-            std::vector<WorkloadOp> ops;
-            buildWorkload(stageWorkload(s, r.memory.recipe, 0, QList<double>(1, 0.0)), ops);
-            const auto it = std::find_if(ops.cbegin(), ops.cend(), [](const WorkloadOp &op) {
-                return QLatin1String(op.name) == QLatin1String("RoPE (Q, K)") && op.phase == Phase::Forward;
-            });
-            return it == ops.cend() ? WorkloadOp{} : *it;
+            const std::vector<WorkloadOp> found =
+                opsNamed(firstStageOps(s, test::reportFor(s).memory.recipe), "RoPE (Q, K)", Phase::Forward);
+            return found.empty() ? WorkloadOp{} : found.front();
         };
         Scenario llama = test::presetScenario("llama3-8b");
         llama.seqLen = 4096;
@@ -292,8 +305,7 @@ private slots:
         QCOMPARE(r.step.matmulEfficiency, 0.709);
         QCOMPARE(r.step.computeEfficiency, 0.803);
         const StepMachine m = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
-        std::vector<WorkloadOp> ops;
-        buildWorkload(stageWorkload(s, r.memory.recipe, 0, QList<double>(1, 0.0)), ops);
+        const std::vector<WorkloadOp> ops = firstStageOps(s, r.memory.recipe);
         double gemms = 0;
         for (const WorkloadOp &op : ops)
             if (op.kind == OpKind::Matmul && op.phase != Phase::Optimizer)
@@ -318,28 +330,17 @@ private slots:
         s.seqLen = 4096;
         s.microBatch = 1;
         s.recipeId = QStringLiteral("fp8-mixed-adamw");
-        const Report fp8 = test::reportFor(s);
-        std::vector<WorkloadOp> ops;
-        buildWorkload(stageWorkload(s, fp8.memory.recipe, 0, QList<double>(1, 0.0)), ops);
-        const auto named = [&ops](const char *name, Phase phase) {
-            std::vector<WorkloadOp> found;
-            for (const WorkloadOp &op : ops)
-                if (op.phase == phase && QLatin1String(op.name) == QLatin1String(name))
-                    found.push_back(op);
-            return found;
-        };
-        const auto qkv = std::find_if(ops.cbegin(), ops.cend(), [](const WorkloadOp &op) {
-            return QLatin1String(op.name) == QLatin1String("QKV projection") && op.phase == Phase::Forward;
-        });
-        QVERIFY(qkv != ops.cend());
+        std::vector<WorkloadOp> ops = firstStageOps(s, test::reportFor(s).memory.recipe);
+        const std::vector<WorkloadOp> qkv = opsNamed(ops, "QKV projection", Phase::Forward);
+        QVERIFY(!qkv.empty());
         // The cast ops follow their GEMM: the first input cast is the QKV projection's.
-        const std::vector<WorkloadOp> inputs = named("FP8 cast (input)", Phase::Forward);
-        const std::vector<WorkloadOp> grads = named("FP8 cast (grad)", Phase::Backward);
+        const std::vector<WorkloadOp> inputs = opsNamed(ops, "FP8 cast (input)", Phase::Forward);
+        const std::vector<WorkloadOp> grads = opsNamed(ops, "FP8 cast (grad)", Phase::Backward);
         QVERIFY(!inputs.empty());
         QCOMPARE(inputs.size(), grads.size());
         QCOMPARE(inputs.front().bytes, 4096.0 * 4096 * 4);
         QCOMPARE(grads.front().bytes, 4096.0 * 6144 * 4);
-        QCOMPARE(inputs.front().count, qkv->count);
+        QCOMPARE(inputs.front().count, qkv.front().count);
         QCOMPARE(inputs.front().kind, OpKind::Elementwise);
         // One pair per GEMM: as many as the forward matmul ops.
         const auto gemms = std::count_if(ops.cbegin(), ops.cend(), [](const WorkloadOp &op) {
@@ -347,10 +348,9 @@ private slots:
         });
         QCOMPARE(static_cast<qsizetype>(inputs.size()), static_cast<qsizetype>(gemms));
         s.recipeId = QStringLiteral("bf16-mixed-adamw");
-        const Report bf16 = test::reportFor(s);
-        buildWorkload(stageWorkload(s, bf16.memory.recipe, 0, QList<double>(1, 0.0)), ops);
-        QVERIFY(named("FP8 cast (input)", Phase::Forward).empty());
-        QVERIFY(named("FP8 cast (grad)", Phase::Backward).empty());
+        ops = firstStageOps(s, test::reportFor(s).memory.recipe);
+        QVERIFY(opsNamed(ops, "FP8 cast (input)", Phase::Forward).empty());
+        QVERIFY(opsNamed(ops, "FP8 cast (grad)", Phase::Backward).empty());
     }
 
     void bubble_data()
@@ -502,9 +502,7 @@ private slots:
         b.etp = 1;  // folded: EP 4 x ETP 1 over TP 2 x DP 4
         const Recipe recipe = test::reportFor(a).memory.recipe;
         const auto expertSums = [&recipe](const Scenario &sc, double *flops, double *weights) {
-            std::vector<WorkloadOp> ops;
-            buildWorkload(stageWorkload(sc, recipe, 0, QList<double>(1, 0.0)), ops);
-            for (const WorkloadOp &op : ops)
+            for (const WorkloadOp &op : firstStageOps(sc, recipe))
                 if (op.expert && op.kind == OpKind::Matmul) {
                     *flops += op.count * op.flops;
                     *weights += op.count * op.params;
