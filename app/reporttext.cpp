@@ -167,6 +167,10 @@ void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
     t << "  compute          " << fmt::duration(st.computeMatmul + st.computeAttention + st.computeOther) << "   matmul "
       << fmt::duration(st.computeMatmul) << " + attention " << fmt::duration(st.computeAttention) << " + other "
       << fmt::duration(st.computeOther) << ", over " << st.microBatches << " micro-batches\n";
+    if (st.kernelFixedSeconds > 0)
+        t << "                   of which kernels' fixed time " << fmt::duration(st.computeFixed) << " ("
+          << fmt::duration(st.kernelFixedSeconds) << " per launch, " << fmt::number(st.computeFixed / st.kernelFixedSeconds)
+          << " launches)\n";
     t << "  exposed comm     " << fmt::duration(st.commExposedSeconds()) << "   TP " << fmt::duration(st.tpExposed) << " + CP "
        << fmt::duration(st.cpExposed) << " + PP " << fmt::duration(st.ppExposed) << " + EP " << fmt::duration(st.epExposed) << " + DP " << fmt::duration(st.dpExposed)
        << (r.scenario.offload != Offload::None ? QStringLiteral(" + offload ") + fmt::duration(st.hostExposed) : QString()) << '\n';

@@ -250,6 +250,17 @@ private slots:
             << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_matmul_fp8\":1.2,"
                                                        "\"efficiency_matmul_fp8_source\":\"f\"")
             << QStringLiteral("efficiencies must be at most 1");
+        QTest::newRow("kernel fixed time without source")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"kernel_fixed_seconds\":5e-6")
+            << QStringLiteral("\"kernel_fixed_source\" must be a non-empty string");
+        QTest::newRow("kernel fixed time in milliseconds")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"kernel_fixed_seconds\":0.005,"
+                                                       "\"kernel_fixed_source\":\"f\"")
+            << QStringLiteral("kernel_fixed_seconds must be at most 1e-4 (100 us)");
+        QTest::newRow("negative kernel fixed time")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"kernel_fixed_seconds\":-1e-6,"
+                                                       "\"kernel_fixed_source\":\"f\"")
+            << QStringLiteral("\"kernel_fixed_seconds\" must be a positive number");
         QTest::newRow("causal attention alone")
             << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_causal_forward\":0.6")
             << QStringLiteral("need efficiency_attention_forward");

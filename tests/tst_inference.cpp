@@ -240,8 +240,8 @@ private slots:
         const char *batchCap = "Napkin runs every sequence the pool holds (over 4,000 here); serving engines cap "
                                "a batch's sequences in their scheduler (vLLM's max_num_seqs, TensorRT-LLM's "
                                "max_batch_size), which Napkin does not model";
-        const char *smallGemm = "decode GEMMs of a few hundred rows per GPU run at the large-GEMM efficiency; "
-                                "Napkin has no shape-dependent GEMM efficiency yet";
+        const char *smallGemm = "decode GEMMs of a few hundred rows per GPU run at the large-GEMM efficiency, "
+                                "and a decode step replays a CUDA graph, so Napkin charges it no fixed time per kernel";
         trt("Llama 3.1 8B, 1 H100, 128/128", "llama3-8b", "h100-sxm", 1, 128, 128, 28312);
         trt("Llama 3.1 8B, 1 H100, 128/2048", "llama3-8b", "h100-sxm", 1, 128, 2048, 22714);
         trt("Llama 3.1 8B, 1 H100, 1000/1000", "llama3-8b", "h100-sxm", 1, 1000, 1000, 15220);
@@ -268,11 +268,12 @@ private slots:
         }
         // Batch-1 time to first token (TensorRT-LLM v0.5.0 docs/source/performance.md, "First
         // Token Latency", batch 1, output 1; H100 FP8 and A100 FP16).
-        const char *shortPrompt = "a 128-token prefill is a few hundred small kernels: Napkin charges no launch "
-                                  "overhead and runs 128-row GEMMs at the large-GEMM efficiency";
-        const char *fp8Gemm = "TensorRT-LLM v0.5.0's FP8 kernels (2023) are older than the 2025 sweep Napkin's FP8 "
-                              "GEMM efficiency comes from (0.709 on H100), and Napkin charges no launch overhead "
-                              "for the few hundred kernels of a batch-1 prefill";
+        const char *shortPrompt = "a 128-token prefill is a few hundred kernels of 128 rows: Napkin adds the GPU's "
+                                  "fixed time per kernel (5.8 us on sm_90, fitted to OpenXLA's GEMM table) but runs "
+                                  "no kernel below the large-GEMM efficiency, and counts fewer kernels than an engine "
+                                  "launches (bias, quantization and cast kernels of 2023's FP8 path)";
+        const char *noFixedTime = "a 128-token prefill is a few hundred small kernels, and the catalog has no measured "
+                                  "fixed kernel time for the A100 (OpenXLA's GEMM table covers sm_90 and sm_100 only)";
         const auto ttft = [](const char *name, const char *preset, const char *gpu, std::int64_t tp, bool fp8,
                              std::int64_t prompt, double ms, const char *miss = "") {
             Scenario s = served(preset, gpu, tp, tp);
@@ -284,12 +285,12 @@ private slots:
             QTest::newRow(name) << s << QStringLiteral("ttft_seconds") << ms / 1000 << QString::fromLatin1(miss);
         };
         ttft("LLaMA 7B, H100 FP8, 128 in", "llama2-7b", "h100-sxm", 1, true, 128, 7, shortPrompt);
-        ttft("LLaMA 7B, H100 FP8, 2048 in", "llama2-7b", "h100-sxm", 1, true, 2048, 36, fp8Gemm);
+        ttft("LLaMA 7B, H100 FP8, 2048 in", "llama2-7b", "h100-sxm", 1, true, 2048, 36);
         ttft("LLaMA 70B, 4 H100 FP8, 128 in", "llama2-70b", "h100-sxm", 4, true, 128, 26, shortPrompt);
         ttft("LLaMA 70B, 4 H100 FP8, 2048 in", "llama2-70b", "h100-sxm", 4, true, 2048, 109);
-        ttft("LLaMA 7B, A100 FP16, 128 in", "llama2-7b", "a100-80gb-sxm", 1, false, 128, 16, shortPrompt);
+        ttft("LLaMA 7B, A100 FP16, 128 in", "llama2-7b", "a100-80gb-sxm", 1, false, 128, 16, noFixedTime);
         ttft("LLaMA 7B, A100 FP16, 2048 in", "llama2-7b", "a100-80gb-sxm", 1, false, 2048, 133);
-        ttft("LLaMA 70B, 4 A100 FP16, 128 in", "llama2-70b", "a100-80gb-sxm", 4, false, 128, 47, shortPrompt);
+        ttft("LLaMA 70B, 4 A100 FP16, 128 in", "llama2-70b", "a100-80gb-sxm", 4, false, 128, 47, noFixedTime);
         ttft("LLaMA 70B, 4 A100 FP16, 2048 in", "llama2-70b", "a100-80gb-sxm", 4, false, 2048, 377);
     }
     void publishedServing()
@@ -306,8 +307,9 @@ private slots:
         m_errors.append(std::abs(e));
         qInfo("%-44s %-20s estimate %10.4g  measured %10.4g  error %+6.1f%%%s", QTest::currentDataTag(),
               qPrintable(figure), estimate, measured, 100 * e, miss.isEmpty() ? "" : "  (known miss)");
-        // A prefill of one sequence is a sum of per-kernel roofline times with no launch overhead:
-        // a lower bound, which must never come out slower than measured.
+        // A prefill of one sequence is a sum of per-kernel roofline times, each plus a fixed time
+        // fitted to isolated GEMMs, over fewer kernels than an engine launches: a lower bound,
+        // which must never come out slower than measured.
         if (figure == QLatin1String("ttft_seconds"))
             QCOMPARE_LT(estimate, measured);
         if (!miss.isEmpty())

@@ -249,11 +249,15 @@ private slots:
         qInfo("published training runs: %lld, average |error| %.1f%%, worst %.1f%%", static_cast<long long>(all.size()),
               average * 100, worst * 100);
         QVERIFY(all.size() >= 15);
-        // The targets: average within 8%, every row within 15%. Napkin's kernels run at one
-        // large-GEMM efficiency with no launch overhead and no shape dependence yet.
-        QEXPECT_FAIL("", "no shape-dependent GEMM efficiency or kernel launch overhead yet: the target is not met", Continue);
+        // The targets: average within 8%, every row within 15%. Napkin's GEMMs run at the
+        // best-shape MAMF figure plus a fixed time per launch; it does not model clocks under a
+        // whole node's power limit, compute slowed by overlapped communication, or MoE's token
+        // permutation kernels, and the measured runs come out slower than its kernels add up to.
+        const char *why = "measured runs are slower than Napkin's kernel sum (best-shape GEMMs plus a fixed time per "
+                          "launch): the target is not met";
+        QEXPECT_FAIL("", why, Continue);
         QVERIFY(average <= 0.08);
-        QEXPECT_FAIL("", "no shape-dependent GEMM efficiency or kernel launch overhead yet: the target is not met", Continue);
+        QEXPECT_FAIL("", why, Continue);
         QVERIFY(worst <= 0.15);
     }
 
@@ -291,7 +295,7 @@ private slots:
         }
         const double average = sum / count;
         qInfo("siblings after calibrating on one run: %d, average |error| %.1f%%", count, average * 100);
-        QEXPECT_FAIL("", "the error left after calibration changes with scale (see the table): no shape-dependent efficiency yet", Continue);
+        QEXPECT_FAIL("", "the error left after calibration changes with scale (see the table): the A100 rows alone range from -9.7% to -22.9%", Continue);
         QVERIFY(average <= 0.05);
     }
 };

@@ -238,7 +238,8 @@ private slots:
                     const double e = op.fusedAttention ? (op.phase == Phase::Backward ? backward : forward)
                                                        : m.computeEfficiency;
                     sum += op.count * std::max(op.flops / (m.peakFlopsPerS * e),
-                                               op.bytes / (m.bandwidthBytesPerS * m.memoryEfficiency));
+                                               op.bytes / (m.bandwidthBytesPerS * m.memoryEfficiency))
+                           + op.count * m.kernelFixedSeconds;
                 }
             return sum;
         };
@@ -291,6 +292,101 @@ private slots:
         QCOMPARE(rope(test::presetScenario("gpt2-small")).flops, 0.0);
     }
 
+    // Each kernel launched one by one pays a fixed time on top of its roofline time: 5.8 us on
+    // sm_90, fitted to OpenXLA's measured GEMM table (matmul_interpolator_data.h, sm_90, bf16,
+    // batch 1). A fit check, not a validation: the rows below are from the table t0 came from,
+    // and they span small to large shapes (throughputs in FLOP/s, as the table prints them).
+    void kernelTimeMeetsTheMeasuredGemmTable_data()
+    {
+        QTest::addColumn<double>("m");
+        QTest::addColumn<double>("n");
+        QTest::addColumn<double>("k");
+        QTest::addColumn<double>("measuredFlopsPerS");
+        QTest::newRow("256^3") << 256.0 << 256.0 << 256.0 << 6721641025641.0;
+        QTest::newRow("512^3") << 512.0 << 512.0 << 512.0 << 43577184415584.0;
+        QTest::newRow("1024^3") << 1024.0 << 1024.0 << 1024.0 << 252764082862523.0;
+        QTest::newRow("256 x 4096 x 4096") << 256.0 << 4096.0 << 4096.0 << 418449658612626.0;
+        QTest::newRow("4096 x 256 x 4096") << 4096.0 << 256.0 << 4096.0 << 398863976225854.0;
+        QTest::newRow("2048 x 4096 x 1024") << 2048.0 << 4096.0 << 1024.0 << 596523235555555.0;
+        QTest::newRow("4096^3") << 4096.0 << 4096.0 << 4096.0 << 780193877565849.0;
+    }
+    void kernelTimeMeetsTheMeasuredGemmTable()
+    {
+        QFETCH(double, m);
+        QFETCH(double, n);
+        QFETCH(double, k);
+        QFETCH(double, measuredFlopsPerS);
+        Scenario s = test::presetScenario("llama3-8b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        const Report r = test::reportFor(s);
+        QVERIFY(r.gpu.kernelFixedSource.contains(QLatin1String("matmul_interpolator_data.h")));
+        const StepMachine machine = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
+        QCOMPARE(machine.kernelFixedSeconds, 5.8e-6);
+        WorkloadOp gemm;  // (m x k)(k x n) in bf16: 2mkn FLOPs, each operand read once, the output written once
+        gemm.flops = gemm.matmulFlops = 2 * m * n * k;
+        gemm.bytes = 2 * (m * k + k * n + m * n);
+        const double estimated = stageCompute({gemm}, machine).matmul;
+        const double measured = gemm.flops / measuredFlopsPerS;
+        qInfo("%-20s measured %7.1f us  estimated %7.1f us  (%+.1f%%)", QTest::currentDataTag(), measured * 1e6,
+              estimated * 1e6, 100 * (estimated / measured - 1));
+        QCOMPARE_LT(std::abs(estimated / measured - 1), 0.20);
+    }
+
+    // The rule: a TP-split GEMM of a narrow model, or one micro-batch over a short CP
+    // chunk, reaches a smaller share of the peak than a large square GEMM: the fixed time is a
+    // larger part of a short kernel.
+    void smallGemmsReachLessOfThePeak()
+    {
+        const auto achieved = [](std::int64_t tp, std::int64_t cp, std::int64_t microBatch, std::int64_t seqLen) {
+            Scenario s = test::presetScenario("llama3-8b");
+            s.gpuId = QStringLiteral("h100-sxm");
+            s.gpus = tp * cp;
+            s.tp = tp;
+            s.cp = cp;
+            s.sequenceParallel = tp > 1;
+            s.microBatch = microBatch;
+            s.seqLen = seqLen;
+            s.globalBatch = microBatch;
+            const Report r = test::reportFor(s);
+            const StepMachine m = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
+            WorkloadOp qkv = opsNamed(firstStageOps(s, r.memory.recipe), "QKV projection", Phase::Forward).front();
+            qkv.count = 1;
+            return qkv.flops / (stageCompute({qkv}, m).matmul * m.gemmPeak());
+        };
+        const double large = achieved(1, 1, 4, 8192);   // 32,768 x 4,096 x 6,144
+        const double tpSplit = achieved(8, 1, 1, 2048);  // 2,048 x 4,096 x 768
+        const double cpChunk = achieved(1, 8, 1, 8192);  // 1,024 x 4,096 x 6,144
+        qInfo("QKV share of the peak: large %.3f, TP 8 at 2k %.3f, CP 8 at 8k %.3f", large, tpSplit, cpChunk);
+        QCOMPARE_LT(std::abs(large - 0.803), 0.01);  // the large GEMM is at the MAMF figure, less a sliver
+        QCOMPARE_LT(tpSplit, large - 0.1);
+        QCOMPARE_LT(cpChunk, large - 0.02);
+    }
+
+    // Decode steps replay a CUDA graph: no fixed time per kernel. A prefill split into chunks
+    // launches every kernel once per chunk; the optimizer's multi-tensor kernels pay none.
+    void fixedKernelTimeFollowsTheLaunches()
+    {
+        StepMachine m;
+        m.peakFlopsPerS = 1e15;
+        m.bandwidthBytesPerS = 1e12;
+        m.kernelFixedSeconds = 5e-6;
+        WorkloadOp op;
+        op.kind = OpKind::Elementwise;
+        op.count = 10;
+        op.bytes = 1e6;  // 1 us at 1 TB/s
+        op.phase = Phase::Forward;
+        QCOMPARE_LT(std::abs(stageCompute({op}, m).other - 10 * (1e-6 + 5e-6)), 1e-15);
+        op.phase = Phase::Prefill;
+        op.launches = 3;
+        QCOMPARE_LT(std::abs(stageCompute({op}, m).other - (10 * 1e-6 + 30 * 5e-6)), 1e-15);
+        QCOMPARE_LT(std::abs(stageCompute({op}, m).fixed - 30 * 5e-6), 1e-15);
+        op.phase = Phase::Decode;
+        QCOMPARE_LT(std::abs(stageCompute({op}, m).other - 10 * 1e-6), 1e-15);
+        op.phase = Phase::Optimizer;
+        op.launches = 1;
+        QCOMPARE(stageCompute({op}, m).fixed, 0.0);
+    }
+
     // FP8 GEMMs run at FP8's own measured share of the fp8 peak (Bekman's MAMF table, FP8:
     // H100 SXM 1,402.6 of 1,979 TFLOP/s, 0.709), every other kernel at the bf16 figure (0.803);
     // a scenario's own efficiency stands for both.
@@ -309,7 +405,8 @@ private slots:
         double gemms = 0;
         for (const WorkloadOp &op : ops)
             if (op.kind == OpKind::Matmul && op.phase != Phase::Optimizer)
-                gemms += op.count * std::max(op.flops / (1979e12 * 0.709), op.bytes / (m.bandwidthBytesPerS * m.memoryEfficiency));
+                gemms += op.count * std::max(op.flops / (1979e12 * 0.709), op.bytes / (m.bandwidthBytesPerS * m.memoryEfficiency))
+                         + op.count * 5.8e-6;  // the sm_90 fixed time per kernel
         QCOMPARE_LT(std::abs(stageCompute(ops, m).matmul / gemms - 1), 1e-12);
         s.recipeId = QStringLiteral("bf16-mixed-adamw");
         QCOMPARE(test::reportFor(s).step.matmulEfficiency, 0.803);

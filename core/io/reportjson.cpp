@@ -172,6 +172,7 @@ QJsonObject timeJson(const Report &r)
                                                        {QStringLiteral("compute_matmul"), r.step.computeMatmul},
                                                        {QStringLiteral("compute_attention"), r.step.computeAttention},
                                                        {QStringLiteral("compute_other"), r.step.computeOther},
+                                                       {QStringLiteral("compute_kernel_fixed"), r.step.computeFixed},
                                                        {QStringLiteral("tp_exposed"), r.step.tpExposed},
                                                        {QStringLiteral("cp_exposed"), r.step.cpExposed},
                                                        {QStringLiteral("pp_exposed"), r.step.ppExposed},

@@ -175,6 +175,16 @@ std::optional<Refusal> parseGpu(const QJsonObject &o, int index, GpuSpec *g)
                || o.contains(QStringLiteral("efficiency_attention_causal_backward"))) {
         return Refusal{r.where(), QStringLiteral("the other attention efficiencies and their source need efficiency_attention_forward")};
     }
+    if (o.contains(QStringLiteral("kernel_fixed_seconds")) || o.contains(QStringLiteral("kernel_fixed_source"))) {
+        double fixed = 0;
+        if (!r.positive(QStringLiteral("kernel_fixed_seconds"), &fixed)
+            || !r.string(QStringLiteral("kernel_fixed_source"), &g->kernelFixedSource))
+            return r.refusal();
+        // A launch and a wave's tail are microseconds; a millisecond would be a unit slip.
+        if (fixed > 1e-4)
+            return Refusal{r.where(), QStringLiteral("kernel_fixed_seconds must be at most 1e-4 (100 us)")};
+        g->kernelFixedSeconds = fixed;
+    }
     return std::nullopt;
 }
 

@@ -82,6 +82,10 @@ struct GpuSpec {
     std::optional<double> efficiencyAttentionCausalForward;
     std::optional<double> efficiencyAttentionCausalBackward;
     QString efficiencyAttentionSource;
+    /// A kernel's time beyond its roofline time (launch, ramp-up, the last wave's tail), fitted
+    /// to a measured GEMM table; unset: none charged (StepMachine::kernelFixedSeconds).
+    std::optional<double> kernelFixedSeconds;
+    QString kernelFixedSource;
 };
 
 /// The dtypes whose peak GpuSpec::peakFor() accepts for `dtype`: itself, then its partner.

@@ -166,6 +166,7 @@ public:
         const auto place = [&](WorkloadOp op) {
             op.phase = phase;
             op.savedBytes = 0;
+            op.launches = chunks;  // each chunk runs every kernel
             if (op.kind == OpKind::Matmul && op.params > 0) {
                 const double bytesPerParam = paramBytes(op);
                 op.bytes -= op.params * (2 - bytesPerParam);

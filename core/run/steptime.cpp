@@ -38,6 +38,7 @@ StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, cons
         m.memoryScale = s.calibration->memory;
         m.commScale = s.calibration->comm;
     }
+    m.kernelFixedSeconds = gpu.kernelFixedSeconds.value_or(0);
     m.links = links;
     m.links.host = &gpu.hostLink;
     return m;
@@ -62,7 +63,13 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
         const double rate = op.kind == OpKind::Matmul ? gemmRate
                             : op.fusedAttention     ? (op.phase == Phase::Backward ? flashBackwardRate : flashForwardRate)
                                                     : flopRate;
-        const double seconds = op.count * std::max(op.flops / rate, op.bytes / byteRate);
+        // Kernels launched one by one pay a fixed time each; CUDA-graph decode steps and the
+        // optimizer's multi-tensor kernels do not (StepMachine::kernelFixedSeconds).
+        const double fixed = op.phase == Phase::Decode || op.phase == Phase::Optimizer
+                                 ? 0
+                                 : op.count * op.launches * m.kernelFixedSeconds;
+        const double seconds = op.count * std::max(op.flops / rate, op.bytes / byteRate) + fixed;
+        c.fixed += fixed;
         if (op.phase == Phase::Optimizer) {
             c.optimizer += seconds;
             continue;
@@ -92,6 +99,7 @@ StageCompute minus(StageCompute a, const StageCompute &b)
     a.backward -= b.backward;
     a.attentionCore -= b.attentionCore;
     a.optimizer -= b.optimizer;
+    a.fixed -= b.fixed;
     return a;
 }
 
@@ -103,6 +111,7 @@ StageCompute scaled(StageCompute a, double k)
     a.backward *= k;
     a.attentionCore *= k;
     a.optimizer *= k;
+    a.fixed *= k;
     return a;
 }
 
@@ -114,6 +123,7 @@ void addTo(StageCompute &a, const StageCompute &b)
     a.backward += b.backward;
     a.attentionCore += b.attentionCore;
     a.optimizer += b.optimizer;
+    a.fixed += b.fixed;
 }
 
 } // namespace
@@ -378,6 +388,7 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     r.attentionForwardEfficiency = machine.attentionForwardEfficiency;
     r.attentionBackwardEfficiency = machine.attentionBackwardEfficiency;
     r.memoryEfficiency = machine.memoryEfficiency;
+    r.kernelFixedSeconds = machine.kernelFixedSeconds;
     const ComputeParts parts = given ? *given : computeParts(s, recipe, machine);
     StageTime slowest;
     QList<CommOp> comm;
@@ -397,6 +408,7 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     r.computeMatmul = m * slowest.compute.matmul;
     r.computeAttention = m * slowest.compute.attention;
     r.computeOther = m * slowest.compute.other;
+    r.computeFixed = m * slowest.compute.fixed;
     r.tpExposed = m * slowest.tp;
     r.cpExposed = m * slowest.cp;
     r.ppExposed = m * slowest.pp;

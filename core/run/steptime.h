@@ -47,6 +47,11 @@ struct StepMachine {
     double computeScale = 1;
     double memoryScale = 1;
     double commScale = 1;
+    /// The time a kernel takes beyond its roofline time (launch, ramp-up and the last wave's
+    /// tail), charged once per launch of every kernel launched one by one (training,
+    /// prefill); decode steps replay CUDA graphs and the optimizer's multi-tensor kernels
+    /// cover thousands of tensors per launch, so neither pays it. GpuSpec::kernelFixedSeconds.
+    double kernelFixedSeconds = 0;
     Links links;
 };
 
@@ -61,7 +66,7 @@ StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, cons
 /// Napkin's bottom-up time of one optimizer step on the slowest pipeline stage.
 ///
 /// Compute: every op of one micro-batch at max(FLOPs / (peak x matmul efficiency),
-/// bytes / (bandwidth x memory efficiency)). Communication: the alpha-beta time of each
+/// bytes / (bandwidth x memory efficiency)), plus the GPU's fixed time per kernel launch. Communication: the alpha-beta time of each
 /// collective. Overlap rule: TP collectives and PP sends sit between dependent kernels and
 /// are exposed whole (Megatron-LM overlaps TP only with --tp-comm-overlap); CP's ring
 /// exchange hides behind the attention it feeds; the DP gradient reduction (and ZeRO-1/2's
@@ -96,6 +101,8 @@ struct StepTimeReport {
     double memoryEfficiency = 0;
     double attentionForwardEfficiency = 0;  ///< FlashAttention's; 0: computeEfficiency
     double attentionBackwardEfficiency = 0;
+    double kernelFixedSeconds = 0;  ///< per kernel launch (StepMachine::kernelFixedSeconds)
+    double computeFixed = 0;        ///< per step: the kernels' fixed time, inside the three compute parts
     QList<CommOp> comm;
 };
 
@@ -105,6 +112,7 @@ struct StageCompute {
     double backward = 0;     ///< the backward pass alone, seconds
     double attentionCore = 0;  ///< the attention kernels alone (forward + backward), for CP overlap
     double optimizer = 0;    ///< the optimizer step, seconds (once per step)
+    double fixed = 0;        ///< the kernels' fixed time (StepMachine::kernelFixedSeconds), inside the three parts
     double total() const { return matmul + attention + other; }
 };
 

@@ -139,6 +139,10 @@ QString stepSegmentText(const Report &r, StepComponent c)
                                 "measurements on this GPU)"))
                        .arg(fmt::percent(r.step.attentionForwardEfficiency, 1),
                             fmt::percent(r.step.attentionBackwardEfficiency, 1));
+    if (s.kernelFixedSeconds > 0)
+        compute += tr("; each kernel launch adds %1 of fixed time (launch, ramp-up, the last wave's tail; fitted "
+                      "to a measured GEMM table for this GPU), %2 in all")
+                       .arg(fmt::duration(s.kernelFixedSeconds), fmt::duration(s.computeFixed));
     QString body;
     switch (c) {
     case StepComponent::Matmul:

@@ -39,6 +39,8 @@ struct WorkloadOp {
     double params = 0;       ///< parameters this GPU holds for it
     bool expert = false;     ///< a routed expert's: split by EP, its state sharded over the expert DP ranks
     bool fusedAttention = false;  ///< a FlashAttention kernel (its own measured efficiency, StepMachine)
+    /// Launches per occurrence: a prefill split into chunks runs each kernel once per chunk.
+    double launches = 1;
 };
 
 /// What the workload builder needs, in plain numbers, so that the planner can call it
