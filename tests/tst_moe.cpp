@@ -70,6 +70,44 @@ private slots:
         }
     }
 
+    // Megatron-Core's all-to-all dispatcher (token_dispatcher.py): every routed row is gathered
+    // into expert order before it is sent ("permutation 1"), and a rank that holds several experts
+    // sorts the received chunks into expert order and back before the combine
+    // ("permutation 2", sort_chunks_by_idxs). Mixtral on one rank of TP 1: 4,096 tokens x top-2
+    // rows of 4,096 bf16 values, each read and written once, forward and again backward.
+    void tokenDispatchPermutesEveryRoutedRow()
+    {
+        const auto opsOf = [](const Scenario &s) {
+            const Recipe recipe = *findRecipe(s.recipeId);
+            std::vector<WorkloadOp> ops;
+            buildWorkload(workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
+                                        recipe.optimizerBytes, 32),
+                          ops);
+            return ops;
+        };
+        const auto find = [](const std::vector<WorkloadOp> &ops, const char *name, Phase phase) -> const WorkloadOp * {
+            for (const WorkloadOp &op : ops)
+                if (qstrcmp(op.name, name) == 0 && op.phase == phase)
+                    return &op;
+            return nullptr;
+        };
+        const double rowBytes = 4096.0 * 2 * 4096 * 2;  // tokens x top-2 x d_model x bf16
+        const std::vector<WorkloadOp> ep8 = opsOf(mixtral(1, 8, 1));  // one expert per rank
+        const WorkloadOp *permute = find(ep8, "token permute (dispatch)", Phase::Forward);
+        QVERIFY(permute);
+        QCOMPARE(permute->count, 32.0);  // every block is a MoE block
+        QCOMPARE(permute->bytes, 2 * rowBytes);
+        QCOMPARE(permute->flops, 0.0);
+        QCOMPARE(find(ep8, "token permute (dispatch)", Phase::Backward)->bytes, 2 * rowBytes);
+        QVERIFY(!find(ep8, "expert chunk sort", Phase::Forward));  // one local expert: nothing to sort
+        const std::vector<WorkloadOp> ep4 = opsOf(mixtral(1, 4, 1));  // two experts per rank
+        const WorkloadOp *sort = find(ep4, "expert chunk sort", Phase::Forward);
+        QVERIFY(sort);
+        QCOMPARE(sort->count, 64.0);  // into expert order and back, per block
+        QCOMPARE(sort->bytes, 2 * rowBytes);
+        QVERIFY(!find(opsOf(mixtral(1, 1, 1)), "expert chunk sort", Phase::Forward));  // no EP: no chunks
+    }
+
     void expertsAreSplitByExpertParallelism()
     {
         // Megatron-LM / DeepSpeed-MoE: each of ep ranks holds experts / ep whole experts, each

@@ -186,6 +186,15 @@ void WorkloadBuilder::mixtureOfExperts()
                     {full ? 0 : whole(F * sb * in.experts + (pytorch ? kInt64 * sb * in.expertsPerToken : 0)), 0});
     // Expert rows per token: its top-k, padded to the capacity factor.
     const double perToken = in.expertsPerToken * in.capacityFactor;
+    // Megatron-Core's all-to-all token dispatcher (megatron/core/transformer/moe/
+    // token_dispatcher.py) gathers each token's rows into expert order before sending them
+    // ("permutation 1"), and where a rank holds several experts it sorts the received chunks
+    // from rank order into expert order and back again before the combine ("permutation 2",
+    // sort_chunks_by_idxs): memory-bound copies of every routed row.
+    const double localExperts = in.experts / in.ep;
+    ops.permutation("token permute (dispatch)", moeL, T * perToken * d);
+    if (in.ep > 1 && localExperts > 1)
+        ops.permutation("expert chunk sort", 2 * moeL, T * perToken * in.etp / in.tp * d);
     ops.expert = true;
     // Expert TP (etp ranks, tp by default) pools the routed rows of etp TP ranks and splits each
     // expert's width over them: each rank still computes its own tokens' share.

@@ -110,6 +110,16 @@ public:
             outputs * (a + 2));
     }
 
+    /// A permutation of `elements` activations (rows gathered into a new order): each read once
+    /// and written once, no FLOPs, nothing kept; its backward is the inverse permutation of the
+    /// gradient, the same bytes.
+    void permutation(const char *name, double count, double elements)
+    {
+        const double bytes = 2 * elements * m_in.activationBytes;
+        add(name, Phase::Forward, OpKind::Elementwise, count, 0, 0, bytes);
+        add(name, Phase::Backward, OpKind::Elementwise, count, 0, 0, bytes);
+    }
+
     /// Elementwise kernel over `elements`, reading `reads` and writing `writes` tensors of that size.
     void elementwise(const char *name, OpKind kind, double count, double elements, double flopsPerElement,
                      double reads, double writes, double extraBytes = 0, Keeps keeps = {})
