@@ -43,7 +43,11 @@ void writeServing(QTextStream &t, const Report &r, ByteUnit unit)
       << fmt::count(static_cast<std::int64_t>(in.kvBlocks)) << " blocks of " << s.kvBlockTokens << " tokens ("
       << fmt::bytes(in.kvBlockBytes, unit) << " per GPU each)\n";
     t << "  concurrency      " << in.concurrency << (s.concurrency ? "" : " (max)") << " of at most " << in.maxConcurrency
-      << " sequences of " << s.promptTokens + s.outputTokens << " tokens per replica\n";
+      << " sequences of " << s.promptTokens + s.outputTokens << " tokens per replica ("
+      << (in.kvMaxConcurrency > s.maxNumSeqs
+              ? QStringLiteral("the scheduler's max_num_seqs; the KV pool holds %1)").arg(fmt::count(in.kvMaxConcurrency))
+              : QStringLiteral("what the KV pool holds)"))
+      << '\n';
     t << "\nTime (steady state of continuous batching, " << in.gemmDtype << " GEMMs)\n";
     t << "  time to first    " << fmt::duration(in.ttftSeconds) << "   its prefill (" << fmt::duration(in.prefillSeconds)
       << ") in a step beside the batch's decode\n";

@@ -336,6 +336,7 @@ QJsonObject inferenceJson(const InferenceReport &in)
         {QStringLiteral("kv_capacity_tokens"), in.kvCapacityTokens},
         {QStringLiteral("kv_blocks"), in.kvBlocks},
         {QStringLiteral("max_concurrency"), integer(in.maxConcurrency)},
+        {QStringLiteral("kv_max_concurrency"), integer(in.kvMaxConcurrency)},
         {QStringLiteral("concurrency"), integer(in.concurrency)},
         {QStringLiteral("prefill_seconds"), in.prefillSeconds},
         {QStringLiteral("decode_step_seconds"), in.decodeStepSeconds},

@@ -503,7 +503,8 @@ std::vector<ScenarioField> buildFields()
          [](const Scenario &s) { return integer(s.outputTokens); },
          [](Scenario &s, const QJsonValue &v) { s.outputTokens = toInt(v); }},
         {"concurrency", "concurrency", nullptr, K::Integer, G::Serving, 1, limits::maxConcurrency, false, true, "N|max",
-         "serving: sequences in flight per model replica; max (null): the most the KV pool holds at prompt + output",
+         "serving: sequences in flight per model replica; max (null): the most the KV pool holds at prompt + output, "
+         "at most max_num_seqs",
          T::Serving, "Concurrency", "Sequences each model replica decodes together (continuous batching). More "
          "sequences share each read of the weights, so throughput rises and each token takes longer.",
          nullptr,
@@ -547,6 +548,15 @@ std::vector<ScenarioField> buildFields()
          nullptr,
          [](const Scenario &s) { return integer(s.prefillChunk); },
          [](Scenario &s, const QJsonValue &v) { s.prefillChunk = toInt(v); }},
+        {"max_num_seqs", "max-num-seqs", nullptr, K::Integer, G::Serving, 1, limits::maxConcurrency, false, false, "N",
+         "serving: the scheduler's cap on sequences running together (vLLM's max_num_seqs: 1024 on H100-class "
+         "GPUs, 256 on smaller ones and A100s; TensorRT-LLM's max_batch_size); the default caps nothing",
+         T::Serving, "Max sequences", "The serving engine's scheduler runs at most this many sequences together, "
+         "however many the KV cache could hold; concurrency max is the smaller of the two. vLLM's default is 1024 "
+         "on H100-class GPUs and 256 on smaller ones and A100s.",
+         nullptr,
+         [](const Scenario &s) { return integer(s.maxNumSeqs); },
+         [](Scenario &s, const QJsonValue &v) { s.maxNumSeqs = toInt(v); }},
     };
     return f;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/model/limits.h"
+
 #include <QString>
 #include <QList>
 #include <QStringList>
@@ -242,6 +244,10 @@ struct Scenario {
     double gpuMemoryUtilization = 0.9; ///< vLLM's gpu_memory_utilization: the share of memory it may use
     std::int64_t kvBlockTokens = 16;   ///< tokens per KV-cache block (vLLM's block_size)
     std::int64_t prefillChunk = 8192;  ///< tokens per prefill batch (vLLM's max_num_batched_tokens)
+    /// The scheduler's cap on sequences running together (vLLM's max_num_seqs, 1024 on
+    /// H100-class GPUs; TensorRT-LLM's max_batch_size): `concurrency` max is the smaller of it
+    /// and what the KV pool holds. The default caps nothing.
+    std::int64_t maxNumSeqs = limits::maxConcurrency;
 
     /// Factors fitted to the user's own measured runs (JSON "calibration"); absent: uncalibrated.
     std::optional<Calibration> calibration;

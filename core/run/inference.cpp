@@ -32,9 +32,8 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 /// https://github.com/llm-d-incubation/llm-d-planner/pull/205): 1.82 GiB.
 constexpr double kCommBufferBytes = 1.82 * 1024 * 1024 * 1024;
 
-/// vLLM's profiling forward also samples max_num_seqs sequences: their fp32 logits and
-/// probabilities over the vocabulary (vLLM V1's default max_num_seqs of 1024 on H100-class GPUs,
-/// vllm/engine/arg_utils.py).
+/// The sequences vLLM's profiling forward samples (its max_num_seqs, 1024 by default on
+/// H100-class GPUs).
 constexpr double kProfiledSequences = 1024;
 
 QString gib(double bytes)
@@ -357,6 +356,9 @@ public:
         for (const WorkloadOp &op : all)
             if (op.phase == Phase::Forward && op.region == Region::Block)
                 peak = std::max(peak, op.bytes - op.params * 2);
+        // vLLM's profiling forward also samples max_num_seqs sequences: their fp32 logits and
+        // probabilities over the vocabulary. Napkin takes vLLM V1's default of 1024 on H100-class
+        // GPUs (vllm/engine/arg_utils.py, EngineArgs._set_default_args), whatever max_num_seqs.
         const double sampler = 2 * kProfiledSequences * static_cast<double>(m.vocab) * 4;
         return peak + tokens * static_cast<double>(m.dModel) * kActivationBytes + sampler;
     }
@@ -415,19 +417,25 @@ Result<InferenceReport> computeInference(const Scenario &s, const GpuSpec &gpu, 
     r.kvBlocks = kvBlocks(mem.kvPool, r.kvBlockBytes);
     r.kvCapacityTokens = r.kvBlocks * blockTokens;
     const double perSequence = blocksPerSequence(m, context, blockTokens);
-    r.maxConcurrency = static_cast<std::int64_t>(std::min(std::floor(r.kvBlocks / perSequence),
-                                                          static_cast<double>(limits::maxConcurrency)));
-    if (r.maxConcurrency < 1)
+    r.kvMaxConcurrency = static_cast<std::int64_t>(std::min(std::floor(r.kvBlocks / perSequence),
+                                                            static_cast<double>(limits::maxConcurrency)));
+    r.maxConcurrency = std::min(r.kvMaxConcurrency, s.maxNumSeqs);
+    if (r.kvMaxConcurrency < 1)
         return Refusal{QStringLiteral("prompt_tokens"),
                        QStringLiteral("a sequence of %1 tokens needs %2 of KV cache per GPU, and the pool holds %3; "
                                       "use fewer tokens, more GPUs per replica (tp, pp), a smaller kv_dtype or a "
                                       "higher gpu_memory_utilization")
                            .arg(static_cast<std::int64_t>(context)).arg(gib(perSequence * r.kvBlockBytes), gib(mem.kvPool))};
-    if (s.concurrency && *s.concurrency > r.maxConcurrency)
+    if (s.concurrency && *s.concurrency > r.kvMaxConcurrency)
         return Refusal{QStringLiteral("concurrency"),
                        QStringLiteral("must be at most %1, the sequences of %2 tokens the KV pool holds per replica "
                                       "(got %3)")
-                           .arg(r.maxConcurrency).arg(static_cast<std::int64_t>(context)).arg(*s.concurrency)};
+                           .arg(r.kvMaxConcurrency).arg(static_cast<std::int64_t>(context)).arg(*s.concurrency)};
+    if (s.concurrency && *s.concurrency > s.maxNumSeqs)
+        return Refusal{QStringLiteral("concurrency"),
+                       QStringLiteral("must be at most %1, the scheduler's max_num_seqs (got %2); raise max_num_seqs "
+                                      "to run more sequences together")
+                           .arg(s.maxNumSeqs).arg(*s.concurrency)};
     r.concurrency = s.concurrency.value_or(r.maxConcurrency);
     mem.kvInUse = static_cast<double>(r.concurrency) * perSequence * r.kvBlockBytes;
 

@@ -54,7 +54,8 @@ struct InferenceReport {
     double kvBlockBytes = 0;          ///< one block of kv_block_tokens on one GPU
     double kvBlocks = 0;              ///< blocks the pool holds on each GPU
     double kvCapacityTokens = 0;      ///< per replica: blocks x block tokens
-    std::int64_t maxConcurrency = 0;  ///< sequences of prompt + output the pool holds per replica
+    std::int64_t kvMaxConcurrency = 0;  ///< sequences of prompt + output the pool holds per replica
+    std::int64_t maxConcurrency = 0;  ///< the most that run together: kvMaxConcurrency, at most max_num_seqs
     std::int64_t concurrency = 0;     ///< the one used: the scenario's, or maxConcurrency
     ServingMemory memory;             ///< the GPU of the largest stage
 

@@ -118,6 +118,7 @@ QWidget *MoreOptions::buildServingGroup()
     m_fields->addRow(form, "quant_group", {.stepFactor = 2});
     m_fields->addRow(form, "kv_block_tokens", {.stepFactor = 2});
     m_fields->addRow(form, "prefill_chunk", {.stepFactor = 2});
+    m_fields->addRow(form, "max_num_seqs", {.stepFactor = 2});
     return box;
 }
 
