@@ -261,6 +261,13 @@ private slots:
             << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"kernel_fixed_seconds\":-1e-6,"
                                                        "\"kernel_fixed_source\":\"f\"")
             << QStringLiteral("\"kernel_fixed_seconds\" must be a positive number");
+        QTest::newRow("TP overlap efficiency above 1")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"tp_overlap_efficiency\":1.5,"
+                                                       "\"tp_overlap_source\":\"f\"")
+            << QStringLiteral("\"tp_overlap_efficiency\" must be a number from -1 to 1");
+        QTest::newRow("TP overlap efficiency without source")
+            << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"tp_overlap_efficiency\":0.2")
+            << QStringLiteral("\"tp_overlap_source\" must be a non-empty string");
         QTest::newRow("causal attention alone")
             << edited(",\"efficiency_source\":\"e\"", ",\"efficiency_source\":\"e\",\"efficiency_attention_causal_forward\":0.6")
             << QStringLiteral("need efficiency_attention_forward");

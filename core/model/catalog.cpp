@@ -185,6 +185,14 @@ std::optional<Refusal> parseGpu(const QJsonObject &o, int index, GpuSpec *g)
             return Refusal{r.where(), QStringLiteral("kernel_fixed_seconds must be at most 1e-4 (100 us)")};
         g->kernelFixedSeconds = fixed;
     }
+    if (o.contains(QStringLiteral("tp_overlap_efficiency")) || o.contains(QStringLiteral("tp_overlap_source"))) {
+        const QJsonValue v = o.value(QStringLiteral("tp_overlap_efficiency"));
+        if (!v.isDouble() || v.toDouble() < -1 || v.toDouble() > 1)
+            return Refusal{r.where(), QStringLiteral("\"tp_overlap_efficiency\" must be a number from -1 to 1")};
+        if (!r.string(QStringLiteral("tp_overlap_source"), &g->tpOverlapSource))
+            return r.refusal();
+        g->tpOverlapEfficiency = v.toDouble();
+    }
     return std::nullopt;
 }
 

@@ -86,6 +86,11 @@ struct GpuSpec {
     /// to a measured GEMM table; unset: none charged (StepMachine::kernelFixedSeconds).
     std::optional<double> kernelFixedSeconds;
     QString kernelFixedSource;
+    /// The share of TP communication Transformer Engine's comm-GEMM overlap hides, measured
+    /// per GEMM as 1 - exposed / non-overlapped communication time (Flux's overlap efficiency;
+    /// below 0 when the overlap is slower than none); unset: the GEMMs cover all they can.
+    std::optional<double> tpOverlapEfficiency;
+    QString tpOverlapSource;
 };
 
 /// The dtypes whose peak GpuSpec::peakFor() accepts for `dtype`: itself, then its partner.

@@ -39,6 +39,7 @@ StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, cons
         m.commScale = s.calibration->comm;
     }
     m.kernelFixedSeconds = gpu.kernelFixedSeconds.value_or(0);
+    m.tpOverlapEfficiency = gpu.tpOverlapEfficiency;
     m.links = links;
     m.links.host = &gpu.hostLink;
     return m;
@@ -267,7 +268,15 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
                                 m * perLayer * in.layers, link);
         }
         // With --tp-comm-overlap (SP only) the chunks run under the block's GEMMs; the rest is exposed.
-        const double exposed = l.sp && s.tpOverlap ? std::max(0.0, seconds - m * t.compute.matmul) : seconds;
+        // Overlapped (Transformer Engine's userbuffers, --tp-comm-overlap), the collectives run in
+        // chunks under the block's GEMMs: what those cannot cover stays exposed, and where the GPU
+        // has a measured overlap efficiency E, at least (1 - E) of it does (Flux's ECT measure:
+        // the split GEMMs' own slowdown included).
+        const double uncovered = std::max(0.0, seconds - m * t.compute.matmul);
+        const double exposed = !(l.sp && s.tpOverlap) ? seconds
+                               : machine.tpOverlapEfficiency
+                                   ? std::max(uncovered, (1 - *machine.tpOverlapEfficiency) * seconds)
+                                   : uncovered;
         t.tp = exposed / m;
         sink.expose(from, exposed, seconds);
     }

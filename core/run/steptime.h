@@ -52,6 +52,9 @@ struct StepMachine {
     /// prefill); decode steps replay CUDA graphs and the optimizer's multi-tensor kernels
     /// cover thousands of tensors per launch, so neither pays it. GpuSpec::kernelFixedSeconds.
     double kernelFixedSeconds = 0;
+    /// The share of TP communication Transformer Engine's comm-GEMM overlap hides on this GPU
+    /// (GpuSpec::tpOverlapEfficiency; below 0: slower than no overlap); unset: all the GEMMs cover.
+    std::optional<double> tpOverlapEfficiency;
     Links links;
 };
 

@@ -63,6 +63,29 @@ QString commLines(const StepTimeReport &s, std::initializer_list<CommGroup> grou
     return lines.isEmpty() ? none : lines.join(QLatin1Char('\n'));
 }
 
+/// What happens to TP's collectives: exposed whole, or overlapped with the GEMMs at the GPU's
+/// measured overlap efficiency (Flux's), or as far as the GEMMs cover where none is measured.
+QString tpOverlapText(const Report &r)
+{
+    if (!(r.layout.sp && r.scenario.tpOverlap))
+        return tr("TP's collectives sit between dependent kernels and are exposed whole%1; ")
+            .arg(r.scenario.tpOverlap ? tr(" (the overlap needs sequence parallelism)") : QString());
+    const QString chunks =
+        tr("TP's all-gathers and reduce-scatters run in chunks under the block's GEMMs (Overlap TP communication)");
+    const std::optional<double> e = r.gpu.tpOverlapEfficiency;
+    if (!e)
+        return chunks + tr("; what those cannot cover is exposed (no measured overlap efficiency for this GPU). ");
+    const QString hidden = fmt::percent(*e);
+    const QString left = fmt::percent(1 - *e);
+    if (*e < 0)
+        return chunks + tr(", but on this GPU Transformer Engine's overlap was measured slower than none (overlap "
+                           "efficiency %1, Flux, Chang et al. 2024): they cost %2 of their own time. ")
+                            .arg(hidden, left);
+    return chunks + tr("; on this GPU Transformer Engine's overlap was measured to hide %1 of them (Flux, Chang et al. "
+                       "2024), so at least %2 stays exposed, and more where the GEMMs are too short to cover the rest. ")
+                        .arg(hidden, left);
+}
+
 } // namespace
 
 QString stepComponentName(StepComponent c)
@@ -158,11 +181,7 @@ QString stepSegmentText(const Report &r, StepComponent c)
                    .arg(fmt::duration(sumExposed(s, CommGroup::Tp)), fmt::duration(sumExposed(s, CommGroup::Cp)),
                         fmt::duration(sumExposed(s, CommGroup::Pp)),
                         commLines(s, {CommGroup::Tp, CommGroup::Cp, CommGroup::Pp}),
-                        l.sp && r.scenario.tpOverlap
-                            ? tr("TP's all-gathers and reduce-scatters run in chunks under the block's GEMMs "
-                                 "(Overlap TP communication); what those cannot cover is exposed. ")
-                            : tr("TP's collectives sit between dependent kernels and are exposed whole%1; ")
-                                  .arg(r.scenario.tpOverlap ? tr(" (the overlap needs sequence parallelism)") : QString()));
+                        tpOverlapText(r));
         break;
     case StepComponent::ExpertComm:
         body = tr("Each Mixture-of-Experts block sends every token's top-k copies (padded to the capacity factor) "
