@@ -69,7 +69,9 @@ void writeServing(QTextStream &t, const Report &r, ByteUnit unit)
               ? QStringLiteral("compute-bound from %1 sequences%2")
                     .arg(fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom)),
                          in.decodeGemmsComputeBoundFrom > static_cast<double>(in.maxConcurrency)
-                             ? QStringLiteral(", past the %1 the KV cache holds").arg(fmt::count(in.maxConcurrency))
+                             ? (in.maxConcurrency < in.kvMaxConcurrency ? QStringLiteral(", past the %1 max_num_seqs runs")
+                                                                        : QStringLiteral(", past the %1 the KV cache holds"))
+                                   .arg(fmt::count(in.maxConcurrency))
                              : QString())
               : QStringLiteral("memory-bound at any concurrency"))
       << "; its attention reads each sequence's cache and stays memory-bound\n";

@@ -181,7 +181,8 @@ QString servingText(const Report &r, ByteUnit unit)
                       fmt::duration(in.tpotSeconds), fmt::count(in.concurrency),
                       in.decodeGemmsComputeBoundFrom <= 0 ? tr("never")
                       : in.decodeGemmsComputeBoundFrom > static_cast<double>(in.maxConcurrency)
-                          ? tr("%1, past the %2 the KV cache holds")
+                          ? (in.maxConcurrency < in.kvMaxConcurrency ? tr("%1, past the %2 max_num_seqs runs")
+                                                                     : tr("%1, past the %2 the KV cache holds"))
                                 .arg(fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom)), fmt::count(in.maxConcurrency))
                           : fmt::count(static_cast<std::int64_t>(in.decodeGemmsComputeBoundFrom)));
 }

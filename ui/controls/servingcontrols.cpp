@@ -72,7 +72,8 @@ ServingControls::ServingControls(ScenarioController *controller, QWidget *parent
     m_concurrency = new LinkedSlider(c, m_box);
     form->addRow(m_concurrency);
     m_max = described(new QCheckBox(tr("As many as the KV cache holds (max)"), m_box), tr("Maximum concurrency"),
-                      tr("Decode as many sequences as the KV pool holds at prompt + output tokens"));
+                      tr("Decode as many sequences as the KV pool holds at prompt + output tokens, at most "
+                         "max_num_seqs (More options)"));
     form->addRow(m_max);
     m_fields->addRow(form, "weight_dtype");
     m_fields->addRow(form, "kv_dtype");
@@ -145,6 +146,9 @@ void ServingControls::fitConcurrency(const Report &r)
         return;
     // Up to the most the pool holds: a position past it would be a concurrency core refuses.
     m_concurrency->setSliderMaximum(static_cast<double>(std::max<std::int64_t>(1, r.inference->maxConcurrency)));
+    // Say which limit "max" is: the pool, or the scheduler's cap below it.
+    m_max->setText(r.inference->maxConcurrency < r.inference->kvMaxConcurrency ? tr("As many as max_num_seqs allows (max)")
+                                                                               : tr("As many as the KV cache holds (max)"));
     if (!r.scenario.concurrency)
         m_concurrency->setValue(static_cast<double>(r.inference->maxConcurrency));
 }

@@ -268,7 +268,9 @@ void RooflinePanel::setReport(const Report &report)
         // Past what the KV pool holds, the crossover is a fact of the GPU that this run cannot reach.
         m_computeBound = from <= 0 ? tr("decode's GEMMs are never compute-bound here")
                          : from > static_cast<double>(most)
-                             ? tr("decode's GEMMs compute-bound from ≈ %1 sequences (only %2 fit)")
+                             ? (most < report.inference->kvMaxConcurrency
+                                    ? tr("decode's GEMMs compute-bound from ≈ %1 sequences (max_num_seqs runs %2)")
+                                    : tr("decode's GEMMs compute-bound from ≈ %1 sequences (only %2 fit)"))
                                    .arg(fmt::number(from), fmt::count(most))
                              : tr("decode's GEMMs are compute-bound from ≈ %1 sequences").arg(fmt::number(from));
     }

@@ -170,11 +170,15 @@ void ServingMemoryPanel::refresh()
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(m.capacity)), QChar(0x2501)});
     m_legend->setEntries(legend);
     m_total->setText(tr("KV pool %1").arg(bytes(m.kvPool)));
-    m_summary->setText(tr("KV cache: %1 tokens per replica (%2 per token per GPU) · %3 of %4 sequences in flight, "
-                          "%5 tokens each")
+    const QString capped = inf.maxConcurrency < inf.kvMaxConcurrency
+                               ? tr(" (max_num_seqs; the pool holds %1)").arg(inf.kvMaxConcurrency)
+                               : QString();
+    m_summary->setText(tr("KV cache: %1 tokens per replica (%2 per token per GPU) · %3 of %4 sequences in flight%5, "
+                          "%6 tokens each")
                            .arg(fmt::compactCount(inf.kvCapacityTokens), fmt::bytes(inf.kvBytesPerTokenPerGpu, m_unit))
                            .arg(inf.concurrency)
                            .arg(inf.maxConcurrency)
+                           .arg(capped)
                            .arg(m_report->scenario.promptTokens + m_report->scenario.outputTokens));
     placeTotal();
 }
