@@ -267,7 +267,6 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
             seconds += sink.add(QStringLiteral("TP all-reduce"), CommGroup::Tp, Collective::AllReduce, l.tp, act,
                                 m * perLayer * in.layers, link);
         }
-        // With --tp-comm-overlap (SP only) the chunks run under the block's GEMMs; the rest is exposed.
         // Overlapped (Transformer Engine's userbuffers, --tp-comm-overlap), the collectives run in
         // chunks under the block's GEMMs: what those cannot cover stays exposed, and where the GPU
         // has a measured overlap efficiency E, at least (1 - E) of it does (Flux's ECT measure:
