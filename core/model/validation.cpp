@@ -63,6 +63,11 @@ std::optional<Refusal> validateServing(const Scenario &s)
                        QStringLiteral("prompt + output tokens must be at most the model's max_positions, %1 "
                                       "(got %2 + %3 = %4)")
                            .arg(s.model.maxPositions).arg(s.promptTokens).arg(s.outputTokens).arg(context)};
+    if (s.concurrency && *s.concurrency > s.maxNumSeqs)
+        return Refusal{QStringLiteral("concurrency"),
+                       QStringLiteral("must be at most %1, the scheduler's max_num_seqs (got %2); raise max_num_seqs "
+                                      "to run more sequences together")
+                           .arg(s.maxNumSeqs).arg(*s.concurrency)};
     return std::nullopt;
 }
 

@@ -431,11 +431,6 @@ Result<InferenceReport> computeInference(const Scenario &s, const GpuSpec &gpu, 
                        QStringLiteral("must be at most %1, the sequences of %2 tokens the KV pool holds per replica "
                                       "(got %3)")
                            .arg(r.kvMaxConcurrency).arg(static_cast<std::int64_t>(context)).arg(*s.concurrency)};
-    if (s.concurrency && *s.concurrency > s.maxNumSeqs)
-        return Refusal{QStringLiteral("concurrency"),
-                       QStringLiteral("must be at most %1, the scheduler's max_num_seqs (got %2); raise max_num_seqs "
-                                      "to run more sequences together")
-                           .arg(s.maxNumSeqs).arg(*s.concurrency)};
     r.concurrency = s.concurrency.value_or(r.maxConcurrency);
     mem.kvInUse = static_cast<double>(r.concurrency) * perSequence * r.kvBlockBytes;
 
