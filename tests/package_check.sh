@@ -38,7 +38,11 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Architecture)" = "$arch" ] || fail "Architecture is '$(field Architecture)'"
 [ "$(field Section)" = science ] || fail "Section is '$(field Section)'"
 [ -n "$(field Maintainer)" ] || fail "no Maintainer"
-field Description | head -1 | grep -q roofline || fail "Description: $(field Description | head -1)"
+# Read the whole field before taking its first line: with pipefail, `dpkg-deb | head -1` fails
+# whenever head exits before dpkg-deb has written the rest (SIGPIPE), which depends on timing.
+description=$(field Description)
+summary=${description%%$'\n'*}
+[[ $summary == *roofline* ]] || fail "Description's first line: $summary"
 
 depends=$(field Depends)
 echo "Depends: $depends"
