@@ -10,7 +10,8 @@
 //   and reports how long the planner's table takes to follow (it runs on a worker thread),
 //   BENCH_PROFILE=1 prints where the drag's time went (the frames as the event loop paints
 //   them; BENCH_PROFILE=whole: the whole-dashboard frames): each event type's time per widget
-//   class, BENCH_SLIDER=N drags slider N only
+//   class (BENCH_PROFILE=serving: the concurrency drag's frames; BENCH_PROFILE=cold: the phases of
+//   the cold start), BENCH_SLIDER=N drags slider N only
 // The cold start is compared with a bare window holding one Qt Charts line chart, started
 // the same way in the same run. Both children leave with _exit() right after their first
 // frame is painted: what is timed is what a user waits for, not the teardown after it.
@@ -69,7 +70,8 @@ void report(const char *what, const std::vector<double> &ms)
 }
 
 /// Times every event by type and receiver class (BENCH_PROFILE): paint events nest no child's
-/// paint, so their times add up to the frame's painting.
+/// paint, so their times add up to the frame's painting. The cold start's profile times every
+/// event type, and those nest (a Show includes its children's polish).
 class ProfilingApplication final : public QApplication
 {
 public:
@@ -78,23 +80,32 @@ public:
     {
         if (!profiling)
             return QApplication::notify(receiver, event);
+        const QEvent::Type type = event->type();
+        if (!allTypes && type != QEvent::Paint && type != QEvent::UpdateRequest && type != QEvent::LayoutRequest
+            && type != QEvent::MetaCall)
+            return QApplication::notify(receiver, event);
+        // Named before the event is delivered: a receiver may be gone after it (DeferredDelete).
+        const char *name = receiver->metaObject()->className();
+        QString parent;
+        // The first own ancestor, and the panel around a chart view (which chart it is).
+        for (QObject *up = receiver->parent(); up; up = up->parent())
+            if (!QByteArray(up->metaObject()->className()).startsWith('Q') || !up->parent()) {
+                parent = QString::fromLatin1(up->metaObject()->className());
+                if (parent == QLatin1String("napkin::ui::ChartView"))
+                    for (QObject *panel = up->parent(); panel; panel = panel->parent())
+                        if (!QByteArray(panel->metaObject()->className()).startsWith('Q')) {
+                            parent += QStringLiteral(" in %1").arg(QString::fromLatin1(panel->metaObject()->className()));
+                            break;
+                        }
+                break;
+            }
+        const QString key = QStringLiteral("%1 %2 (in %3)").arg(int(type)).arg(QString::fromLatin1(name), parent);
         QElapsedTimer t;
         t.start();
-        const QEvent::Type type = event->type();
         const bool result = QApplication::notify(receiver, event);
-        if (type == QEvent::Paint || type == QEvent::UpdateRequest || type == QEvent::LayoutRequest
-            || type == QEvent::MetaCall) {
-            const char *name = receiver->metaObject()->className();
-            QString parent;
-            for (QObject *up = receiver->parent(); up; up = up->parent())
-                if (!QByteArray(up->metaObject()->className()).startsWith('Q') || !up->parent()) {
-                    parent = QString::fromLatin1(up->metaObject()->className());
-                    break;
-                }
-            auto &slot = frame[QStringLiteral("%1 %2 (in %3)").arg(int(type)).arg(QString::fromLatin1(name), parent)];
-            slot.first += static_cast<double>(t.nsecsElapsed()) / 1e6;
-            ++slot.second;
-        }
+        auto &slot = frame[key];
+        slot.first += static_cast<double>(t.nsecsElapsed()) / 1e6;
+        ++slot.second;
         return result;
     }
     /// Adds this frame's events to the drag's: to those of frames that showed a new plan, or the rest.
@@ -109,6 +120,7 @@ public:
         (planShown ? framesWithPlan : frames) += 1;
     }
     bool profiling = false;
+    bool allTypes = false;  // every event type, not only a frame's (the cold start's profile)
     std::map<QString, std::pair<double, int>> frame;
     std::map<QString, std::pair<double, int>> spent;
     std::map<QString, std::pair<double, int>> spentWithPlan;
@@ -173,14 +185,34 @@ int main(int argc, char **argv)
         start.zeroStage = 2;
         start.recipeId = QStringLiteral("bf16-mixed-adamw-fp32-grads");
     }
+    const double builtFrom = static_cast<double>(cold.nsecsElapsed()) / 1e6;
     MainWindow window(*catalog, start);
     window.resize(size);
     if (parallel && !qEnvironmentVariableIsSet("BENCH_OVERVIEW"))
         window.dashboard()->pageTabs()->setCurrentIndex(1);
+    const double builtMs = static_cast<double>(cold.nsecsElapsed()) / 1e6;
+    const bool coldProfile = !coldChild && qgetenv("BENCH_PROFILE") == "cold";
+    app.profiling = app.allTypes = coldProfile;
     window.show();
     QApplication::processEvents();
+    app.profiling = app.allTypes = false;
+    const double shownMs = static_cast<double>(cold.nsecsElapsed()) / 1e6;
     window.repaint();
     const double coldMs = static_cast<double>(cold.nsecsElapsed()) / 1e6;
+    if (coldProfile) {
+        std::vector<std::pair<double, QString>> rows;
+        for (const auto &[key, v] : app.frame)
+            rows.emplace_back(v.first, QStringLiteral("%1 x%2").arg(key).arg(v.second));
+        std::sort(rows.rbegin(), rows.rend());
+        std::printf("events while the window is first shown (type receiver (in its first own ancestor)), ms:\n");
+        for (std::size_t i = 0; i < std::min<std::size_t>(rows.size(), 25); ++i)
+            std::printf("  %7.3f  %s\n", rows[i].first, qPrintable(rows[i].second));
+        app.frame.clear();
+    }
+    if (coldProfile)
+        std::printf("cold start phases: QApplication + catalog %.1f ms, window built %.1f ms, shown (polish, layout, "
+                    "first events) %.1f ms, painted %.1f ms\n",
+                    builtFrom, builtMs - builtFrom, shownMs - builtMs, coldMs - shownMs);
     if (coldChild) {
         std::fflush(nullptr);
         ::_exit(0);
@@ -287,6 +319,7 @@ int main(int argc, char **argv)
         }
     }
 
+    const auto printProfile = [&app] {
     for (const auto *spent : {&app.spent, &app.spentWithPlan}) {
         const int frames = spent == &app.spent ? app.frames : app.framesWithPlan;
         if (spent->empty() || frames == 0)
@@ -301,6 +334,11 @@ int main(int argc, char **argv)
             if (row.first / frames > 0.01)
                 std::printf("  %7.3f  %s\n", row.first / frames, qPrintable(row.second));
     }
+        app.spent.clear();
+        app.spentWithPlan.clear();
+        app.frames = app.framesWithPlan = 0;
+    };
+    printProfile();
     std::printf("bench_ui: %dx%d offscreen, Qt %s\n", size.width(), size.height(), qVersion());
     std::printf("%-44s %.1f ms (QApplication + catalog %.1f ms)\n", "cold start (from main) -> first painted window",
                 coldMs, appMs);
@@ -362,11 +400,15 @@ int main(int argc, char **argv)
                 slider->setSliderDown(true);
             // Down from the top and back: twelve positions each way.
             const int position = last - std::abs((i % (2 * kDrag)) - kDrag);
+            app.profiling = i >= kDrag && qgetenv("BENCH_PROFILE") == "serving";
             t.start();
             slider->setValue(std::clamp(position, 0, last));
             const double computed = static_cast<double>(t.nsecsElapsed()) / 1e6;
             window.dashboard()->update();
             QApplication::sendPostedEvents();
+            if (app.profiling)
+                app.endFrame(false);
+            app.profiling = false;
             if (i >= kDrag) {  // the first drag warms the caches
                 computedMs.push_back(computed);
                 paintedMs.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
@@ -383,6 +425,7 @@ int main(int argc, char **argv)
                     static_cast<long long>(window.controller()->report()->inference->maxConcurrency));
         report("concurrency change -> recomputed, charts updated", computedMs);
         report("concurrency change -> whole dashboard painted", paintedMs);
+        printProfile();
     }
     return 0;
 }
