@@ -5,7 +5,6 @@
 #include "ui/widgets/chartview.h"
 #include "core/text/units.h"
 
-#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
@@ -45,7 +44,7 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
       m_series(new QStackedBarSeries),
       m_set(new QBarSet(tr("Wall-clock time"))),
       m_tooBig(new QBarSet(tr("Wall-clock time, does not fit in memory"))),
-      m_axisX(new QBarCategoryAxis),
+      m_axisX(new QValueAxis),
       m_axisY(new QValueAxis)
 {
     m_view->setAccessibleName(tr("Time on every GPU chart"));
@@ -71,7 +70,11 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_series->append(m_tooBig);
     m_series->setBarWidth(0.75);
     m_chart->addSeries(m_series);
-    m_axisX->append(names);
+    // A value axis, not a category axis: its labels are hidden (BarLabels draws the names), but
+    // Qt Charts measures and truncates every category label on each relayout of the chart, and
+    // each change of the cost axis relaid seventeen of them out during a drag.
+    m_axisX->setRange(-0.5, static_cast<double>(names.size()) - 0.5);
+    m_axisX->setTickCount(2);
     m_axisX->setGridLineVisible(false);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
@@ -138,7 +141,7 @@ void GpuTimeChart::setReport(const Report &report)
     }
     // An axis stays when no GPU has a peak for the dtype (the chosen one always has:
     // computeReport refuses otherwise).
-    showBars(values, fit, chosen, stay ? 0 : (maxSeconds > 0 ? maxSeconds / unit.seconds * 1.05 : 1));
+    showBars(values, fit, chosen, stay ? 0 : (maxSeconds > 0 ? axisTopFor(maxSeconds / unit.seconds * 1.05, m_dragging) : 1));
     setFittingAxisTitle(m_chart, m_axisY, tr(unit.name), tr(unit.name));
     // The dtype rule in the title (GpuSpec::peakFor()): "bf16/fp16 peak", or "fp32 peak only";
     // kept to one plain line, which the layout tests measure whole.
@@ -180,7 +183,7 @@ void GpuTimeChart::showServing(const Report &report)
     m_unit = {};
     m_secondsPerUnit = 1;
     const bool stay = axisCanStay(maxCost * 1.05, m_axisY->max(), m_dragging);
-    showBars(values, fit, chosen, stay ? 0 : (maxCost > 0 ? maxCost * 1.05 : 1));
+    showBars(values, fit, chosen, stay ? 0 : (maxCost > 0 ? axisTopFor(maxCost * 1.05, m_dragging) : 1));
     setFittingAxisTitle(m_chart, m_axisY, tr("$ per million output tokens"), tr("$ / 1M tokens"));
     setFittingChartTitle(m_chart,
                          tr("Every GPU: cost per million output tokens (×%1, concurrency %2)")

@@ -8,7 +8,6 @@
 
 #include <optional>
 
-class QBarCategoryAxis;
 class QGraphicsSimpleTextItem;
 class QBarSet;
 class QChart;
@@ -80,7 +79,7 @@ private:
     QStackedBarSeries *m_series;
     QBarSet *m_set;
     QBarSet *m_tooBig;
-    QBarCategoryAxis *m_axisX;
+    QValueAxis *m_axisX;  // bar i at x = i; BarLabels writes the names
     QValueAxis *m_axisY;
     BarLabels *m_labels = nullptr;
     QList<QGraphicsSimpleTextItem *> m_marks;

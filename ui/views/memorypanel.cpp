@@ -269,8 +269,9 @@ double MemoryPanel::wantedAxisMax(double per) const
 void MemoryPanel::fitValueAxis(double wanted)
 {
     if (!axisCanStay(wanted, m_axisY->max(), m_dragging)) {
-        const double step = niceStep(wanted);
-        const double max = std::ceil(wanted / step) * step;
+        const double top = axisTopFor(wanted, m_dragging);
+        const double step = niceStep(top);
+        const double max = std::ceil(top / step) * step;
         if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
             m_axisY->setTickInterval(step);
             m_axisY->setRange(0, max);

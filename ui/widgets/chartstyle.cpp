@@ -104,6 +104,11 @@ bool axisCanStay(double wanted, double currentMax, bool dragging)
     return dragging && wanted <= currentMax && wanted >= 0.45 * currentMax;
 }
 
+double axisTopFor(double wanted, bool dragging)
+{
+    return dragging ? 1.5 * wanted : wanted;
+}
+
 double niceStep(double max, int intervals)
 {
     const double raw = std::max(max, 1e-12) / intervals;

@@ -36,6 +36,12 @@ void fitAxisTitles(QChart *chart);
 /// during a drag the axis only moves when the data leaves it or shrinks below 45% of it.
 bool axisCanStay(double wanted, double currentMax, bool dragging);
 
+/// The top a value axis is refitted to for data reaching `wanted`: the data itself, or 1.5x it
+/// while a slider is dragged. The data then sits at 2/3 of the axis, the middle (on a log
+/// scale) of the band axisCanStay() keeps, so a drag goes as far growing as shrinking before
+/// the labels move again. Releasing the slider refits to the data.
+double axisTopFor(double wanted, bool dragging);
+
 /// A round axis step (1, 2, 2.5 or 5 x 10^k) dividing [0, max] into at most `intervals`
 /// parts, so value-axis labels change rarely while a slider moves.
 double niceStep(double max, int intervals = 5);
