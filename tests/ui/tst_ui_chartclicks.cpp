@@ -50,6 +50,7 @@ private slots:
         w.dashboard()->stepTimePanel();
         w.dashboard()->budgetPanel();
         w.dashboard()->servingMemoryPanel();
+        w.dashboard()->servingCurve();
         const QList<ChartView *> views = w.findChildren<ChartView *>();
         // Memory, roofline, every GPU, memory per pipeline stage, the step breakdown and the budget,
         // and inference mode's memory and trade-off charts (hidden in training mode).

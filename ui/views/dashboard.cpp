@@ -292,7 +292,7 @@ void Dashboard::setUpRecipients()
          }, false, m_servingMemory},
         // The every-GPU chart and the serving curve are the time panel's, or tabs of their own
         // when the views are tabs.
-        {{m_time, m_time->gpuChart(), m_time->servingChart()}, [this](const Report &r) { m_time->setReport(r); }},
+        {{m_time, m_time->gpuChart(), m_time->servingPlace()}, [this](const Report &r) { m_time->setReport(r); }},
         {{m_roofline}, [this](const Report &r) { m_roofline->setReport(r); }},
         {{m_stages}, [this](const Report &r) { stages()->setReport(r); }, false, m_stages},
         {{m_step}, [this](const Report &r) { step()->setReport(r); }, false, m_step},
@@ -401,9 +401,9 @@ void Dashboard::showMode(Mode mode)
     enableTrainingViews();
     // Tabs: the serving curve has a tab of its own in inference mode only, after the time panel's.
     if (m_tabbed) {
-        const int index = m_tabs->indexOf(m_time->servingChart());
+        const int index = m_tabs->indexOf(m_time->servingPlace());
         if (serving && index < 0)
-            m_tabs->insertTab(m_tabs->indexOf(m_time) + 1, m_time->servingChart(), tr("Serving"));
+            m_tabs->insertTab(m_tabs->indexOf(m_time) + 1, m_time->servingPlace(), tr("Serving"));
         else if (!serving && index >= 0)
             m_tabs->removeTab(index);
     }
@@ -522,7 +522,7 @@ void Dashboard::arrange()
         m_tabs->addTab(m_roofline, tr("Roofline"));
         m_tabs->addTab(m_time, tr("Time and cost"));
         if (m_mode == Mode::Inference)
-            m_tabs->addTab(m_time->servingChart(), tr("Serving"));
+            m_tabs->addTab(m_time->servingPlace(), tr("Serving"));
         m_tabs->addTab(m_time->gpuChart(), tr("Every GPU"));
         m_tabs->addTab(m_stages, tr("Stages"));
         m_tabs->addTab(m_step, tr("Step"));

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 
+#include "ui/widgets/lazywidget.h"
 #include "ui/widgets/textstrip.h"
 
 #include <algorithm>
@@ -49,7 +50,7 @@ protected:
 
 TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent), m_title(new TextStrip(this)), m_figures(new Figures(this)),
-      m_chart(new GpuTimeChart(catalog, this)), m_serving(new ServingCurvePanel(this)), m_layout(new QHBoxLayout(this))
+      m_chart(new GpuTimeChart(catalog, this)), m_serving(new LazyWidget([](QWidget *parent) { return new ServingCurvePanel(parent); }, this)), m_layout(new QHBoxLayout(this))
 {
     auto *grid = new QGridLayout;
     grid->setHorizontalSpacing(10);
@@ -83,7 +84,18 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     m_layout->setContentsMargins(6, 4, 0, 0);
     m_layout->addWidget(m_figures, 1);
     m_layout->addWidget(m_chart, 1);
+    // Built by the first report in inference mode (setReport()), which it then draws.
     m_serving->hide();
+}
+
+ServingCurvePanel *TimePanel::servingChart() const
+{
+    return static_cast<ServingCurvePanel *>(m_serving->content());
+}
+
+QWidget *TimePanel::servingPlace() const
+{
+    return m_serving;
 }
 
 void TimePanel::setMode(Mode mode)
@@ -259,7 +271,7 @@ void TimePanel::setReport(const Report &r)
     fitNotes();
     m_chart->setReport(r);
     if (r.inference || m_serving->isVisible())
-        m_serving->setReport(r);
+        servingChart()->setReport(r);
 }
 
 void TimePanel::showTraining(const Report &r)

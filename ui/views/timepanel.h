@@ -14,6 +14,7 @@ namespace napkin::ui {
 
 class GpuTimeChart;
 class ServingCurvePanel;
+class LazyWidget;
 class TextStrip;
 
 /// Total FLOPs (6ND and detailed, with the basis used stated, and the hardware FLOPs with
@@ -53,8 +54,11 @@ public:
     /// The row's name as shown ("TTFT"): the figures' names change with the mode.
     QString figureName(int row) const;
     GpuTimeChart *gpuChart() const { return m_chart; }
-    /// The serving trade-off, beside the figures in inference mode (hidden in training mode).
-    ServingCurvePanel *servingChart() const { return m_serving; }
+    /// The serving trade-off, beside the figures in inference mode (hidden in training mode),
+    /// built the first time it is shown or asked for.
+    ServingCurvePanel *servingChart() const;
+    /// The serving trade-off's place, for a layout or a tab: builds its chart when first shown.
+    QWidget *servingPlace() const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -80,7 +84,7 @@ private:
     std::optional<Mode> m_mode;
     QWidget *m_figures;
     GpuTimeChart *m_chart;
-    ServingCurvePanel *m_serving;
+    LazyWidget *m_serving;
     QBoxLayout *m_layout;
     bool m_above = false;
     bool m_detached = false;
