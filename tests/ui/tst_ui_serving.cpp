@@ -19,6 +19,7 @@
 #include "ui/views/servingmemorypanel.h"
 #include "ui/views/timepanel.h"
 #include "ui/widgets/banner.h"
+#include "ui/widgets/chartstyle.h"
 #include "ui/widgets/linkedslider.h"
 #include "ui/widgets/textstrip.h"
 
@@ -33,6 +34,8 @@
 #include <QImage>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QSlider>
+#include <QValueAxis>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -216,6 +219,46 @@ private slots:
                 QVERIFY(!gpus->marks()[i].isEmpty());
             }
         QVERIFY(refused > 0);  // 70B does not fit on two 16 GB GPUs
+    }
+
+    // Dragging concurrency down raises the cost per token on every GPU by the slider's √2 steps.
+    // The cost axis never cuts a bar; when a drag makes it move, it leaves the data at 2/3 of it
+    // (axisTopFor), so it holds for some ticks after; releasing the slider fits it to the data.
+    void costAxisKeepsHeadroomWhileDragging()
+    {
+        MainWindow w(env().catalog(), serving());
+        QVERIFY(uitest::showAndWait(w));
+        QSlider *slider = w.controls()->servingControls()->concurrencySlider()->slider();
+        GpuTimeChart *gpus = w.dashboard()->timePanel()->gpuChart();
+        const auto dataTop = [gpus] {
+            double top = 0;
+            for (int i = 0; i < gpus->barSet()->count(); ++i)
+                top = std::max(top, gpus->barSet()->at(i));
+            return top * 1.05;  // the chart's own margin over its tallest bar
+        };
+        slider->setValue(slider->maximum());
+        slider->setSliderDown(true);
+        int moved = 0, held = 0;
+        for (int step = 0; step < 10 && slider->value() > slider->minimum(); ++step) {
+            const double before = gpus->valueAxis()->max();
+            slider->setValue(slider->value() - 1);
+            const double top = dataTop();
+            const double axis = gpus->valueAxis()->max();
+            QVERIFY2(top <= axis * (1 + 1e-9), qPrintable(QStringLiteral("bars to %1, axis to %2").arg(top).arg(axis)));
+            if (axis != before) {
+                ++moved;
+                QVERIFY2(axis >= 1.5 * top * (1 - 1e-9), qPrintable(QStringLiteral("refit to %1 for %2").arg(axis).arg(top)));
+            } else {
+                ++held;
+            }
+        }
+        QVERIFY(moved > 0);
+        QVERIFY(held > 0);
+        slider->setSliderDown(false);
+        const double top = dataTop();
+        const double step = niceStep(top, 4);
+        QCOMPARE(gpus->valueAxis()->max(), std::ceil(top / step) * step);
+        QVERIFY(gpus->valueAxis()->max() < 1.5 * top);
     }
 
     void refusedValuesShowTheBanner()
