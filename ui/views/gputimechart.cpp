@@ -52,7 +52,7 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_view->scene()->setObjectName(QStringLiteral("gpuTimeScene"));
     m_view->setMinimumSize(260, 200);
     m_view->setRenderHint(QPainter::Antialiasing, false);  // axis-aligned bars and grid only
-    // Short names stand under seventeen bars; hover gives the full name and the catalog id.
+    // Short names stand under one bar per catalog GPU; hover gives the full name and the catalog id.
     QStringList names;
     for (const GpuSpec &g : catalog.gpus) {
         names.append(g.shortName);
@@ -72,7 +72,7 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_chart->addSeries(m_series);
     // A value axis, not a category axis: its labels are hidden (BarLabels draws the names), but
     // Qt Charts measures and truncates every category label on each relayout of the chart, and
-    // each change of the cost axis relaid seventeen of them out during a drag.
+    // each change of the cost axis relaid all of them (one per catalog GPU) out during a drag.
     m_axisX->setRange(-0.5, static_cast<double>(names.size()) - 0.5);
     m_axisX->setTickCount(2);
     m_axisX->setGridLineVisible(false);
