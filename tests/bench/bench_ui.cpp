@@ -10,7 +10,7 @@
 //   and reports how long the planner's table takes to follow (it runs on a worker thread),
 //   BENCH_PROFILE=1 prints where the drag's time went (the frames as the event loop paints
 //   them; BENCH_PROFILE=whole: the whole-dashboard frames): each event type's time per widget
-//   class (BENCH_PROFILE=serving: the concurrency drag's frames; BENCH_PROFILE=cold: the phases of
+//   class (BENCH_PROFILE=serving: the concurrency drag's frames; =mode: the mode switches'; =cold: the phases of
 //   the cold start), BENCH_SLIDER=N drags slider N only
 // The cold start is compared with a bare window holding one Qt Charts line chart, started
 // the same way in the same run. Both children leave with _exit() right after their first
@@ -36,6 +36,7 @@
 #include <QProcess>
 #include <QSettings>
 #include <QSlider>
+#include <QToolButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -428,6 +429,31 @@ int main(int argc, char **argv)
                     static_cast<long long>(window.controller()->report()->inference->maxConcurrency));
         report("concurrency change -> recomputed, charts updated", computedMs);
         report("concurrency change -> whole dashboard painted", paintedMs);
+        printProfile();
+
+        // The mode switch, clicked back and forth as a user does (one undo step each): the
+        // model, GPU and layout stay, the memory cell, the time panel's figures and chart, the
+        // roofline's marks and the controls change. The first round trip builds inference
+        // mode's lazy views and is not timed.
+        std::vector<double> switchMs;
+        for (int i = 0; i < std::max(20, changes / 10); ++i) {
+            const Mode to = i % 2 == 0 ? Mode::Training : Mode::Inference;
+            app.profiling = i >= 2 && qgetenv("BENCH_PROFILE") == "mode";
+            t.start();
+            window.controls()->servingControls()->modeButton(to)->click();
+            window.dashboard()->update();
+            QApplication::sendPostedEvents();
+            if (app.profiling)
+                app.endFrame(false);
+            app.profiling = false;
+            if (i >= 2)
+                switchMs.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+            if (window.controller()->scenario().mode != to) {
+                std::fprintf(stderr, "bench_ui: the mode switch did not switch\n");
+                return 1;
+            }
+        }
+        report("mode switched -> whole dashboard painted", switchMs);
         printProfile();
     }
     return 0;
