@@ -195,7 +195,13 @@ void ServingMemoryPanel::placeTotal()
     const QRectF text = m_total->boundingRect();
     const QRectF area = m_chart->plotArea();
     const double x = std::min(at.x() + 6, area.right() - text.width() - 2);
-    m_total->setPos(std::max(area.left(), x), at.y() - text.height() / 2);
+    // A thin pool puts its middle next to the usable line: the label then hangs just under the
+    // line instead of across it (the capacity line is above the usable one).
+    const double usableY = m_chart->mapToPosition({0, m.usable / per}, m_series).y();
+    double y = at.y() - text.height() / 2;
+    if (y < usableY + 2 && y + text.height() > usableY - 2)
+        y = usableY + 2;
+    m_total->setPos(std::max(area.left(), x), std::min(y, area.bottom() - text.height()));
 }
 
 void ServingMemoryPanel::restyle()
