@@ -4,6 +4,7 @@
 #include "core/model/layout.h"
 #include "ui/controls/gpuchooser.h"
 #include "ui/controls/layoutcontrols.h"
+#include "ui/widgets/lazywidget.h"
 #include "ui/widgets/linkedslider.h"
 #include "ui/controls/modelshapeoptions.h"
 #include "ui/controls/moreoptions.h"
@@ -38,7 +39,7 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
       m_serving(new ServingControls(controller, this)),
       m_more(new MoreOptions(controller, this)),
       m_moreToggle(new QToolButton(this)),
-      m_layout(new LayoutControls(controller, this)),
+      m_layout(new LazyWidget([controller](QWidget *parent) { return new LayoutControls(controller, parent); }, this)),
       m_layoutToggle(new QToolButton(this)),
       m_paramsNote(new QLabel(this)),
       m_clearParams(new QPushButton(tr("Count parameters from the shape"), this))
@@ -66,6 +67,11 @@ ControlsPanel::ControlsPanel(ScenarioController *controller, QWidget *parent)
 
     connectControls();
     sync(m_controller->scenario());
+}
+
+LayoutControls *ControlsPanel::layoutControls() const
+{
+    return static_cast<LayoutControls *>(m_layout->content());
 }
 
 QWidget *ControlsPanel::buildMainSliders()

@@ -14,6 +14,7 @@ namespace napkin::ui {
 
 class GpuChooser;
 class LayoutControls;
+class LazyWidget;
 class LinkedSlider;
 class MoreOptions;
 class ScenarioController;
@@ -34,7 +35,8 @@ public:
     LinkedSlider *slider(Main which) const;
     GpuChooser *gpuChooser() const { return m_gpu; }
     MoreOptions *moreOptions() const { return m_more; }
-    LayoutControls *layoutControls() const { return m_layout; }
+    /// Built the first time the cluster and layout section is opened, or asked for.
+    LayoutControls *layoutControls() const;
     /// The mode switch and, in inference mode, the serving rows.
     ServingControls *servingControls() const { return m_serving; }
     /// Shows or hides the cluster and layout group.
@@ -73,7 +75,7 @@ private:
     ServingControls *m_serving;
     MoreOptions *m_more;
     QToolButton *m_moreToggle;
-    LayoutControls *m_layout;
+    LazyWidget *m_layout;  ///< holds the LayoutControls
     QToolButton *m_layoutToggle;
     QLabel *m_paramsNote;
     QPushButton *m_clearParams;
