@@ -54,6 +54,23 @@ ServingControls::ServingControls(ScenarioController *controller, QWidget *parent
     }
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(static_cast<Mode>(id)); });
 
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(modeRow);
+    layout->addWidget(m_box);
+
+    // The serving rows are built the first time inference mode shows them (or one is asked
+    // for): training, the mode a window starts in, never does.
+    m_box->hide();
+    connect(m_controller, &ScenarioController::scenarioChanged, this, &ServingControls::sync);
+    connect(m_controller, &ScenarioController::reportChanged, this, &ServingControls::fitConcurrency);
+    sync(m_controller->scenario());
+}
+
+void ServingControls::buildBox()
+{
+    if (m_concurrency)
+        return;
     auto *form = new QFormLayout(m_box);
     m_fields->addRow(form, "prompt_tokens", {.stepFactor = 2});
     m_fields->addRow(form, "output_tokens", {.stepFactor = 2});
@@ -91,21 +108,32 @@ ServingControls::ServingControls(ScenarioController *controller, QWidget *parent
                               s.concurrency = static_cast<std::int64_t>(std::llround(m_concurrency->value()));
                       });
     });
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeRow);
-    layout->addWidget(m_box);
     for (QComboBox *combo : m_box->findChildren<QComboBox *>()) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(8);
     }
-
-    connect(m_controller, &ScenarioController::scenarioChanged, this, &ServingControls::sync);
-    connect(m_controller, &ScenarioController::reportChanged, this, &ServingControls::fitConcurrency);
+    // Caught up with the scenario and report of now.
     sync(m_controller->scenario());
     if (m_controller->report())
         fitConcurrency(*m_controller->report());
+}
+
+LinkedSlider *ServingControls::concurrencySlider() const
+{
+    const_cast<ServingControls *>(this)->buildBox();
+    return m_concurrency;
+}
+
+QCheckBox *ServingControls::maxConcurrencyBox() const
+{
+    const_cast<ServingControls *>(this)->buildBox();
+    return m_max;
+}
+
+FieldControls *ServingControls::fields() const
+{
+    const_cast<ServingControls *>(this)->buildBox();
+    return m_fields;
 }
 
 void ServingControls::setMode(Mode mode)
@@ -128,10 +156,14 @@ void ServingControls::editConcurrency(double value)
 
 void ServingControls::sync(const Scenario &s)
 {
-    m_fields->sync(s);
     const QSignalBlocker blocker(m_modeGroup);
     m_modes[static_cast<int>(s.mode)]->setChecked(true);
+    if (s.mode == Mode::Inference)
+        buildBox();  // syncs the rows it builds, then comes back here
     m_box->setVisible(s.mode == Mode::Inference);
+    if (!m_concurrency)
+        return;
+    m_fields->sync(s);
     const QSignalBlocker maxBlocker(m_max);
     m_max->setChecked(!s.concurrency);
     if (s.concurrency)
@@ -142,7 +174,7 @@ void ServingControls::sync(const Scenario &s)
 
 void ServingControls::fitConcurrency(const Report &r)
 {
-    if (!r.inference)
+    if (!r.inference || !m_concurrency)
         return;
     // Up to the most the pool holds: a position past it would be a concurrency core refuses.
     m_concurrency->setSliderMaximum(static_cast<double>(std::max<std::int64_t>(1, r.inference->maxConcurrency)));

@@ -33,13 +33,16 @@ public:
     QToolButton *modeButton(Mode mode) const { return m_modes[static_cast<int>(mode)]; }
     /// The serving rows: shown only in inference mode.
     QWidget *servingBox() const { return m_box; }
-    LinkedSlider *concurrencySlider() const { return m_concurrency; }
+    /// The rows below are built the first time inference mode shows them, or when asked for.
+    LinkedSlider *concurrencySlider() const;
     /// Checked: concurrency null, the most sequences the KV pool holds.
-    QCheckBox *maxConcurrencyBox() const { return m_max; }
-    FieldControls *fields() const { return m_fields; }
+    QCheckBox *maxConcurrencyBox() const;
+    FieldControls *fields() const;
 
 private:
     void setMode(Mode mode);
+    /// Builds the serving rows into the box, once.
+    void buildBox();
     void editConcurrency(double value);
     void sync(const Scenario &s);
     /// The slider reaches the report's most sequences per replica: every position is accepted.
