@@ -50,7 +50,9 @@ protected:
 
 TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent), m_title(new TextStrip(this)), m_figures(new Figures(this)),
-      m_chart(new GpuTimeChart(catalog, this)), m_serving(new LazyWidget([](QWidget *parent) { return new ServingCurvePanel(parent); }, this)), m_layout(new QHBoxLayout(this))
+      m_chart(new GpuTimeChart(catalog, this)),
+      m_serving(new LazyWidget([](QWidget *parent) { return new ServingCurvePanel(parent); }, this)),
+      m_layout(new QHBoxLayout(this))
 {
     auto *grid = new QGridLayout;
     grid->setHorizontalSpacing(10);
