@@ -215,15 +215,8 @@ void GpuTimeChart::showBars(const QList<double> &values, const QList<bool> &fit,
         }
         m_chosen = chosen;
     }
-    if (top > 0) {
-        // A whole number of round steps, so the labels are round numbers.
-        const double step = niceStep(top, 4);
-        const double max = std::ceil(top / step) * step;
-        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
-            m_axisY->setTickInterval(step);
-            m_axisY->setRange(0, max);
-        }
-    }
+    if (top > 0)
+        fitNiceRange(m_axisY, top, 4);  // a whole number of round steps: round labels
 }
 
 QStringList GpuTimeChart::marks() const

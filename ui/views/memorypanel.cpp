@@ -268,15 +268,8 @@ double MemoryPanel::wantedAxisMax(double per) const
 
 void MemoryPanel::fitValueAxis(double wanted)
 {
-    if (!axisCanStay(wanted, m_axisY->max(), m_dragging)) {
-        const double top = axisTopFor(wanted, m_dragging);
-        const double step = niceStep(top);
-        const double max = std::ceil(top / step) * step;
-        if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
-            m_axisY->setTickInterval(step);
-            m_axisY->setRange(0, max);
-        }
-    }
+    if (!axisCanStay(wanted, m_axisY->max(), m_dragging))
+        fitNiceRange(m_axisY, axisTopFor(wanted, m_dragging));
 }
 
 void MemoryPanel::updateStageTotals(double per)

@@ -143,13 +143,7 @@ void ServingMemoryPanel::refresh()
         if (m_sets[i]->at(0) != v)
             m_sets[i]->replace(0, v);
     }
-    const double top = std::max({m.capacity, m.total(), m.usable}) * 1.08 / per;
-    const double step = niceStep(top);
-    const double max = std::ceil(top / step) * step;
-    if (m_axisY->max() != max || m_axisY->tickInterval() != step) {
-        m_axisY->setTickInterval(step);
-        m_axisY->setRange(0, max);
-    }
+    fitNiceRange(m_axisY, std::max({m.capacity, m.total(), m.usable}) * 1.08 / per);
     m_capacity->replace(QList<QPointF>{{-0.5, m.capacity / per}, {0.5, m.capacity / per}});
     m_usable->replace(QList<QPointF>{{-0.5, m.usable / per}, {0.5, m.usable / per}});
     const QString gpu = inf.replicaGpus > 1 ? tr("%1, 1 of %2").arg(m_report->gpu.shortName).arg(inf.replicaGpus)

@@ -145,10 +145,7 @@ void StageMemoryPanel::refresh()
     m_labels->setTexts(labels);
     m_shown = shown;
     const double cap = mem.capacity / unit;
-    const double wanted = std::max(top, cap) * 1.08;
-    const double step = niceStep(wanted, 5);
-    m_axisY->setTickInterval(step);  // before the range: never many ticks under a stale interval
-    m_axisY->setRange(0, std::ceil(wanted / step) * step);
+    fitNiceRange(m_axisY, std::max(top, cap) * 1.08);
     m_capacity->replace(QList<QPointF>{{-0.5, cap}, {static_cast<double>(shown.size()) - 0.5, cap}});
     const Layout &l = mem.layout;
     const StageMemory &worst = mem.perStage[mem.worstStage];

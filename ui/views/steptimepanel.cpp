@@ -123,13 +123,7 @@ void StepTimePanel::setReport(const Report &report)
     const double top = s.stepSeconds / m_unit;
     // While a slider is dragged the axis holds still unless the bar leaves it (axisCanStay()).
     if (m_unit != m_axisUnit || !axisCanStay(top, m_axisX->max(), m_dragging)) {
-        const double refit = axisTopFor(top, m_dragging);
-        const double step = niceStep(refit, 5);
-        const double max = std::max(step, std::ceil(refit / step) * step);
-        // The interval first: a new range under the old interval (seconds to milliseconds is
-        // 1000 times as many ticks) would lay out thousands of labels.
-        m_axisX->setTickInterval(step);
-        m_axisX->setRange(0, max);
+        fitNiceRange(m_axisX, axisTopFor(top, m_dragging));
         m_axisUnit = m_unit;
     }
     // The slowest stage's number is in the summary line above: a title that changes relayouts

@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QLegend>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -117,6 +118,16 @@ double niceStep(double max, int intervals)
         if (m * decade >= raw)
             return m * decade;
     return 10 * decade;
+}
+
+void fitNiceRange(QValueAxis *axis, double top, int intervals)
+{
+    const double step = niceStep(top, intervals);
+    const double max = std::max(step, std::ceil(top / step) * step);
+    if (axis->max() == max && axis->tickInterval() == step)
+        return;
+    axis->setTickInterval(step);
+    axis->setRange(0, max);
 }
 
 void styleLegend(QWidget *legend, const QFont &panelFont)

@@ -10,6 +10,7 @@ class QWidget;
 
 class QAbstractAxis;
 class QChart;
+class QValueAxis;
 
 namespace napkin::ui {
 
@@ -45,6 +46,12 @@ double axisTopFor(double wanted, bool dragging);
 /// A round axis step (1, 2, 2.5 or 5 x 10^k) dividing [0, max] into at most `intervals`
 /// parts, so value-axis labels change rarely while a slider moves.
 double niceStep(double max, int intervals = 5);
+
+/// Sets a value axis to [0, the first multiple of niceStep(top, intervals) that reaches top]:
+/// the tick interval before the range (a new range under a stale interval, seconds to
+/// milliseconds, would lay out a thousand times the ticks), and neither when both are as
+/// they are (a relayout of the chart each).
+void fitNiceRange(QValueAxis *axis, double top, int intervals = 5);
 
 /// The colours the charts share (memory components, op kinds, highlights).
 /// One entry of a legend drawn outside the chart (LegendStrip).
