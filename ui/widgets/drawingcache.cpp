@@ -18,13 +18,20 @@ void DrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString &sta
         return;
     }
     const qreal scale = widget->devicePixelRatio();
-    const QString key = QStringLiteral("%1x%2@%3 %4 %5 %6 ")
-                            .arg(widget->width()).arg(widget->height()).arg(scale)
-                            .arg(widget->palette().cacheKey())
-                            .arg(reinterpret_cast<quintptr>(widget->style()))
-                            .arg(widget->font().key())
-                        + state;
-    if (key != m_key) {
+    // Compared field by field: a key made as a string (the font's key() is its whole
+    // description) cost more than many a small widget's drawing.
+    const Key key{widget->size(), scale, widget->palette().cacheKey(), widget->style(), widget->font(), state};
+    if (!(key == m_key)) {
+        // The first paint in a state draws directly: a widget painted once (at start-up, or a
+        // line of text that changes on every tick of a drag) would only pay for a pixmap it
+        // never copies from. The second paint in the same state keeps its drawing.
+        if (!(key == m_seenKey)) {
+            m_seenKey = key;
+            m_pixmap = QPixmap();
+            m_key = Key{};
+            draw(p);
+            return;
+        }
         m_pixmap = QPixmap(widget->size() * scale);
         m_pixmap.setDevicePixelRatio(scale);
         m_pixmap.fill(Qt::transparent);
