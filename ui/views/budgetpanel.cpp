@@ -64,7 +64,7 @@ BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent),
       m_catalog(catalog),
       m_inputs(new QWidget(this)),
-      m_chart(new QChart),
+      m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_x(new QLogValueAxis),
       m_y(new QValueAxis),
@@ -114,7 +114,6 @@ BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
     m_aware->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 3));
     m_aware->setMarkerSize(18);
     attach(m_aware);
-    m_chart->legend()->hide();
     styleChart(m_chart, font());
     styleLegend(m_legend, font());
     m_legend->setAccessibleName(tr("Budget legend"));

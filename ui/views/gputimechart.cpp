@@ -39,7 +39,7 @@ GpuTimeChart::TimeUnit GpuTimeChart::unitFor(double maxSeconds)
 GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     : QWidget(parent),
       m_catalog(catalog),
-      m_chart(new QChart),
+      m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_series(new QStackedBarSeries),
       m_set(new QBarSet(tr("Wall-clock time"))),
@@ -83,7 +83,6 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
     m_axisY->setLabelFormat(QStringLiteral("%g"));
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
-    m_chart->legend()->hide();
     m_labels = new BarLabels(m_chart, m_series, m_axisX, names);
     for (int i = 0; i < names.size(); ++i) {
         auto *mark = new QGraphicsSimpleTextItem(m_chart);

@@ -47,7 +47,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
       m_focusButton(new QToolButton(this)),
       m_fix(new FitFix(this)),
       m_legend(new LegendStrip(this)),
-      m_chart(new QChart),
+      m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_series(new QStackedBarSeries),
       m_capacity(new QLineSeries),
@@ -67,7 +67,6 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_chart->setObjectName(QStringLiteral("memoryChart"));
     buildSeries();
     buildAxes();
-    m_chart->legend()->hide();
     m_legend->setAccessibleName(tr("Memory chart legend"));
     styleChart(m_chart, font());
     styleLegend(m_legend, font());

@@ -48,7 +48,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
       m_reset(new QPushButton(tr("Reset view"), m_toolbar)),
       m_overlayBox(new QComboBox(m_toolbar)),
       m_legend(new LegendStrip(this)),
-      m_chart(new QChart),
+      m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_axisX(new QLogValueAxis),
       m_axisY(new QLogValueAxis),
@@ -65,7 +65,6 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     buildRoofs();
     buildOpSeries();
     m_zoom = new LogZoom(m_view, m_roof, m_axisX, m_axisY, kUnit);
-    m_chart->legend()->hide();
     m_legend->setAccessibleName(tr("Roofline legend"));
     m_legend->setToolTip(tr("Step: the bottom-up time of one micro-batch on one GPU, each op at max(FLOPs / peak, bytes / bandwidth). Implied MFU: the model FLOPs of that step over that time at peak. The % after each kind: its share of the step."));
     restyle();

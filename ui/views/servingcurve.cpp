@@ -33,7 +33,7 @@ QString rate(double tokensPerS)
 
 ServingCurvePanel::ServingCurvePanel(QWidget *parent)
     : QWidget(parent),
-      m_chart(new QChart),
+      m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_legend(new LegendStrip(this)),
       m_curve(new QLineSeries),
@@ -69,7 +69,6 @@ ServingCurvePanel::ServingCurvePanel(QWidget *parent)
     }
     setFittingAxisTitle(m_chart, m_axisX, tr("Time per output token (ms)"), tr("TPOT (ms)"));
     setFittingAxisTitle(m_chart, m_axisY, tr("Output tokens/s, all GPUs"), tr("tok/s"));
-    m_chart->legend()->hide();
     m_label->setZValue(12);
     m_legend->setAccessibleName(tr("Serving chart legend"));
     restyle();

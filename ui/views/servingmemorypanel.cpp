@@ -53,7 +53,7 @@ ServingMemoryPanel::ServingMemoryPanel(QWidget *parent)
     : QWidget(parent),
       m_summary(new TextStrip(this)),
       m_legend(new LegendStrip(this)),
-      m_chart(new QChart),
+      m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_series(new QStackedBarSeries),
       m_capacity(new QLineSeries),
@@ -96,7 +96,6 @@ ServingMemoryPanel::ServingMemoryPanel(QWidget *parent)
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
     m_axisY->setLabelFormat(QStringLiteral("%g"));
-    m_chart->legend()->hide();
     m_total->setZValue(10);
     m_summary->setAccessibleName(tr("KV cache pool"));
     m_summary->setLines(2);

@@ -51,7 +51,7 @@ QList<std::int64_t> stagesToShow(std::int64_t pp, std::int64_t worst)
 StageMemoryPanel::StageMemoryPanel(QWidget *parent)
     : QWidget(parent),
       m_legend(new LegendStrip(this)),
-      m_chart(new QChart),
+      m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_series(new QStackedBarSeries),
       m_capacity(new QLineSeries),
@@ -82,7 +82,6 @@ StageMemoryPanel::StageMemoryPanel(QWidget *parent)
     m_axisY->setLabelFormat(QStringLiteral("%g"));
     m_axisY->setTickType(QValueAxis::TicksDynamic);
     m_axisY->setTickAnchor(0);
-    m_chart->legend()->hide();
     m_legend->setAccessibleName(tr("Stage memory legend"));
     styleChart(m_chart, font());
     // The stage numbers are drawn by hand: the axis' own labels elide anything wider than a

@@ -37,7 +37,7 @@ StepTimePanel::StepTimePanel(QWidget *parent)
     : QWidget(parent),
       m_summary(new TextStrip(this)),
       m_run(new TextStrip(this)),
-      m_chart(new QChart),
+      m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_series(new QHorizontalStackedBarSeries),
       m_axisX(new QValueAxis),
@@ -77,7 +77,6 @@ StepTimePanel::StepTimePanel(QWidget *parent)
     m_axisX->setTickType(QValueAxis::TicksDynamic);
     m_axisX->setTickAnchor(0);
     m_axisY->setVisible(false);
-    m_chart->legend()->hide();
     m_legend->setAccessibleName(tr("Step-time legend"));
     styleChart(m_chart, font());
     styleLegend(m_legend, font());

@@ -16,6 +16,13 @@
 
 namespace napkin::ui {
 
+QChart *newChart()
+{
+    auto *chart = new QChart;
+    chart->legend()->hide();
+    return chart;
+}
+
 void styleChart(QChart *chart, const QFont &base)
 {
     QFont title = base;

@@ -14,6 +14,11 @@ class QValueAxis;
 
 namespace napkin::ui {
 
+/// A chart whose own legend is hidden from the start: every panel draws its legend beside the
+/// chart (LegendStrip). Hiding Qt Charts' legend after the series are added lays out all their
+/// legend markers once more, a tenth of a panel's construction.
+QChart *newChart();
+
 /// Fonts and frame for every chart, derived from the widget font so that View > Bigger
 /// fonts reaches the axes and legends too.
 void styleChart(QChart *chart, const QFont &base);
