@@ -4,6 +4,7 @@
 
 #include <QChart>
 #include <QCoreApplication>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QContextMenuEvent>
 #include <QKeyEvent>
@@ -32,6 +33,11 @@ ChartView::ChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
         scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
     // Axis titles with a compact form switch to it when the plot grows too short for them.
     connect(chart, &QChart::plotAreaChanged, this, [chart] { fitAxisTitles(chart); });
+    // Until it is fitted to the view (settle()), the chart is not laid out at all: a panel
+    // builds its series and axes and takes its first report before the window is shown, and
+    // each of those asks for a layout (or resizes the chart to its new minimum size) at a size
+    // the fit then throws away: two or three layouts per chart, each measuring every axis label.
+    chart->installEventFilter(this);
     // Text items are deliberately not cached as pixmaps. DeviceCoordinateCache kept stale,
     // empty pixmaps on a real X11 display after a resize or relayout (titles and tick labels
     // vanished), and ItemCoordinateCache painted into null pixmaps as labels changed; drawing
@@ -55,8 +61,24 @@ void ChartView::resizeEvent(QResizeEvent *event)
     scene()->setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
 }
 
+bool ChartView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (m_settled || watched != chart()
+        || (event->type() != QEvent::LayoutRequest && event->type() != QEvent::GraphicsSceneResize))
+        return false;
+    m_layoutHeld = true;
+    return true;
+}
+
 void ChartView::settle()
 {
+    if (!m_settled) {
+        chart()->removeEventFilter(this);
+        // Whatever was held back is laid out once, below, at the view's size: by the resize,
+        // or, where the chart already has that size, by the layout request this posts.
+        if (m_layoutHeld && chart()->layout())
+            chart()->layout()->invalidate();
+    }
     m_settled = true;
     if (!m_fitPending)
         return;

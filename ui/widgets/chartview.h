@@ -33,6 +33,7 @@ signals:
     void wheeled(const QPointF &chartPos, int angleDelta);
 
 protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
@@ -48,6 +49,7 @@ private:
     QPointF m_lastDragPos;
     bool m_settled = false;     ///< painted or settled once: resizes apply at once
     bool m_fitPending = false;  ///< resized before that, the chart not yet fitted
+    bool m_layoutHeld = false;  ///< a layout of the chart held back until it is fitted
     bool m_dragging = false;
 };
 
