@@ -19,12 +19,14 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QIcon>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -52,7 +54,6 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
       m_baseFont(QApplication::font())
 {
     setWindowTitle(tr("Napkin — transformer training on the back of a napkin"));
-    setWindowIcon(QIcon::fromTheme(QStringLiteral("napkin"), QIcon(QStringLiteral(":/napkin/ui/napkin.svg"))));
     m_scroll->setWidget(m_controls);
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -324,6 +325,20 @@ void MainWindow::saveSettings() const
     settings::saveWindowState(saveState());
     settings::saveByteUnit(m_unit);
     settings::saveFontScale(m_fontScale);
+}
+
+bool MainWindow::event(QEvent *event)
+{
+    if (m_iconPending && event->type() == QEvent::Paint) {
+        m_iconPending = false;
+        QTimer::singleShot(0, this, &MainWindow::setUpWindowIcon);
+    }
+    return QMainWindow::event(event);
+}
+
+void MainWindow::setUpWindowIcon()
+{
+    setWindowIcon(QIcon::fromTheme(QStringLiteral("napkin"), QIcon(QStringLiteral(":/napkin/ui/napkin.svg"))));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

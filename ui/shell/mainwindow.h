@@ -49,15 +49,20 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool event(QEvent *event) override;
 
 private:
     void buildMenus();
     void buildViewMenu();
     void buildHelpMenu();
     void toggleFullScreen(bool on);
+    /// The window's icon, set once the first frame is painted: loading it (the SVG icon engine
+    /// and the SVG module) is no part of what the first frame shows.
+    void setUpWindowIcon();
 
     ScenarioController *m_controller;
     ControlsPanel *m_controls;
+    bool m_iconPending = true;
     Dashboard *m_dashboard;
     FileActions *m_files;
     QSplitter *m_splitter;
