@@ -25,7 +25,6 @@ GpuChooser::GpuChooser(const Catalog &catalog, QWidget *parent)
                              tr("%1\nSource: %2\n%3\nPrice: %4").arg(gpu.name, gpu.source, gpu.notes, price),
                              Qt::ToolTipRole);
     }
-    m_combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_combo->setMinimumContentsLength(16);
     const QString tip = tr("GPU model: sets the peak FLOP/s, memory bandwidth and memory per GPU "
                            "used by every chart. Each entry lists peak (dense, for the recipe's "

@@ -129,10 +129,8 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     form->addRow(m_derived);
     m_timeBasis = static_cast<QComboBox *>(m_fields->addRow(form, "time_basis"));
     // Long items (network names) elide rather than widen the controls column.
-    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_ep, m_etp, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis}) {
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    for (QComboBox *combo : {m_tp, m_pp, m_vpp, m_cp, m_ep, m_etp, m_globalBatch, m_gpusPerNode, m_interconnect, m_timeBasis})
         combo->setMinimumContentsLength(8);
-    }
 
     const QList<std::pair<QComboBox *, Choice>> boxes = {{m_tp, Choice::Tp}, {m_pp, Choice::Pp}, {m_vpp, Choice::Vpp},
                                                          {m_cp, Choice::Cp}, {m_ep, Choice::Ep}, {m_etp, Choice::Etp},

@@ -44,11 +44,6 @@ MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
     m_servingGroup = buildServingGroup();
     layout->addWidget(m_servingGroup);
     layout->addWidget(buildComputeGroup());
-    // Long entries (recipe names) would otherwise set the width of the whole panel.
-    for (QComboBox *combo : findChildren<QComboBox *>()) {
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(12);
-    }
     connect(m_shape, &ModelShapeOptions::notice, this, &MoreOptions::notice);
     connect(m_fields, &FieldControls::notice, this, &MoreOptions::notice);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MoreOptions::sync);

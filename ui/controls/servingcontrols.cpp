@@ -108,10 +108,8 @@ void ServingControls::buildBox()
                               s.concurrency = static_cast<std::int64_t>(std::llround(m_concurrency->value()));
                       });
     });
-    for (QComboBox *combo : m_box->findChildren<QComboBox *>()) {
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    for (QComboBox *combo : m_box->findChildren<QComboBox *>())
         combo->setMinimumContentsLength(8);
-    }
     // Caught up with the scenario and report of now.
     sync(m_controller->scenario());
     if (m_controller->report())

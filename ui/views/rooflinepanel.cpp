@@ -2,6 +2,7 @@
 
 #include "ui/widgets/chartstyle.h"
 #include "ui/widgets/chartview.h"
+#include "ui/widgets/elidingcombobox.h"
 #include "core/text/explain.h"
 #include "core/report/gputimes.h"
 #include "ui/widgets/logzoom.h"
@@ -46,7 +47,7 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
       m_catalog(catalog),
       m_toolbar(new QWidget(this)),
       m_reset(new QPushButton(tr("Reset view"), m_toolbar)),
-      m_overlayBox(new QComboBox(m_toolbar)),
+      m_overlayBox(new ElidingComboBox(m_toolbar)),
       m_legend(new LegendStrip(this)),
       m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
@@ -91,8 +92,6 @@ void RooflinePanel::buildToolbar()
     auto *hint = new QLabel(tr("wheel: zoom · drag: pan · hover: details"), m_toolbar);
     hint->setForegroundRole(QPalette::PlaceholderText);
     hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_overlayBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_overlayBox->setMinimumContentsLength(12);
     auto *bar = new QHBoxLayout(m_toolbar);
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_reset);

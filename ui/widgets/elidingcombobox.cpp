@@ -5,6 +5,12 @@
 
 namespace napkin::ui {
 
+ElidingComboBox::ElidingComboBox(QWidget *parent) : QComboBox(parent)
+{
+    setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    setMinimumContentsLength(12);
+}
+
 QRect ElidingComboBox::textRect() const
 {
     QStyleOptionComboBox opt;

@@ -11,7 +11,10 @@ class ElidingComboBox final : public QComboBox
     Q_OBJECT
 
 public:
-    using QComboBox::QComboBox;
+    /// Sized by a minimum number of characters (12 unless setMinimumContentsLength() says
+    /// otherwise), not by its longest entry: set before any entry is added, so that no entry's
+    /// text is ever measured for the size (QComboBox's default measures every one).
+    explicit ElidingComboBox(QWidget *parent = nullptr);
 
     /// The text as painted now: the current text, elided to the edit field.
     QString displayedText() const;
