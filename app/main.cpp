@@ -2,6 +2,7 @@
 #include "app/commandline.h"
 #include "ui/views/chartrender.h"
 #include "ui/shell/gui.h"
+#include "ui/shell/startupheap.h"
 #include "core/report/report.h"
 #include "core/report/suggestion.h"
 #include "core/io/budgetjson.h"
@@ -236,6 +237,7 @@ int main(int argc, char **argv)
         if (qEnvironmentVariableIsEmpty("NAPKIN_DEBUG"))
             qInstallMessageHandler(quietQtMessages);
     }
+    ui::prefaultStartupHeap();
     QApplication app(argc, argv);
     if (!platformChosen && QGuiApplication::platformName() == QLatin1String("offscreen"))
         return headlessFallback(c, *catalog, displayNamed ? QStringLiteral("the display cannot be opened")

@@ -22,6 +22,7 @@
 #include "ui/views/dashboard.h"
 #include "ui/widgets/linkedslider.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/shell/startupheap.h"
 #include "ui/views/plannerpanel.h"
 #include "ui/state/scenariocontroller.h"
 
@@ -42,6 +43,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <unistd.h>
 #include <map>
 #include <vector>
@@ -138,6 +140,10 @@ int main(int argc, char **argv)
 {
     QElapsedTimer cold;
     cold.start();
+    // As napkin's main() does before its window; the bare window is a plain Qt program.
+    const bool bareChild = std::any_of(argv, argv + argc, [](const char *a) { return std::strcmp(a, "--bare-child") == 0; });
+    if (!bareChild)
+        prefaultStartupHeap();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     ProfilingApplication app(argc, argv);
