@@ -233,13 +233,12 @@ void GpuTimeChart::placeMarks()
         QGraphicsSimpleTextItem *mark = m_marks[i];
         // Written up the bar, the mark must fit the plot's height: the full text, else a
         // short one, else a cross (the tooltip always has the whole story).
-        const QFontMetricsF fm(mark->font());
         const double room = area.height() - 6;
         QString shown;
         for (const QString &candidate : {mark->data(kFullMark).toString(), mark->data(kShortMark).toString(),
                                          QStringLiteral("✗")}) {
             shown = candidate;
-            if (candidate.isEmpty() || fm.horizontalAdvance(candidate) <= room)
+            if (candidate.isEmpty() || markWidth(mark, candidate) <= room)
                 break;
         }
         if (mark->data(kFullMark).toString().isEmpty())
@@ -252,6 +251,16 @@ void GpuTimeChart::placeMarks()
         const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
         mark->setPos(x - mark->boundingRect().height() / 2, area.bottom() - 3);
     }
+}
+
+double GpuTimeChart::markWidth(const QGraphicsSimpleTextItem *mark, const QString &text) const
+{
+    // Every relayout of the chart places the marks again, several times in a mode switch;
+    // the same few texts ("no fit", "does not fit (80 GB)") are measured once per font.
+    auto it = m_markWidths.constFind(text);
+    if (it == m_markWidths.cend())
+        it = m_markWidths.insert(text, QFontMetricsF(mark->font()).horizontalAdvance(text));
+    return *it;
 }
 
 int GpuTimeChart::widthForTiltedNames() const
@@ -273,6 +282,7 @@ void GpuTimeChart::restyle()
         mark->setFont(small);
         mark->setBrush(m_axisX->labelsBrush());
     }
+    m_markWidths.clear();
     placeMarks();
 }
 

@@ -4,6 +4,7 @@
 #include "core/report/gputimes.h"
 #include "core/report/report.h"
 
+#include <QHash>
 #include <QWidget>
 
 #include <optional>
@@ -64,6 +65,7 @@ protected:
 
 private:
     void restyle();
+    double markWidth(const QGraphicsSimpleTextItem *mark, const QString &text) const;
     /// Inference mode: the cost per million output tokens on each GPU, "does not fit" where
     /// core refuses the scenario on it.
     void showServing(const Report &report);
@@ -83,6 +85,7 @@ private:
     QValueAxis *m_axisY;
     BarLabels *m_labels = nullptr;
     QList<QGraphicsSimpleTextItem *> m_marks;
+    mutable QHash<QString, double> m_markWidths;  ///< each mark text's width in the marks' font
     std::optional<Report> m_report;
     QList<GpuTime> m_times;
     QList<GpuServing> m_serving;
