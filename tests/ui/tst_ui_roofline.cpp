@@ -104,6 +104,62 @@ private slots:
         }
     }
 
+    // MoE's token permute moves data without a FLOP: intensity 0 has no place on log axes.
+    // It is left off the plot (Qt Charts warned "Logarithms of zero and negative values are
+    // undefined" for every such point) and named in the legend instead.
+    void dataMovementOpsStayOffTheLogAxes_data()
+    {
+        QTest::addColumn<Mode>("mode");
+        QTest::newRow("training") << Mode::Training;
+        QTest::newRow("inference") << Mode::Inference;
+    }
+
+    void dataMovementOpsStayOffTheLogAxes()
+    {
+        QFETCH(Mode, mode);
+        Scenario s;
+        s.presetId = QStringLiteral("mixtral-8x7b");
+        s.model = env().catalog().findPreset(s.presetId)->shape;
+        s.gpus = 8;
+        s.tp = 2;  // the weights over two GPUs leave room for a KV cache
+        s.mode = mode;
+        const Report r = env().report(s);
+        int moving = 0;
+        for (const RooflineOp &op : r.roofline.ops)
+            moving += op.flops <= 0 ? 1 : 0;
+        QVERIFY2(moving > 0, "the MoE workload has its token permute");
+
+        static QStringList warnings;
+        warnings.clear();
+        const QtMessageHandler previous = qInstallMessageHandler([](QtMsgType, const QMessageLogContext &, const QString &m) {
+            warnings.append(m);
+        });
+        MainWindow w(env().catalog(), s);
+        w.resize(1280, 720);
+        const bool shown = uitest::showAndWait(w);
+        qInstallMessageHandler(previous);
+        QVERIFY(shown);
+        for (const QString &m : std::as_const(warnings))
+            QVERIFY2(!m.contains(QStringLiteral("Logarithm")), qPrintable(m));
+
+        const RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        int plotted = 0;
+        QList<QScatterSeries *> series;
+        if (mode == Mode::Inference)
+            series = {roof->phaseSeries(Phase::Prefill), roof->phaseSeries(Phase::Decode)};
+        else
+            for (int k = 0; k < RooflinePanel::kOpKinds; ++k)
+                series.append(roof->opSeries(static_cast<OpKind>(k)));
+        for (const QScatterSeries *one : series)
+            for (const QPointF &p : one->points()) {
+                QVERIFY2(p.x() > 0 && p.y() > 0, qPrintable(QStringLiteral("(%1, %2)").arg(p.x()).arg(p.y())));
+                ++plotted;
+            }
+        QCOMPARE(plotted, r.roofline.ops.size() - moving);
+        QVERIFY2(roof->legendText().contains(QStringLiteral("0 FLOPs (data movement only): token permute (dispatch)")),
+                 qPrintable(roof->legendText()));
+    }
+
     void hoverMatchesCoreOpTable()
     {
         MainWindow w(env().catalog(), Scenario{});

@@ -28,6 +28,13 @@
 namespace napkin::ui {
 
 namespace {
+
+/// Log axes have no place for an op without FLOPs (intensity 0): it moves data only.
+bool onLogScale(const RooflineOp &op)
+{
+    return op.intensity > 0 && op.attainableFlopsPerS > 0;
+}
+
 // The roof is drawn far past any visible range so that panning never reveals its ends.
 constexpr double kRoofMinIntensity = 1e-6;
 constexpr double kRoofMaxIntensity = 1e9;
@@ -240,9 +247,16 @@ void RooflinePanel::setReport(const Report &report)
     double minX = r.ridgeIntensity;
     double maxX = r.ridgeIntensity;
     double minY = r.peakFlopsPerS;
+    m_offScale.clear();
     for (int i = 0; i < r.ops.size(); ++i) {
         const RooflineOp &op = r.ops[i];
         const int k = static_cast<int>(op.kind);
+        if (!onLogScale(op)) {
+            // Data movement alone (MoE's token permute): no place on log axes, named in the legend.
+            if (!m_offScale.contains(op.name))
+                m_offScale.append(op.name);
+            continue;
+        }
         if (serving) {
             const int p = op.phase == Phase::Decode ? 1 : 0;
             phasePoints[p].append({op.intensity, op.attainableFlopsPerS / kUnit});
@@ -275,6 +289,8 @@ void RooflinePanel::setReport(const Report &report)
     QList<QPointF> pinned;
     if (report.baseline) {
         for (const RooflineOp &op : report.baseline->roofline.ops) {
+            if (!onLogScale(op))
+                continue;
             pinned.append({op.intensity, op.attainableFlopsPerS / kUnit});
             minX = std::min(minX, op.intensity);
             maxX = std::max(maxX, op.intensity);
@@ -348,7 +364,8 @@ void RooflinePanel::refreshRoofs()
                                                 fmt::bandwidth(o.bandwidthBytesPerS)));
         QList<QPointF> points;
         for (const RooflineOp &op : o.ops)
-            points.append({op.intensity, op.attainableFlopsPerS / kUnit});
+            if (onLogScale(op))
+                points.append({op.intensity, op.attainableFlopsPerS / kUnit});
         m_overlayOps->replace(points);
         m_overlayOps->setName(tr("%1 ops").arg(other->shortName));
         m_overlayRidge->replace(QList<QPointF>{{o.ridgeIntensity, o.peakFlopsPerS / kUnit}});
@@ -357,7 +374,8 @@ void RooflinePanel::refreshRoofs()
         fitY.hi = std::max(fitY.hi, LogRange::decadesAround(o.peakFlopsPerS, o.peakFlopsPerS, 0.25).hi);
         double lowest = o.peakFlopsPerS;
         for (const RooflineOp &op : o.ops)
-            lowest = std::min(lowest, op.attainableFlopsPerS);
+            if (onLogScale(op))
+                lowest = std::min(lowest, op.attainableFlopsPerS);
         fitY.lo = std::min(fitY.lo, LogRange::decadesAround(lowest, o.peakFlopsPerS, 0.25).lo);
     }
     m_overlay->setVisible(other != nullptr);
@@ -391,6 +409,7 @@ void RooflinePanel::refreshLegend()
         entries.append({palette::neutral(), m_overlayStep, QChar()});
     }
     entries.append({m_ridge->color(), m_ridge->name()});
+    appendOffScale(entries);
 
     // Each kind with its share of the bottom-up step time.
     const QList<double> shares = m_report ? kindStepShares(m_report->roofline) : QList<double>(kOpKinds, 0.0);
@@ -418,7 +437,15 @@ void RooflinePanel::refreshServingLegend(QList<LegendEntry> &entries)
             entries.append({m_overlayOps->color(), m_overlayOps->name(), QChar(0x25CF)});
     }
     entries.append({m_ridge->color(), m_ridge->name()});
+    appendOffScale(entries);
     m_legend->setEntries(entries);
+}
+
+void RooflinePanel::appendOffScale(QList<LegendEntry> &entries) const
+{
+    if (!m_offScale.isEmpty())
+        entries.append({palette::neutral(), tr("not drawn, 0 FLOPs (data movement only): %1").arg(m_offScale.join(QStringLiteral(", "))),
+                        QChar()});
 }
 
 void RooflinePanel::setOverlayGpu(const QString &gpuId)

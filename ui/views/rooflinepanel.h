@@ -7,6 +7,7 @@
 #include "ui/state/viewoptions.h"
 
 #include <QList>
+#include <QStringList>
 #include <QWidget>
 
 #include <optional>
@@ -105,6 +106,7 @@ private:
     void refreshLegend();
     /// Inference mode: the phases, the decode's compute-bound concurrency, the roofs.
     void refreshServingLegend(QList<LegendEntry> &entries);
+    void appendOffScale(QList<LegendEntry> &entries) const;
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 
     const Catalog &m_catalog;
@@ -129,6 +131,7 @@ private:
     QScatterSeries *m_phases[2] = {};  // prefill, decode
     QList<int> m_phasePointOps[2];
     QString m_computeBound;
+    QStringList m_offScale;  ///< names of the ops left off the log axes (0 FLOPs)
     std::optional<Report> m_report;
     LogZoom *m_zoom = nullptr;
     LogRange m_fitX;  ///< intensity, fitted to the ops and the ridge
