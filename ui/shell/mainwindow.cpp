@@ -338,7 +338,8 @@ bool MainWindow::event(QEvent *event)
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QCoreApplication::sendPostedEvents(nullptr, QEvent::MetaCall);
     }
-    if (m_iconPending && event->type() == QEvent::Paint) {
+    // (The type first: events reach a window while its members are still being made.)
+    if (event->type() == QEvent::Paint && m_iconPending) {
         m_iconPending = false;
         QTimer::singleShot(0, this, &MainWindow::setUpWindowIcon);
     }
