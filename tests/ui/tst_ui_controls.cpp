@@ -9,6 +9,8 @@
 #include "ui/controls/fieldcontrols.h"
 #include "core/model/fields.h"
 #include "ui/views/dashboard.h"
+#include "ui/views/memorypanel.h"
+#include "ui/views/rooflinepanel.h"
 #include "ui/widgets/divisorspinbox.h"
 #include "ui/views/gputimechart.h"
 #include "guitestfixture.h"
@@ -176,6 +178,38 @@ private slots:
         QCOMPARE(heads->value(), 8);
         QVERIFY(!w.controller()->error());
         QVERIFY(!banner->isVisible());
+    }
+
+    // A window started on a refused scenario (here Llama 3 70B's 141 GB of bf16 weights on
+    // one 80 GB H100, for serving) has no last valid scenario: it shows no empty charts that
+    // would read as a result, says so in the banner, and shows the charts once it is fixed.
+    void refusedStartShowsNoChartsUntilFixed()
+    {
+        Scenario s;
+        s.presetId = QStringLiteral("llama3-70b");
+        s.model = env().catalog().findPreset(s.presetId)->shape;
+        s.mode = Mode::Inference;
+        s.gpus = 1;
+        MainWindow w(env().catalog(), s);
+        QVERIFY(uitest::showAndWait(w));
+        QVERIFY(w.controller()->error());
+        QVERIFY(!w.controller()->report());
+        Banner *banner = w.dashboard()->errorBanner();
+        QVERIFY(banner->isVisible());
+        QVERIFY2(banner->text().contains(QStringLiteral("Nothing computed")), qPrintable(banner->text()));
+        QVERIFY2(!banner->text().contains(QStringLiteral("last valid")), qPrintable(banner->text()));
+        QVERIFY(!w.dashboard()->memoryPanel()->isVisible());
+        QVERIFY(!w.dashboard()->rooflinePanel()->isVisible());
+
+        Scenario fixed = w.controller()->scenario();
+        fixed.gpus = 2;
+        fixed.tp = 2;
+        fixed.weightDtype = NumberFormat::Fp8;
+        w.controller()->propose(fixed, QStringLiteral("fits"));
+        QVERIFY(!w.controller()->error());
+        QVERIFY(!banner->isVisible());
+        QVERIFY(w.dashboard()->rooflinePanel()->isVisible());
+        QVERIFY(w.dashboard()->memoryCell()->isVisible());
     }
 
     void presetFillsEveryField()

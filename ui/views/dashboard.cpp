@@ -193,7 +193,12 @@ Dashboard::Dashboard(const Catalog &catalog, QWidget *parent)
     layout->addWidget(m_pinned);
     layout->addWidget(m_pages, 1);
     layout->addWidget(m_formula);
+    layout->addStretch();  // takes the room only while the pages are hidden (below)
     arrange();
+    // Until a first report arrives (a window started on a refused scenario), there is nothing
+    // to draw: empty charts would only look like a result. The problem banner says why.
+    m_pages->hide();
+    m_formula->hide();
 
     setUpRecipients();
     connect(m_roofline, &RooflinePanel::viewChanged, this, &Dashboard::viewOptionsChanged);
@@ -308,6 +313,10 @@ void Dashboard::setUpRecipients()
 
 void Dashboard::setReport(const Report &report)
 {
+    if (!m_lastReport) {
+        m_pages->show();
+        m_formula->show();
+    }
     m_summary->setText(scenarioSummary(report, m_catalog));
     m_settings->setText(scenarioSettings(report));
     const auto change = baselineChange(report);
@@ -460,7 +469,8 @@ void Dashboard::setError(const QString &message)
         return;
     }
     m_error->showMessage(Banner::Level::Error,
-                         tr("⚠ Not recomputed — %1. The charts still show the last valid scenario.").arg(message));
+                         m_lastReport ? tr("⚠ Not recomputed — %1. The charts still show the last valid scenario.").arg(message)
+                                      : tr("⚠ Nothing computed — %1. The charts appear once the scenario is valid.").arg(message));
     placeError();
     m_error->raise();
 }
@@ -580,7 +590,14 @@ void Dashboard::placeError()
     const int chartsTop = m_pages->geometry().top() + (m_tabbed ? m_tabs->tabBar()->height() : 0)
                           + (m_tabbed ? 0 : m_memory->view()->geometry().top()) - 2;
     // (The serving memory chart's view starts lower, under its summary: the banner may cover that.)
-    m_error->setGeometry(top.left(), y, top.width(), std::max(m_error->sizeHint().height(), chartsTop - y));
+    // The whole message, across the dashboard and in as many lines as it takes (a refusal
+    // names the field, the numbers and the fix; cut at two lines under the page bar it read
+    // "Not recomputed — gpu_memory_utilization: leaves no room for"). Over the tops of the
+    // charts, which show the last valid scenario, or over nothing at all before the first.
+    const QRect across(top.left(), y, contentsRect().width() - 2 * top.left(), 0);
+    m_error->setLines(std::clamp(m_error->linesNeeded(across.width()), 2, 8));
+    m_error->setGeometry(across.left(), y, across.width(),
+                         std::max(m_error->sizeHint().height(), m_lastReport ? chartsTop - y : 0));
 }
 
 void Dashboard::resizeEvent(QResizeEvent *event)
