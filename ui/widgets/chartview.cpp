@@ -80,11 +80,14 @@ void ChartView::settle()
             chart()->layout()->invalidate();
     }
     m_settled = true;
-    if (!m_fitPending)
+    if (m_fitPending) {
+        m_fitPending = false;
+        QResizeEvent settled(size(), size());
+        resizeEvent(&settled);
+    } else if (!m_layoutHeld) {
         return;
-    m_fitPending = false;
-    QResizeEvent settled(size(), size());
-    resizeEvent(&settled);
+    }
+    m_layoutHeld = false;
     // What the new plot area set off (margins for tilted labels, compact axis titles) is laid
     // out before this frame, not the next.
     QCoreApplication::sendPostedEvents(chart(), QEvent::LayoutRequest);
