@@ -594,10 +594,9 @@ void Dashboard::placeError()
     // names the field, the numbers and the fix; cut at two lines under the page bar it read
     // "Not recomputed — gpu_memory_utilization: leaves no room for"). Over the tops of the
     // charts, which show the last valid scenario, or over nothing at all before the first.
-    const QRect across(top.left(), y, contentsRect().width() - 2 * top.left(), 0);
-    m_error->setLines(std::clamp(m_error->linesNeeded(across.width()), 2, 8));
-    m_error->setGeometry(across.left(), y, across.width(),
-                         std::max(m_error->sizeHint().height(), m_lastReport ? chartsTop - y : 0));
+    const int width = contentsRect().width() - 2 * top.left();
+    m_error->setLines(std::clamp(m_error->linesNeeded(width), 2, 8));
+    m_error->setGeometry(top.left(), y, width, std::max(m_error->sizeHint().height(), m_lastReport ? chartsTop - y : 0));
 }
 
 void Dashboard::resizeEvent(QResizeEvent *event)

@@ -21,11 +21,11 @@ void DrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString &sta
     // Compared field by field: a key made as a string (the font's key() is its whole
     // description) cost more than many a small widget's drawing.
     const Key key{widget->size(), scale, widget->palette().cacheKey(), widget->style(), widget->font(), state};
-    if (!(key == m_key)) {
+    if (key != m_key) {
         // The first paint in a state draws directly: a widget painted once (at start-up, or a
         // line of text that changes on every tick of a drag) would only pay for a pixmap it
         // never copies from. The second paint in the same state keeps its drawing.
-        if (!(key == m_seenKey)) {
+        if (key != m_seenKey) {
             m_seenKey = key;
             m_pixmap = QPixmap();
             m_key = Key{};
