@@ -23,6 +23,7 @@
 #include "ui/widgets/textstrip.h"
 #include "ui/views/timepanel.h"
 
+#include <QChartView>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QGridLayout>
@@ -278,6 +279,7 @@ void Dashboard::setUpTabs()
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_tabbed && !m_arranging)
             m_tabChosen = true;
+        placeErrorIfShown();  // each page's charts start at their own height, once laid out
     });
     m_tabs->setDocumentMode(true);
     m_tabs->setAccessibleName(tr("Charts, one at a time"));
@@ -472,7 +474,6 @@ void Dashboard::setError(const QString &message)
                          m_lastReport ? tr("⚠ Not recomputed — %1. The charts still show the last valid scenario.").arg(message)
                                       : tr("⚠ Nothing computed — %1. The charts appear once the scenario is valid.").arg(message));
     placeError();
-    m_error->raise();
 }
 
 void Dashboard::setArrangement(Arrangement arrangement)
@@ -584,19 +585,56 @@ void Dashboard::changeEvent(QEvent *event)
 void Dashboard::placeError()
 {
     // The problem banner floats over the top of the charts instead of taking a row: a value
-    // refused in the middle of a drag must not make everything below it jump.
+    // refused in the middle of a drag must not make everything below it jump. It shows the
+    // whole message, across the dashboard and in as many lines as it takes (a refusal names
+    // the field, the numbers and the fix; cut at two lines it read "Not recomputed —
+    // gpu_memory_utilization: leaves no room for"). Page tabs stay in sight and clickable
+    // above it; below, it ends on the edge of a chart or of a chart's title, never across a
+    // line of text (at 1.5x text a three-line refusal cut the page summary under it in half).
     const QRect top = m_settings->isVisibleTo(this) ? m_settings->geometry() : m_summary->geometry();
-    const int y = top.bottom() + 4;
-    const int chartsTop = m_pages->geometry().top() + (m_tabbed ? m_tabs->tabBar()->height() : 0)
-                          + (m_tabbed ? 0 : m_memory->view()->geometry().top()) - 2;
-    // (The serving memory chart's view starts lower, under its summary: the banner may cover that.)
-    // The whole message, across the dashboard and in as many lines as it takes (a refusal
-    // names the field, the numbers and the fix; cut at two lines under the page bar it read
-    // "Not recomputed — gpu_memory_utilization: leaves no room for"). Over the tops of the
-    // charts, which show the last valid scenario, or over nothing at all before the first.
+    const int y = m_tabbed && m_pages->isVisibleTo(this)
+                      ? m_pages->geometry().top() + m_tabs->tabBar()->geometry().bottom() + 3
+                      : top.bottom() + 4;
     const int width = contentsRect().width() - 2 * top.left();
     m_error->setLines(std::clamp(m_error->linesNeeded(width), 2, 8));
-    m_error->setGeometry(top.left(), y, width, std::max(m_error->sizeHint().height(), m_lastReport ? chartsTop - y : 0));
+    const int natural = y + m_error->sizeHint().height();
+    int bottom = natural;
+    if (m_lastReport) {
+        // Over the tops of the charts, which show the last valid scenario. Whatever the edge
+        // would cross along its length decides where it ends: a line of text (a label, a text
+        // strip) is covered whole; a chart is covered down to its plot when the edge would
+        // cross its title or top value label, and plainly otherwise.
+        const int line = fontMetrics().height();
+        for (int x = top.left() + 2; x < top.left() + width; x += line) {
+            const QPoint at = m_pages->mapFrom(this, QPoint(x, natural));
+            QWidget *crossed = m_pages->childAt(at);
+            if (!crossed)
+                continue;
+            const QChartView *chart = nullptr;
+            for (QWidget *up = crossed; up && up != m_pages && !chart; up = up->parentWidget())
+                chart = qobject_cast<const QChartView *>(up);
+            if (chart && chart->chart()) {
+                // A chart first fits its view when painted: the edge follows its plot then.
+                connect(chart->chart(), &QChart::plotAreaChanged, this, &Dashboard::placeErrorIfShown,
+                        Qt::UniqueConnection);
+                // Half a line past the plot's top edge: the top value label sits centred on it.
+                const int plotTop = chart->mapTo(this, chart->mapFromScene(chart->chart()->plotArea().topLeft())).y()
+                                    + chart->fontMetrics().height() / 2 + 1;
+                if (plotTop < natural + 8 * line)
+                    bottom = std::max(bottom, plotTop);
+            } else if (crossed->height() <= 4 * line) {
+                bottom = std::max(bottom, crossed->mapTo(this, QPoint(0, crossed->height())).y() + 1);
+            }
+        }
+    }
+    m_error->setGeometry(top.left(), y, width, bottom - y);
+    m_error->raise();
+}
+
+void Dashboard::placeErrorIfShown()
+{
+    if (m_error->isVisibleTo(this))
+        QMetaObject::invokeMethod(this, &Dashboard::placeError, Qt::QueuedConnection);
 }
 
 void Dashboard::resizeEvent(QResizeEvent *event)

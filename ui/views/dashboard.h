@@ -159,6 +159,7 @@ private:
     /// The Parallel training page's button and tabs enabled in training mode only.
     void enableTrainingViews();
     void placeError();
+    void placeErrorIfShown();
     void arrange();
 
     const Catalog &m_catalog;
