@@ -212,6 +212,82 @@ private slots:
         QVERIFY(w.dashboard()->memoryCell()->isVisible());
     }
 
+    // A refusal at large text in the tabbed dashboard: the page tabs stay in sight and
+    // clickable above the banner, and on every page its lower edge cuts no line of text in
+    // half (it cut the serving page's summary line through the middle, under covered tabs).
+    void refusalKeepsTabsAndCutsNoText()
+    {
+        Scenario s;
+        s.presetId = QStringLiteral("llama3-70b");
+        s.model = env().catalog().findPreset(s.presetId)->shape;
+        s.mode = Mode::Inference;
+        s.gpus = 2;
+        s.tp = 2;
+        s.weightDtype = NumberFormat::Fp8;
+        MainWindow w(env().catalog(), s);
+        w.resize(1280, 720);
+        w.setFontScale(1.5);
+        QVERIFY(uitest::showAndWait(w));
+        Dashboard *dashboard = w.dashboard();
+        QCOMPARE(dashboard->currentArrangement(), Dashboard::Arrangement::Tabs);
+        Scenario refused = w.controller()->scenario();
+        refused.promptTokens = 9000;  // prompt + output over Llama 3's 8,192 positions
+        w.controller()->propose(refused, QStringLiteral("too long"));
+        QVERIFY(w.controller()->error());
+        Banner *banner = dashboard->errorBanner();
+        QTabWidget *tabs = dashboard->tabs();
+        for (int page = 0; page < tabs->count(); ++page) {
+            if (!tabs->isTabEnabled(page))
+                continue;
+            tabs->setCurrentIndex(page);
+            for (int i = 0; i < 3; ++i) {  // the page laid out, its charts fitted, the banner placed
+                QCoreApplication::processEvents();
+                QTest::qWait(10);
+            }
+            const QString name = tabs->tabText(page);
+            QVERIFY2(banner->isVisible(), qPrintable(name));
+            const QRect bar(tabs->tabBar()->mapTo(dashboard, QPoint(0, 0)), tabs->tabBar()->size());
+            const QRect over = banner->geometry();
+            QVERIFY2(over.top() >= bar.bottom(), qPrintable(name + QStringLiteral(": the banner covers the page tabs")));
+            const int edge = over.bottom();
+            for (QWidget *text : tabs->currentWidget()->findChildren<QWidget *>()) {
+                if (!text->isVisible() || !(qobject_cast<QLabel *>(text) || qobject_cast<TextStrip *>(text)))
+                    continue;
+                const QRect r(text->mapTo(dashboard, QPoint(0, 0)), text->size());
+                if (r.width() <= 0 || r.left() > over.right() || r.right() < over.left())
+                    continue;
+                QVERIFY2(r.bottom() <= edge || r.top() > edge,
+                         qPrintable(QStringLiteral("%1: the banner's edge at y %2 cuts \"%3\" (y %4 to %5)")
+                                        .arg(name)
+                                        .arg(edge)
+                                        .arg(qobject_cast<QLabel *>(text) ? qobject_cast<QLabel *>(text)->text()
+                                                                          : qobject_cast<TextStrip *>(text)->text())
+                                        .arg(r.top())
+                                        .arg(r.bottom())));
+            }
+        }
+    }
+
+    // Wrapped text longer than its strip ends in an ellipsis on the last line, not in the
+    // middle of a sentence at the strip's edge (the formula bar stopped at "283 sequences of").
+    void wrappedTextLongerThanItsStripIsElided()
+    {
+        TextStrip strip;
+        strip.setLines(2);
+        strip.resize(300, strip.sizeHint().height());
+        const QString longText = QStringLiteral("KV pool per GPU = 90% x capacity - weights - activations - reserved = "
+                                                "35.7 GB -> 13,629 blocks of 16 tokens = 218,064 tokens per replica, "
+                                                "283 sequences of 768 tokens");
+        strip.setText(longText);
+        strip.grab();
+        QVERIFY(!strip.showsWholeText());
+        QVERIFY2(strip.shownText().endsWith(QChar(0x2026)), qPrintable(strip.shownText()));
+        QVERIFY(strip.shownText().size() < longText.size());
+        strip.setText(QStringLiteral("short"));
+        strip.grab();
+        QCOMPARE(strip.shownText(), QStringLiteral("short"));
+    }
+
     void presetFillsEveryField()
     {
         MainWindow w(env().catalog(), Scenario{});

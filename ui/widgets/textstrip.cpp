@@ -141,22 +141,37 @@ void TextStrip::relayoutText()
     } else {
         shown = layoutText(false);
     }
-    m_layout.setText(shown);
-    m_layout.setFont(textFont());
     QTextOption option;
     option.setWrapMode(m_lines > 1 ? QTextOption::WrapAtWordBoundaryOrAnywhere : QTextOption::NoWrap);
-    m_layout.setTextOption(option);
-    m_layout.beginLayout();
-    qreal y = 0;
-    for (int i = 0; i < m_lines; ++i) {
-        QTextLine line = m_layout.createLine();
-        if (!line.isValid())
-            break;
-        line.setLineWidth(width);
-        line.setPosition(QPointF(0, y));
-        y += fm.lineSpacing();
+    const auto layOut = [&] {
+        m_layout.setText(shown);
+        m_layout.setFont(textFont());
+        m_layout.setTextOption(option);
+        m_layout.beginLayout();
+        qreal y = 0;
+        for (int i = 0; i < m_lines; ++i) {
+            QTextLine line = m_layout.createLine();
+            if (!line.isValid())
+                break;
+            line.setLineWidth(width);
+            line.setPosition(QPointF(0, y));
+            y += fm.lineSpacing();
+        }
+        m_layout.endLayout();
+    };
+    layOut();
+    // Wrapped text longer than the strip ends its last line with an ellipsis instead of
+    // stopping mid-sentence at the strip's edge (the tooltip has the whole text).
+    if (m_lines > 1 && m_layout.lineCount() == m_lines) {
+        const QTextLine last = m_layout.lineAt(m_lines - 1);
+        const qsizetype end = last.textStart() + last.textLength();
+        if (end < shown.size() && !shown.mid(end).trimmed().isEmpty()) {
+            QString rest = shown.mid(last.textStart());
+            rest.replace(QChar::LineSeparator, u' ').replace(u'\n', u' ');
+            shown = shown.left(last.textStart()) + fm.elidedText(rest, Qt::ElideRight, width);
+            layOut();
+        }
     }
-    m_layout.endLayout();
     m_layoutValid = true;
 }
 

@@ -46,6 +46,8 @@ public:
     /// last line, not moved to the tooltip.
     bool showsWholeText() const { return linesNeeded(width()) <= m_lines; }
     int lines() const { return m_lines; }
+    /// The text as last drawn: elided at the end of the last line where it does not fit.
+    QString shownText() const { return m_layout.text(); }
     /// Height of one more line of text.
     int lineHeight() const;
 
