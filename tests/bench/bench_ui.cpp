@@ -72,6 +72,15 @@ void report(const char *what, const std::vector<double> &ms)
                 sum / static_cast<double>(ms.size()));
 }
 
+/// One mode switch, clicked, through to the whole dashboard painted: a function of its own so
+/// that a profiler can collect it alone (valgrind --toggle-collect='*switchModeAndPaint*').
+[[gnu::noinline]] void switchModeAndPaint(MainWindow &window, Mode to)
+{
+    window.controls()->servingControls()->modeButton(to)->click();
+    window.dashboard()->update();
+    QApplication::sendPostedEvents();
+}
+
 /// Times every event by type and receiver class (BENCH_PROFILE): paint events nest no child's
 /// paint, so their times add up to the frame's painting. The cold start's profile times every
 /// event type, and those nest (a Show includes its children's polish).
@@ -446,9 +455,7 @@ int main(int argc, char **argv)
             const Mode to = i % 2 == 0 ? Mode::Training : Mode::Inference;
             app.profiling = i >= 2 && qgetenv("BENCH_PROFILE") == "mode";
             t.start();
-            window.controls()->servingControls()->modeButton(to)->click();
-            window.dashboard()->update();
-            QApplication::sendPostedEvents();
+            switchModeAndPaint(window, to);
             if (app.profiling)
                 app.endFrame(false);
             app.profiling = false;
