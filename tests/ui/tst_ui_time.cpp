@@ -149,6 +149,13 @@ private slots:
             QVERIFY2(marks[i].startsWith(QLatin1String("does not fit (")), qPrintable(marks[i]));
             QCOMPARE(chart->barSet(true)->at(i), 0.0);
             QVERIFY(chart->barSet(false)->at(i) > 0);  // hatched, still showing its time
+            // Written on the bar's top, or over the hatching on a backing of its own: never
+            // bare letters across the hatch lines.
+            const double barTop =
+                chart->chart()->mapToPosition(QPointF(i, chart->barSet(false)->at(i)), chart->chart()->series().first()).y();
+            const QRectF mark = chart->markRect(i);
+            QVERIFY2(mark.bottom() <= barTop + 1 || chart->markBacked(i),
+                     qPrintable(QStringLiteral("%1: mark %2..%3 over a bar from %4").arg(QLatin1String(id)).arg(mark.top()).arg(mark.bottom()).arg(barTop)));
         }
         const int h200 = index("h200-sxm");
         QCOMPARE(marks[h200], QString());

@@ -13,6 +13,7 @@
 #include <QLegend>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QGraphicsRectItem>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -88,6 +89,11 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
         auto *mark = new QGraphicsSimpleTextItem(m_chart);
         mark->setRotation(-90);  // reads upwards from the axis, one narrow column per bar
         mark->setZValue(11);
+        // Behind a mark written over a bar: the plot's own background under the letters.
+        auto *backing = new QGraphicsRectItem(mark);
+        backing->setFlag(QGraphicsItem::ItemStacksBehindParent);
+        backing->setPen(Qt::NoPen);
+        backing->hide();
         m_marks.append(mark);
     }
     connect(m_chart, &QChart::plotAreaChanged, this, &GpuTimeChart::placeMarks);
@@ -226,30 +232,55 @@ QStringList GpuTimeChart::marks() const
     return out;
 }
 
+QRectF GpuTimeChart::markRect(int i) const
+{
+    return m_marks.value(i) ? m_marks[i]->mapRectToParent(m_marks[i]->boundingRect()) : QRectF();
+}
+
+bool GpuTimeChart::markBacked(int i) const
+{
+    return m_marks.value(i) && m_marks[i]->childItems().value(0) && m_marks[i]->childItems().value(0)->isVisible();
+}
+
 void GpuTimeChart::placeMarks()
 {
     const QRectF area = m_chart->plotArea();
     for (int i = 0; i < m_marks.size(); ++i) {
         QGraphicsSimpleTextItem *mark = m_marks[i];
-        // Written up the bar, the mark must fit the plot's height: the full text, else a
-        // short one, else a cross (the tooltip always has the whole story).
-        const double room = area.height() - 6;
+        // Written upwards, the mark stands on its bar's top where it fits there (a hatched bar
+        // under the text made it hard to read); else it starts on the axis, over the bar, on a
+        // backing of its own. The full text, else a short one, else a cross (the tooltip
+        // always has the whole story).
+        const double value = m_set->at(i) + m_tooBig->at(i);
+        const double barTop = area.isEmpty() ? area.bottom()
+                                             : std::clamp(m_chart->mapToPosition(QPointF(i, value), m_series).y(),
+                                                          area.top(), area.bottom());
+        const QString full = mark->data(kFullMark).toString();
+        const QString brief = mark->data(kShortMark).toString();
         QString shown;
-        for (const QString &candidate : {mark->data(kFullMark).toString(), mark->data(kShortMark).toString(),
-                                         QStringLiteral("✗")}) {
+        bool onBar = true;
+        for (const auto &[candidate, above] : {std::pair{full, true}, std::pair{brief, true}, std::pair{full, false},
+                                               std::pair{brief, false}, std::pair{QStringLiteral("✗"), false}}) {
             shown = candidate;
+            onBar = above;
+            const double room = (above ? barTop : area.bottom()) - area.top() - 6;
             if (candidate.isEmpty() || markWidth(mark, candidate) <= room)
                 break;
         }
-        if (mark->data(kFullMark).toString().isEmpty())
+        if (full.isEmpty())
             shown.clear();
         if (mark->text() != shown)
             mark->setText(shown);
+        auto *backing = static_cast<QGraphicsRectItem *>(mark->childItems().value(0));
+        const bool backed = !shown.isEmpty() && !onBar && barTop < area.bottom() - 1;
+        backing->setVisible(backed);
         if (shown.isEmpty() || area.isEmpty())
             continue;
+        if (backed)
+            backing->setRect(mark->boundingRect().adjusted(-1, 0, 1, 0));
         // Turned -90°, the text's height lies along x: centre it on the bar, start above the axis.
         const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
-        mark->setPos(x - mark->boundingRect().height() / 2, area.bottom() - 3);
+        mark->setPos(x - mark->boundingRect().height() / 2, (onBar ? barTop : area.bottom()) - 3);
     }
 }
 
@@ -281,6 +312,7 @@ void GpuTimeChart::restyle()
     for (QGraphicsSimpleTextItem *mark : m_marks) {
         mark->setFont(small);
         mark->setBrush(m_axisX->labelsBrush());
+        static_cast<QGraphicsRectItem *>(mark->childItems().value(0))->setBrush(m_chart->isPlotAreaBackgroundVisible() ? m_chart->plotAreaBackgroundBrush() : m_chart->backgroundBrush());
     }
     m_markWidths.clear();
     placeMarks();

@@ -56,6 +56,10 @@ public:
     /// The words drawn upright over each GPU's bar: "does not fit (16 GiB)", "no fp32 peak", or
     /// empty. In the plot, so that they never take room from it.
     QStringList marks() const;
+    /// Where GPU i's mark is drawn, in chart coordinates, and whether it stands on a backing of
+    /// its own (written over its bar, where the bar leaves too little room above it).
+    QRectF markRect(int i) const;
+    bool markBacked(int i) const;
     /// The width at which the GPU names under the bars stand at most 45° (upright ones are
     /// hard to read): the plot that asks for, and the axis and margins beside it.
     int widthForTiltedNames() const;
