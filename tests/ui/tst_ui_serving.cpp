@@ -24,6 +24,7 @@
 #include "ui/widgets/textstrip.h"
 
 #include <QBarSet>
+#include <QChart>
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -224,6 +225,56 @@ private slots:
     // Dragging concurrency down raises the cost per token on every GPU by the slider's √2 steps.
     // The cost axis never cuts a bar; when a drag makes it move, it leaves the data at 2/3 of it
     // (axisTopFor), so it holds for some ticks after; releasing the slider fits it to the data.
+    // The chosen point's words never lie across the curve: DeepSeek-V3 on 8 H200s at the most
+    // sequences the KV cache holds ends in a steep climb in the plot's top right corner, where
+    // "above and left of the point" wrote them over the last segments.
+    void chosenLabelStaysOffTheCurve_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void chosenLabelStaysOffTheCurve()
+    {
+        QFETCH(QSize, size);
+        Scenario s;
+        s.presetId = QStringLiteral("deepseek-v3");
+        s.model = env().catalog().findPreset(s.presetId)->shape;
+        s.mode = Mode::Inference;
+        s.gpuId = QStringLiteral("h200-sxm");
+        s.gpus = 8;
+        s.tp = 8;
+        s.weightDtype = NumberFormat::Fp8;
+        MainWindow w(env().catalog(), s);
+        w.resize(size);
+        QVERIFY(uitest::showAndWait(w));
+        QVERIFY2(!w.controller()->error(), qPrintable(w.controller()->error() ? w.controller()->error()->message() : QString()));
+        ServingCurvePanel *panel = w.dashboard()->servingCurve();
+        if (w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs)
+            w.dashboard()->tabs()->setCurrentWidget(panel->parentWidget());
+        for (int i = 0; i < 3; ++i) {
+            QCoreApplication::processEvents();
+            QTest::qWait(10);
+        }
+        QVERIFY(panel->isVisible());
+        const QRectF label = panel->chosenLabelRect();
+        QVERIFY(!label.isEmpty());
+        QVERIFY2(panel->chart()->plotArea().contains(label), "the words stay inside the plot");
+        const QList<QPointF> points = panel->curve()->points();
+        QVERIFY(points.size() > 2);
+        for (int i = 1; i < points.size(); ++i) {
+            const QPointF a = panel->chart()->mapToPosition(points[i - 1], panel->curve());
+            const QPointF b = panel->chart()->mapToPosition(points[i], panel->curve());
+            for (int k = 0; k <= 50; ++k) {
+                const QPointF p = a + (b - a) * (k / 50.0);
+                QVERIFY2(!label.contains(p), qPrintable(QStringLiteral("\"%1\" at (%2, %3) %4x%5 crosses the curve at (%6, %7)")
+                                                           .arg(panel->chosenLabel())
+                                                           .arg(label.x()).arg(label.y()).arg(label.width()).arg(label.height())
+                                                           .arg(p.x()).arg(p.y())));
+            }
+        }
+    }
+
     void costAxisKeepsHeadroomWhileDragging()
     {
         MainWindow w(env().catalog(), serving());

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace napkin::ui {
@@ -141,6 +142,11 @@ QString ServingCurvePanel::chosenLabel() const
     return tr("%1 seq: %2").arg(inf.concurrency).arg(rate(inf.outputTokensPerS));
 }
 
+QRectF ServingCurvePanel::chosenLabelRect() const
+{
+    return m_label->text().isEmpty() ? QRectF() : m_label->mapRectToParent(m_label->boundingRect());
+}
+
 QString ServingCurvePanel::legendText() const
 {
     return m_legend->plainText();
@@ -152,15 +158,67 @@ void ServingCurvePanel::placeLabel()
         return;
     const QRectF area = m_chart->plotArea();
     const QPointF at = m_chart->mapToPosition(m_chosen->at(0), m_chosen);
-    const QRectF text = m_label->boundingRect();
-    // Left of the point and above it, where the curve (rising to the right) leaves room; kept
-    // inside the plot.
-    double x = at.x() - text.width() - 8;
-    if (x < area.left() + 2)
-        x = at.x() + 8;
-    x = std::clamp(x, area.left() + 2, std::max(area.left() + 2, area.right() - text.width() - 2));
-    const double y = std::clamp(at.y() - text.height() - 4, area.top() + 2, std::max(area.top() + 2, area.bottom() - text.height() - 2));
-    m_label->setPos(x, y);
+    // The curve and its points as drawn, sampled every two pixels: the label goes where it
+    // covers the fewest of them (at the last, steep points of a curve that turns up at the
+    // right, "above and left" laid the words across the line).
+    QList<QPointF> drawn{at};
+    const QList<QPointF> points = m_curve->points();
+    for (int i = 0; i < points.size(); ++i) {
+        const QPointF b = m_chart->mapToPosition(points[i], m_curve);
+        drawn.append(b);
+        if (i == 0)
+            continue;
+        const QPointF a = m_chart->mapToPosition(points[i - 1], m_curve);
+        const int steps = std::min(400, static_cast<int>(QLineF(a, b).length() / 2));
+        for (int k = 1; k < steps; ++k)
+            drawn.append(a + (b - a) * (static_cast<double>(k) / steps));
+    }
+    const double gap = 8;
+    const double markerRoom = m_points->markerSize() / 2 + 2;
+    // One line, or where that crosses the curve whatever its place (a steep curve ending in a
+    // corner of the plot), two narrower ones.
+    const QString oneLine = chosenLabel();
+    QString twoLines = oneLine;
+    twoLines.replace(QStringLiteral(": "), QStringLiteral(":\n"));
+    QString bestText = oneLine;
+    QPointF bestAt;
+    int fewest = std::numeric_limits<int>::max();
+    for (const QString &words : {oneLine, twoLines}) {
+        m_label->setText(words);
+        const QRectF text = m_label->boundingRect();
+        const auto inside = [&](double x, double y) {
+            return QRectF(std::clamp(x, area.left() + 2, std::max(area.left() + 2, area.right() - text.width() - 2)),
+                          std::clamp(y, area.top() + 2, std::max(area.top() + 2, area.bottom() - text.height() - 2)),
+                          text.width(), text.height());
+        };
+        // In order of preference: above and left of the point, below and right, above and
+        // right, below and left, then a line higher or lower.
+        const QList<QRectF> candidates{
+            inside(at.x() - text.width() - gap, at.y() - text.height() - 4),
+            inside(at.x() + gap, at.y() + 4),
+            inside(at.x() + gap, at.y() - text.height() - 4),
+            inside(at.x() - text.width() - gap, at.y() + 4),
+            inside(at.x() - text.width() / 2, at.y() - 2 * text.height() - 4),
+            inside(at.x() - text.width() / 2, at.y() + text.height() + 4),
+        };
+        for (const QRectF &candidate : candidates) {
+            const QRectF keepOut = candidate.adjusted(-markerRoom, -markerRoom, markerRoom, markerRoom);
+            const int covered = static_cast<int>(
+                std::count_if(drawn.cbegin(), drawn.cend(), [&](const QPointF &p) { return keepOut.contains(p); }));
+            if (covered < fewest) {
+                fewest = covered;
+                bestText = words;
+                bestAt = candidate.topLeft();
+            }
+            if (fewest == 0)
+                break;
+        }
+        if (fewest == 0)
+            break;
+    }
+    if (m_label->text() != bestText)
+        m_label->setText(bestText);
+    m_label->setPos(bestAt);
 }
 
 void ServingCurvePanel::showHover(const QPointF &chartPos, const QPoint &globalPos)

@@ -42,6 +42,9 @@ public:
     QScatterSeries *chosen() const { return m_chosen; }
     /// The words beside the chosen point ("64 sequences: 3,120 tok/s").
     QString chosenLabel() const;
+    /// Where those words are drawn, in chart coordinates (on one line or, beside a steep end
+    /// of the curve, two).
+    QRectF chosenLabelRect() const;
     QString legendText() const;
     QString hoverText() const { return m_hoverText; }
     QLogValueAxis *xAxis() const { return m_axisX; }
