@@ -445,7 +445,7 @@ void RooflinePanel::appendOffScale(QList<LegendEntry> &entries) const
 {
     if (!m_offScale.isEmpty())
         entries.append({palette::neutral(), tr("not drawn, 0 FLOPs (data movement only): %1").arg(m_offScale.join(QStringLiteral(", "))),
-                        QChar()});
+                        QChar(0x2298)});  // ⊘: an entry of its own, not a tail of the one before
 }
 
 void RooflinePanel::setOverlayGpu(const QString &gpuId)

@@ -167,7 +167,7 @@ void TextStrip::relayoutText()
         const qsizetype end = last.textStart() + last.textLength();
         if (end < shown.size() && !shown.mid(end).trimmed().isEmpty()) {
             QString rest = shown.mid(last.textStart());
-            rest.replace(QChar::LineSeparator, u' ').replace(u'\n', u' ');
+            rest.replace(QChar::LineSeparator, QStringLiteral(" · ")).replace(u'\n', QStringLiteral(" · "));
             shown = shown.left(last.textStart()) + fm.elidedText(rest, Qt::ElideRight, width);
             layOut();
         }
