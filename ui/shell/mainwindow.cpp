@@ -68,6 +68,9 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     statusBar()->showMessage(tr("Drag a slider: memory, time and the roofline follow."), kNoticeMs);
 
     connect(m_controller, &ScenarioController::reportChanged, m_dashboard, &Dashboard::setReport);
+    // One layout pass per change, however many widgets it shows or hides (LayoutBatch).
+    connect(m_controller, &ScenarioController::changesBegin, this, [this] { m_layoutBatch.hold(this); });
+    connect(m_controller, &ScenarioController::changesEnd, this, [this] { m_layoutBatch.release(); });
     connect(m_dashboard, &Dashboard::layoutChosen, m_controller,
             [this](const Scenario &s, const QString &what) { m_controller->propose(s, what); });
     connect(m_dashboard, &Dashboard::budgetApplied, m_controller,

@@ -3,6 +3,7 @@
 #include "core/model/catalog.h"
 #include "core/model/scenario.h"
 #include "core/text/units.h"
+#include "ui/shell/layoutbatch.h"
 
 #include <QMainWindow>
 
@@ -73,6 +74,7 @@ private:
     ByteUnit m_unit = ByteUnit::GB;
     double m_fontScale = 1;
     QAction *m_showControls = nullptr;
+    LayoutBatch m_layoutBatch;
 };
 
 } // namespace napkin::ui

@@ -47,10 +47,12 @@ void ScenarioController::endInteraction()
 void ScenarioController::recompute()
 {
     Result<Report> r = computeReport(m_scenario, m_catalog);
+    emit changesBegin();
     emit scenarioChanged(m_scenario);
     if (!r.ok()) {
         m_error = r.refusal();
         emit errorChanged(m_error->message());
+        emit changesEnd();
         return;
     }
     const bool hadError = m_error.has_value();
@@ -59,6 +61,7 @@ void ScenarioController::recompute()
     if (hadError)
         emit errorChanged(QString());
     emit reportChanged(*m_report);
+    emit changesEnd();
 }
 
 } // namespace napkin::ui

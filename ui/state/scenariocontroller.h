@@ -47,6 +47,9 @@ signals:
     /// Empty when the scenario is valid, else core's Refusal message.
     void errorChanged(const QString &message);
     void interactionChanged(bool active);
+    /// Around each recompute's signals: the views change as one batch between them.
+    void changesBegin();
+    void changesEnd();
     /// A one-line explanation of something changed on the user's behalf.
     void notice(const QString &message);
 
