@@ -341,7 +341,6 @@ void Dashboard::setReport(const Report &report)
     else if (m_topic == FormulaTopic::Serving)
         m_topic = FormulaTopic::ModelState;
     m_lastReport = report;
-    const bool modeChanged = m_mode != report.scenario.mode;
     showMode(report.scenario.mode);
     m_formula->setText(formulaText(report, m_topic, m_unit));
     for (Recipient &recipient : m_recipients) {
@@ -350,11 +349,6 @@ void Dashboard::setReport(const Report &report)
         if ((!window()->isVisible() && recipient.beforeShown) || recipient.seen())
             deliver(recipient);
     }
-    // A new mode swaps views, rows and columns all over the window; their layouts settle in
-    // passes, each resizing what the last one placed. Settled here, before anything paints,
-    // the window is painted once in its new arrangement instead of once per pass.
-    if (modeChanged && window()->isVisible())
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
 }
 
 QWidget *Dashboard::memoryCell() const
