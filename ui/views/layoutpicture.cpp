@@ -110,6 +110,29 @@ void LayoutPicture::paintEvent(QPaintEvent *)
     const double rowHeight = std::min<double>(static_cast<double>(grid.height()) / rows, 3.0 * line);
     const double gap = rows > 1 && rowHeight > 8 ? 2 : 0;
     const double cpWidth = static_cast<double>(grid.width()) / static_cast<double>(l.cp);
+    // Every rank is numbered, or none: all in one size, small enough for the widest (the last
+    // rank) and at least 70% of the text size. Numbering only the ranks short enough to fit
+    // left the last stages of a 256-GPU replica blank, as if they were something else.
+    bool numbered = false;
+    if (cells) {
+        const double cellWidth = cpWidth / static_cast<double>(l.tp);
+        const QString widest = QString::number((l.tp - 1) + l.tp * ((l.cp - 1) + l.cp * l.dp * (rows - 1)));
+        QFont small = font();
+        const double base = small.pointSizeF() > 0 ? small.pointSizeF() : small.pixelSize();
+        // Glyph widths do not scale exactly with the size: step down until the widest fits.
+        for (double scale = std::min(1.0, (cellWidth - 3) / std::max(1, fm.horizontalAdvance(widest))); scale >= 0.69;
+             scale -= 0.05) {
+            if (small.pointSizeF() > 0)
+                small.setPointSizeF(base * scale);
+            else
+                small.setPixelSize(std::max(1, static_cast<int>(base * scale)));
+            const QFontMetrics smallFm(small);
+            numbered = smallFm.horizontalAdvance(widest) + 2 < cellWidth && rowHeight - gap > smallFm.height();
+            if (numbered)
+                break;
+        }
+        p.setFont(small);
+    }
     for (int s = 0; s < rows; ++s) {
         // Stages walk round the hue circle; CP ranks lighten.
         const QColor stage = QColor::fromHsv(static_cast<int>(210 + 300.0 * s / std::max(1, rows)) % 360, 150, 200);
@@ -123,9 +146,8 @@ void LayoutPicture::paintEvent(QPaintEvent *)
                     const QRectF cell(group.left() + static_cast<double>(t) * w, group.top(), w, group.height());
                     p.fillRect(cell.adjusted(0.5, 0.5, -0.5, -0.5), shade);
                     const std::int64_t rank = t + l.tp * (c + l.cp * l.dp * s);
-                    const QString label = QString::number(rank);
-                    if (fm.horizontalAdvance(label) + 2 < cell.width() && cell.height() > line)
-                        p.drawText(cell, Qt::AlignCenter, label);
+                    if (numbered)
+                        p.drawText(cell, Qt::AlignCenter, QString::number(rank));
                 }
             } else {
                 p.fillRect(group, shade);
