@@ -22,6 +22,7 @@ void TextStrip::setText(const QString &text)
         return;
     m_text = text;
     m_layoutValid = false;
+    ++m_textVersion;
     if (m_textTip)
         setToolTip(text);
     setAccessibleDescription(text);
@@ -53,6 +54,7 @@ void TextStrip::setScale(double scale)
 {
     m_scale = scale;
     m_layoutValid = false;
+    ++m_textVersion;
     updateGeometry();
 }
 
@@ -70,6 +72,7 @@ void TextStrip::setColors(const QColor &foreground, const QColor &background, co
     m_background = background;
     m_border = border;
     ++m_generation;
+    ++m_textVersion;  // a background adds padding: fewer pixels per line
     update();
 }
 
@@ -90,6 +93,11 @@ int TextStrip::linesNeeded(int width) const
 {
     if (m_text.isEmpty())
         return 1;
+    // Asked for the same text at the same width many times a change (the time panel fits its
+    // rows by it, and relayoutText asks too): the last two answers are kept.
+    for (const LinesAt &known : m_linesAt)
+        if (known.version == m_textVersion && known.width == width)
+            return known.lines;
     const int room = std::max(1, width - 2 * padding());
     QTextLayout layout(layoutText(false), textFont());
     QTextOption option;
@@ -102,6 +110,8 @@ int TextStrip::linesNeeded(int width) const
         ++lines;
     }
     layout.endLayout();
+    m_linesAt[m_nextLinesAt] = {m_textVersion, width, std::max(1, lines)};
+    m_nextLinesAt = (m_nextLinesAt + 1) % 2;
     return std::max(1, lines);
 }
 
@@ -210,6 +220,7 @@ void TextStrip::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::FontChange) {
         m_layoutValid = false;
+        ++m_textVersion;
         updateGeometry();
     }
     QWidget::changeEvent(event);

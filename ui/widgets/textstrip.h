@@ -73,6 +73,14 @@ private:
     quint64 m_generation = 0;  ///< bumped by every change to what is drawn (m_drawing's key)
     QTextLayout m_layout;
     bool m_layoutValid = false;
+    quint64 m_textVersion = 0;  ///< bumped by every change to the text or its font
+    struct LinesAt {
+        quint64 version = ~quint64{0};
+        int width = -1;
+        int lines = 1;
+    };
+    mutable LinesAt m_linesAt[2];
+    mutable int m_nextLinesAt = 0;
     int m_lines = 1;
     double m_scale = 1;
     bool m_textTip = false;
