@@ -5,6 +5,8 @@
 #include <QPainter>
 #include <QWidget>
 
+#include <utility>
+
 namespace napkin::ui {
 
 void DrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString &state,
@@ -21,30 +23,40 @@ void DrawingCache::paint(QWidget *widget, QPaintEvent *event, const QString &sta
     // Compared field by field: a key made as a string (the font's key() is its whole
     // description) cost more than many a small widget's drawing.
     const Key key{widget->size(), scale, widget->palette().cacheKey(), widget->style(), widget->font(), state};
-    if (key != m_key) {
+    const bool seenBefore = key == m_seen[0] || key == m_seen[1];
+    if (key != m_seen[0]) {
+        m_seen[1] = m_seen[0];
+        m_seen[0] = key;
+    }
+    if (key == m_kept[1].key && !m_kept[1].pixmap.isNull())
+        std::swap(m_kept[0], m_kept[1]);
+    if (key != m_kept[0].key || m_kept[0].pixmap.isNull()) {
         // The first paint in a state draws directly: a widget painted once (at start-up, or a
         // line of text that changes on every tick of a drag) would only pay for a pixmap it
-        // never copies from. The second paint in the same state keeps its drawing.
-        if (key != m_seenKey) {
-            m_seenKey = key;
-            m_pixmap = QPixmap();
-            m_key = Key{};
+        // never copies from; it also lets the least recently used drawing go, so that a widget
+        // whose state never comes back holds one pixmap at most. A state painted before keeps
+        // its drawing, in place of the one least recently used.
+        if (!seenBefore) {
+            m_kept[1] = Kept{};
             draw(p);
             return;
         }
-        m_pixmap = QPixmap(widget->size() * scale);
-        m_pixmap.setDevicePixelRatio(scale);
-        m_pixmap.fill(Qt::transparent);
-        QPainter cached(&m_pixmap);
+        std::swap(m_kept[0], m_kept[1]);
+        QPixmap &pixmap = m_kept[0].pixmap;
+        pixmap = QPixmap(widget->size() * scale);
+        pixmap.setDevicePixelRatio(scale);
+        pixmap.fill(Qt::transparent);
+        QPainter cached(&pixmap);
         // As a painter on the widget itself starts.
         cached.setFont(widget->font());
         cached.setPen(widget->palette().color(widget->foregroundRole()));
         cached.setBackground(widget->palette().brush(widget->backgroundRole()));
         draw(cached);
-        m_key = key;
+        m_kept[0].key = key;
     }
+    const QPixmap &pixmap = m_kept[0].pixmap;
     const QRect r = event->rect();
-    p.drawPixmap(r, m_pixmap, QRectF(QPointF(r.topLeft()) * scale, QSizeF(r.size()) * scale));
+    p.drawPixmap(r, pixmap, QRectF(QPointF(r.topLeft()) * scale, QSizeF(r.size()) * scale));
 }
 
 } // namespace napkin::ui

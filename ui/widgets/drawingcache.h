@@ -18,7 +18,9 @@ namespace napkin::ui {
 /// size, scale, palette, font and style, and whatever the caller puts in `state` (a style
 /// option's fields, a generation counter bumped by every setter). A paint copies the part it
 /// needs. The first paint in a new state draws directly and the second keeps the drawing, so a
-/// widget painted once in a state never pays for a pixmap. For widgets that repaint far more
+/// widget painted once in a state never pays for a pixmap. Two states are kept, the last two
+/// used: a widget that goes back and forth between two (a group box in training and in
+/// inference mode) copies both. For widgets that repaint far more
 /// often than they change and whose drawing costs far more than a copy: a group box under its
 /// sliders, a scroll bar beside a table refreshed during a drag, lines of text (each glyph is
 /// blended, and a frame that paints the whole dashboard repaints every line whether or not it
@@ -40,9 +42,13 @@ private:
         QString state;
         bool operator==(const Key &) const = default;
     };
-    QPixmap m_pixmap;
-    Key m_key;      ///< the state m_pixmap holds
-    Key m_seenKey;  ///< the state last painted
+    struct Kept
+    {
+        Key key;
+        QPixmap pixmap;
+    };
+    Kept m_kept[2];      ///< the drawings kept, the one last used first
+    Key m_seen[2];       ///< the states last painted, the latest first
 };
 
 } // namespace napkin::ui
