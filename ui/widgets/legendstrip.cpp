@@ -61,7 +61,9 @@ void LegendStrip::reflow()
     const QFontMetrics fm = fontMetrics();
     const int gap = fm.horizontalAdvance(QStringLiteral("  "));
     const int available = std::max(1, width());
-    ++m_generation;
+    m_drawn.clear();
+    for (const LegendEntry &e : std::as_const(m_entries))
+        m_drawn += QString::number(e.color.rgba(), 16) + QLatin1Char(' ') + entryText(e) + QChar(0x1F);
     m_placed.clear();
     int x = 0;
     int row = 0;
@@ -94,7 +96,7 @@ QSize LegendStrip::minimumSizeHint() const
 void LegendStrip::paintEvent(QPaintEvent *event)
 {
     // Drawn once per set of entries; a frame that repaints the legend unchanged copies it.
-    m_drawing.paint(this, event, QString::number(m_generation), [this](QPainter &p) { draw(p); });
+    m_drawing.paint(this, event, m_drawn, [this](QPainter &p) { draw(p); });
 }
 
 void LegendStrip::draw(QPainter &p) const

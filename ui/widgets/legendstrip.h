@@ -50,7 +50,10 @@ private:
     QList<LegendEntry> m_entries;
     QList<Placed> m_placed;
     DrawingCache m_drawing;
-    quint64 m_generation = 0;  ///< bumped whenever the entries or their places change (m_drawing's key)
+    /// What is drawn, in words (m_drawing's key): each entry's colour, glyph and text. The places
+    /// follow from them and the width, which the cache compares itself; a legend that comes back
+    /// (another mode, and back) is copied, not drawn again.
+    QString m_drawn;
     int m_rows = 1;
 };
 
