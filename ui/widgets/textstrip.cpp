@@ -137,7 +137,7 @@ QSize TextStrip::minimumSizeHint() const
     return sizeHint();
 }
 
-void TextStrip::relayoutText()
+void TextStrip::relayoutText() const
 {
     const int width = std::max(1, this->width() - 2 * padding());
     const QFontMetrics fm(textFont());
@@ -196,14 +196,21 @@ bool TextStrip::event(QEvent *event)
     return QWidget::event(event);
 }
 
+QString TextStrip::shownText() const
+{
+    if (!m_layoutValid)
+        relayoutText();
+    return m_layout.text();
+}
+
 void TextStrip::paintEvent(QPaintEvent *event)
 {
-    if (!m_layoutValid) {
-        relayoutText();
-        ++m_generation;
-    }
-    // Drawn once per text; a frame that repaints the strip unchanged copies it.
-    m_drawing.paint(this, event, QString::number(m_generation), [this](QPainter &p) {
+    // Drawn once per text; a frame that repaints the strip unchanged copies it, and a text that
+    // comes back (another mode, and back) is copied without being laid out again.
+    const QString drawn = QStringLiteral("%1 %2 %3 %4\x1f").arg(m_generation).arg(m_lines).arg(m_scale).arg(m_overflowTip) + m_text;
+    m_drawing.paint(this, event, drawn, [this](QPainter &p) {
+        if (!m_layoutValid)
+            relayoutText();
         if (m_background.isValid()) {
             p.fillRect(rect(), m_background);
             if (m_border.isValid()) {

@@ -47,7 +47,7 @@ public:
     bool showsWholeText() const { return linesNeeded(width()) <= m_lines; }
     int lines() const { return m_lines; }
     /// The text as last drawn: elided at the end of the last line where it does not fit.
-    QString shownText() const { return m_layout.text(); }
+    QString shownText() const;
     /// Height of one more line of text.
     int lineHeight() const;
 
@@ -61,7 +61,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
-    void relayoutText();
+    void relayoutText() const;
     QFont textFont() const;
     /// The text as it is laid out: line breaks as QTextLayout's, and for one line none.
     QString layoutText(bool oneLine) const;
@@ -70,9 +70,9 @@ private:
     QString m_text;
     QString m_widthSample;
     DrawingCache m_drawing;
-    quint64 m_generation = 0;  ///< bumped by every change to what is drawn (m_drawing's key)
-    QTextLayout m_layout;
-    bool m_layoutValid = false;
+    quint64 m_generation = 0;  ///< bumped by every change of colours (part of m_drawing's key)
+    mutable QTextLayout m_layout;  ///< laid out when drawn (or asked for), not when the text is set
+    mutable bool m_layoutValid = false;
     quint64 m_textVersion = 0;  ///< bumped by every change to the text or its font
     struct LinesAt {
         quint64 version = ~quint64{0};
