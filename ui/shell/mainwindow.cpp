@@ -1,4 +1,5 @@
 #include "ui/shell/mainwindow.h"
+#include "ui/widgets/cachedscrollbar.h"
 
 #include "core/report/baseline.h"
 #include "core/model/lectureexample.h"
@@ -57,6 +58,8 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     m_scroll->setWidget(m_controls);
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Its range changes with the panel's height at each mode switch: the drawing is kept.
+    m_scroll->setVerticalScrollBar(new CachedScrollBar(Qt::Vertical, m_scroll));
     m_scroll->setAccessibleName(tr("Scenario controls"));
     new WheelGuard(m_scroll);  // the wheel scrolls the panel, not the controls it passes over
     m_splitter->addWidget(m_scroll);
