@@ -1,6 +1,8 @@
 // The built-in GPU and model catalogs: complete, sourced, and rejected when corrupt.
 #include "testsupport.h"
 
+#include <cmath>
+
 using namespace napkin;
 
 class TestCatalog final : public QObject
@@ -173,7 +175,9 @@ private slots:
             QVERIFY2(l.collectiveEfficiency > 0 && l.collectiveEfficiency <= 1, qPrintable(l.id));
             QVERIFY2(!l.collectiveEfficiencySource.isEmpty(), qPrintable(l.id));
         }
-        QCOMPARE(test::catalog().findInterconnect(QStringLiteral("nvlink3"))->collectiveBandwidth(), 240e9);
+        // A100 NVLink behind NVSwitch: nccl-tests all_reduce_perf measures about 200 GB/s of bus
+        // bandwidth on 8 A100-SXM4-80GB (NVIDIA/nccl-tests issue #149), 0.667 of 300 GB/s.
+        QVERIFY(std::abs(test::catalog().findInterconnect(QStringLiteral("nvlink3"))->collectiveBandwidth() - 200e9) < 0.2e9);
         QFile gpus(QStringLiteral(":/napkin/gpus.json"));
         QVERIFY(gpus.open(QIODevice::ReadOnly));
         QFile models(QStringLiteral(":/napkin/models.json"));
