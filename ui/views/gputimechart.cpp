@@ -95,6 +95,7 @@ GpuTimeChart::GpuTimeChart(const Catalog &catalog, QWidget *parent)
         backing->setPen(Qt::NoPen);
         backing->hide();
         m_marks.append(mark);
+        m_markBackings.append(backing);
     }
     connect(m_chart, &QChart::plotAreaChanged, this, &GpuTimeChart::placeMarks);
     restyle();
@@ -239,7 +240,7 @@ QRectF GpuTimeChart::markRect(int i) const
 
 bool GpuTimeChart::markBacked(int i) const
 {
-    return m_marks.value(i) && m_marks[i]->childItems().value(0) && m_marks[i]->childItems().value(0)->isVisible();
+    return i >= 0 && i < m_markBackings.size() && m_markBackings[i]->isVisible();
 }
 
 void GpuTimeChart::placeMarks()
@@ -271,7 +272,7 @@ void GpuTimeChart::placeMarks()
             shown.clear();
         if (mark->text() != shown)
             mark->setText(shown);
-        auto *backing = static_cast<QGraphicsRectItem *>(mark->childItems().value(0));
+        QGraphicsRectItem *backing = m_markBackings[i];
         const bool backed = !shown.isEmpty() && !onBar && barTop < area.bottom() - 1;
         backing->setVisible(backed);
         if (shown.isEmpty() || area.isEmpty())
@@ -312,8 +313,10 @@ void GpuTimeChart::restyle()
     for (QGraphicsSimpleTextItem *mark : m_marks) {
         mark->setFont(small);
         mark->setBrush(m_axisX->labelsBrush());
-        static_cast<QGraphicsRectItem *>(mark->childItems().value(0))->setBrush(m_chart->isPlotAreaBackgroundVisible() ? m_chart->plotAreaBackgroundBrush() : m_chart->backgroundBrush());
     }
+    const QBrush plot = m_chart->isPlotAreaBackgroundVisible() ? m_chart->plotAreaBackgroundBrush() : m_chart->backgroundBrush();
+    for (QGraphicsRectItem *backing : m_markBackings)
+        backing->setBrush(plot);
     m_markWidths.clear();
     placeMarks();
 }

@@ -9,6 +9,7 @@
 
 #include <optional>
 
+class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 class QBarSet;
 class QChart;
@@ -89,6 +90,7 @@ private:
     QValueAxis *m_axisY;
     BarLabels *m_labels = nullptr;
     QList<QGraphicsSimpleTextItem *> m_marks;
+    QList<QGraphicsRectItem *> m_markBackings;  ///< one behind each mark, shown when it is written over its bar
     mutable QHash<QString, double> m_markWidths;  ///< each mark text's width in the marks' font
     std::optional<Report> m_report;
     QList<GpuTime> m_times;
