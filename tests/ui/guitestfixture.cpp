@@ -30,6 +30,17 @@ Report Environment::report(const Scenario &s) const
     return *r;
 }
 
+Scenario Environment::presetScenario(const QString &id) const
+{
+    const ModelPreset *preset = m_catalog.findPreset(id);
+    if (!preset)
+        qFatal("no preset %s in the catalog", qPrintable(id));
+    Scenario s;
+    s.presetId = preset->id;
+    s.model = preset->shape;
+    return s;
+}
+
 ModalGuard::ModalGuard(QObject *parent) : QObject(parent)
 {
     m_timer.setInterval(50);

@@ -26,6 +26,8 @@ public:
     bool isValid() const { return m_dir.isValid() && !m_catalog.gpus.isEmpty(); }
     /// The core's report for a scenario, computed independently of any widget.
     Report report(const Scenario &s) const;
+    /// The default scenario with a catalog preset's model (the test stops if there is none).
+    Scenario presetScenario(const QString &id) const;
 
 private:
     QTemporaryDir m_dir;

@@ -185,9 +185,7 @@ private slots:
     // would read as a result, says so in the banner, and shows the charts once it is fixed.
     void refusedStartShowsNoChartsUntilFixed()
     {
-        Scenario s;
-        s.presetId = QStringLiteral("llama3-70b");
-        s.model = env().catalog().findPreset(s.presetId)->shape;
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
         s.mode = Mode::Inference;
         s.gpus = 1;
         MainWindow w(env().catalog(), s);
@@ -217,9 +215,7 @@ private slots:
     // half (it cut the serving page's summary line through the middle, under covered tabs).
     void refusalKeepsTabsAndCutsNoText()
     {
-        Scenario s;
-        s.presetId = QStringLiteral("llama3-70b");
-        s.model = env().catalog().findPreset(s.presetId)->shape;
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
         s.mode = Mode::Inference;
         s.gpus = 2;
         s.tp = 2;

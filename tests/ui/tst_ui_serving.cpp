@@ -52,11 +52,7 @@ class TestServing final : public uitest::GuiTestCase
     /// Llama 3 70B with fp8 weights on two H100s at TP 2: the example.
     Scenario llama70b() const
     {
-        Scenario s;
-        const ModelPreset *preset = env().catalog().findPreset(QStringLiteral("llama3-70b"));
-        Q_ASSERT(preset);
-        s.presetId = preset->id;
-        s.model = preset->shape;
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
         s.gpus = 2;
         s.tp = 2;
         s.weightDtype = NumberFormat::Fp8;
@@ -222,9 +218,6 @@ private slots:
         QVERIFY(refused > 0);  // 70B does not fit on two 16 GB GPUs
     }
 
-    // Dragging concurrency down raises the cost per token on every GPU by the slider's √2 steps.
-    // The cost axis never cuts a bar; when a drag makes it move, it leaves the data at 2/3 of it
-    // (axisTopFor), so it holds for some ticks after; releasing the slider fits it to the data.
     // The chosen point's words never lie across the curve: DeepSeek-V3 on 8 H200s at the most
     // sequences the KV cache holds ends in a steep climb in the plot's top right corner, where
     // "above and left of the point" wrote them over the last segments.
@@ -237,9 +230,7 @@ private slots:
     void chosenLabelStaysOffTheCurve()
     {
         QFETCH(QSize, size);
-        Scenario s;
-        s.presetId = QStringLiteral("deepseek-v3");
-        s.model = env().catalog().findPreset(s.presetId)->shape;
+        Scenario s = env().presetScenario(QStringLiteral("deepseek-v3"));
         s.mode = Mode::Inference;
         s.gpuId = QStringLiteral("h200-sxm");
         s.gpus = 8;
@@ -275,6 +266,9 @@ private slots:
         }
     }
 
+    // Dragging concurrency down raises the cost per token on every GPU by the slider's √2 steps.
+    // The cost axis never cuts a bar; when a drag makes it move, it leaves the data at 2/3 of it
+    // (axisTopFor), so it holds for some ticks after; releasing the slider fits it to the data.
     void costAxisKeepsHeadroomWhileDragging()
     {
         MainWindow w(env().catalog(), serving());
