@@ -74,6 +74,9 @@ RooflinePanel::RooflinePanel(const Catalog &catalog, QWidget *parent)
     buildOpSeries();
     m_zoom = new LogZoom(m_view, m_roof, m_axisX, m_axisY, kUnit);
     m_legend->setAccessibleName(tr("Roofline legend"));
+    // Its entries change with the mode (kinds of op against prefill and decode) and with the
+    // figures of a drag: the strip keeps its rows, so the chart above keeps its size.
+    m_legend->setKeepsRows(true);
     m_legend->setToolTip(tr("Step: the bottom-up time of one micro-batch on one GPU, each op at max(FLOPs / peak, bytes / bandwidth). Implied MFU: the model FLOPs of that step over that time at peak. The % after each kind: its share of the step."));
     restyle();
 

@@ -56,6 +56,13 @@ int LegendStrip::entryWidth(const LegendEntry &e) const
     return fontMetrics().horizontalAdvance(entryText(e));
 }
 
+void LegendStrip::setKeepsRows(bool keeps)
+{
+    m_keepsRows = keeps;
+    m_keptRows = 0;
+    reflow();
+}
+
 void LegendStrip::reflow()
 {
     const QFontMetrics fm = fontMetrics();
@@ -64,19 +71,54 @@ void LegendStrip::reflow()
     m_drawn.clear();
     for (const LegendEntry &e : std::as_const(m_entries))
         m_drawn += QString::number(e.color.rgba(), 16) + QLatin1Char(' ') + entryText(e) + QChar(0x1F);
-    m_placed.clear();
-    int x = 0;
-    int row = 0;
-    for (qsizetype i = 0; i < m_entries.size(); ++i) {
-        const int w = entryWidth(m_entries[i]);
-        if (x > 0 && x + w > available) {
-            ++row;
-            x = 0;
-        }
-        m_placed.append({static_cast<int>(i), x, row, w});
-        x += w + gap;
+    QList<int> widths;
+    widths.reserve(m_entries.size());
+    int widest = 1;
+    for (const LegendEntry &e : std::as_const(m_entries)) {
+        widths.append(entryWidth(e));
+        widest = std::max(widest, widths.back());
     }
-    const int rows = row + 1;
+    // Entries flow left to right and wrap before one that would pass `wrap`.
+    const auto flow = [&](int wrap, QList<Placed> *placed) {
+        int x = 0;
+        int row = 0;
+        for (qsizetype i = 0; i < widths.size(); ++i) {
+            if (x > 0 && x + widths[i] > wrap) {
+                ++row;
+                x = 0;
+            }
+            if (placed)
+                placed->append({static_cast<int>(i), x, row, widths[i]});
+            x += widths[i] + gap;
+        }
+        return row + 1;
+    };
+    int wrap = available;
+    int rows = flow(wrap, nullptr);
+    if (m_keepsRows) {
+        if (available != m_keptWidth) {
+            m_keptWidth = available;
+            m_keptRows = 0;
+        }
+        if (m_keptRows > rows && widest < available) {
+            // The narrowest wrap that still needs no more than the kept rows spreads the
+            // entries over them (rows only grow as the wrap narrows).
+            int lo = widest;
+            int hi = available;
+            while (lo < hi) {
+                const int mid = lo + (hi - lo) / 2;
+                if (flow(mid, nullptr) <= m_keptRows)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            wrap = lo;
+        }
+        m_keptRows = std::max(m_keptRows, rows);
+        rows = m_keptRows;
+    }
+    m_placed.clear();
+    flow(wrap, &m_placed);
     if (rows != m_rows) {
         m_rows = rows;
         updateGeometry();
@@ -124,6 +166,7 @@ void LegendStrip::draw(QPainter &p) const
 void LegendStrip::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::FontChange) {
+        m_keptRows = 0;
         reflow();
         updateGeometry();  // the line height changed even when the rows did not
     }

@@ -26,6 +26,11 @@ public:
     /// What the legend says, as plain text: "■ Parameters  ■ Gradients  = total 1.984 GB".
     QString plainText() const;
     int rows() const { return m_rows; }
+    /// Keeps the most rows the strip has had at its width: fewer entries then wrap earlier, over
+    /// the same rows, instead of the strip growing shorter (and the chart above it taller, which
+    /// lays the whole chart out again). For a legend whose entries change with the mode or a
+    /// drag. A new width or font starts afresh.
+    void setKeepsRows(bool keeps);
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -55,6 +60,9 @@ private:
     /// (another mode, and back) is copied, not drawn again.
     QString m_drawn;
     int m_rows = 1;
+    bool m_keepsRows = false;
+    int m_keptRows = 0;  ///< with m_keepsRows: the most rows needed at this width
+    int m_keptWidth = -1;
 };
 
 } // namespace napkin::ui
