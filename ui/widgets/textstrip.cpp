@@ -22,7 +22,6 @@ void TextStrip::setText(const QString &text)
         return;
     m_text = text;
     m_layoutValid = false;
-    ++m_textVersion;
     if (m_textTip)
         setToolTip(text);
     setAccessibleDescription(text);
@@ -94,9 +93,11 @@ int TextStrip::linesNeeded(int width) const
     if (m_text.isEmpty())
         return 1;
     // Asked for the same text at the same width many times a change (the time panel fits its
-    // rows by it, and relayoutText asks too): the last two answers are kept.
+    // rows by it, and relayoutText asks too), and for the text of the other mode after a mode
+    // switch (first at the width the other mode left, then at its own): the last four answers
+    // are kept, by text.
     for (const LinesAt &known : m_linesAt)
-        if (known.version == m_textVersion && known.width == width)
+        if (known.version == m_textVersion && known.width == width && known.text == m_text)
             return known.lines;
     const int room = std::max(1, width - 2 * padding());
     QTextLayout layout(layoutText(false), textFont());
@@ -110,8 +111,8 @@ int TextStrip::linesNeeded(int width) const
         ++lines;
     }
     layout.endLayout();
-    m_linesAt[m_nextLinesAt] = {m_textVersion, width, std::max(1, lines)};
-    m_nextLinesAt = (m_nextLinesAt + 1) % 2;
+    m_linesAt[m_nextLinesAt] = {m_text, m_textVersion, width, std::max(1, lines)};
+    m_nextLinesAt = (m_nextLinesAt + 1) % 4;
     return std::max(1, lines);
 }
 

@@ -73,13 +73,14 @@ private:
     quint64 m_generation = 0;  ///< bumped by every change of colours (part of m_drawing's key)
     mutable QTextLayout m_layout;  ///< laid out when drawn (or asked for), not when the text is set
     mutable bool m_layoutValid = false;
-    quint64 m_textVersion = 0;  ///< bumped by every change to the text or its font
+    quint64 m_textVersion = 0;  ///< bumped by every change to the text's font, scale or padding
     struct LinesAt {
+        QString text;
         quint64 version = ~quint64{0};
         int width = -1;
         int lines = 1;
     };
-    mutable LinesAt m_linesAt[2];
+    mutable LinesAt m_linesAt[4];
     mutable int m_nextLinesAt = 0;
     int m_lines = 1;
     double m_scale = 1;
