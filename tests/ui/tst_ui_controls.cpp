@@ -445,7 +445,7 @@ private slots:
         GpuTimeChart *chart = w.dashboard()->timePanel()->gpuChart();
         // With large text the chart is a tab of its own: look at it there.
         if (w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs) {
-            w.dashboard()->tabs()->setCurrentWidget(chart);
+            w.dashboard()->tabs()->setCurrentWidget(w.dashboard()->timePanel()->everyGpuPlace());
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QCoreApplication::processEvents();
         }

@@ -20,6 +20,7 @@
 #include "ui/views/timepanel.h"
 #include "ui/widgets/banner.h"
 #include "ui/widgets/chartstyle.h"
+#include "ui/widgets/chartview.h"
 #include "ui/widgets/linkedslider.h"
 #include "ui/widgets/textstrip.h"
 
@@ -133,6 +134,54 @@ private slots:
         w.dashboard()->setArrangement(Dashboard::Arrangement::Grid);
         QVERIFY(parallelButton->isEnabled());
         QVERIFY(layout->chooser(LayoutControls::Choice::Cp)->isVisibleTo(layout));
+    }
+
+    // A mode switch shows each chart at the size it had: every-GPU charts of their own per mode
+    // (time, and cost per million output tokens), and a roofline legend that keeps its rows, so
+    // that no chart is laid out again for a new size (a chart's dearest work, every axis label
+    // measured). Each mode's every-GPU chart still shows its own quantity. At 1280x720, the
+    // two-column overview bench_ui times; in the wide three-column one the time column stacks
+    // the serving curve over the every-GPU chart in inference mode, which then is lower.
+    void modeSwitchResizesNoChart()
+    {
+        MainWindow w(env().catalog(), llama70b());
+        w.resize(1280, 720);
+        QVERIFY(uitest::showAndWait(w));
+        ServingControls *controls = w.controls()->servingControls();
+        const auto switchTo = [&](Mode mode) {
+            controls->modeButton(mode)->click();
+            QCoreApplication::processEvents();
+            QCoreApplication::processEvents();
+        };
+        // One round trip first: inference mode's views are built when first shown.
+        switchTo(Mode::Inference);
+        switchTo(Mode::Training);
+        struct Resizes final : QObject {
+            QStringList seen;
+            bool eventFilter(QObject *watched, QEvent *event) override
+            {
+                if (event->type() == QEvent::Resize)
+                    seen << watched->objectName();
+                return false;
+            }
+        } resizes;
+        for (ChartView *view : w.findChildren<ChartView *>()) {
+            view->setObjectName(view->chart()->objectName());
+            view->installEventFilter(&resizes);
+        }
+        TimePanel *time = w.dashboard()->timePanel();
+        GpuTimeChart *trainingGpus = time->gpuChart();
+        const QString trainingTitle = trainingGpus->valueAxis()->titleText();
+        switchTo(Mode::Inference);
+        GpuTimeChart *servingGpus = time->gpuChart();
+        QVERIFY(servingGpus != trainingGpus);
+        QVERIFY(servingGpus->isVisible());
+        QVERIFY(!trainingGpus->isVisible());
+        QVERIFY2(servingGpus->valueAxis()->titleText() != trainingTitle, qPrintable(trainingTitle));
+        switchTo(Mode::Training);
+        QCOMPARE(time->gpuChart(), trainingGpus);
+        QCOMPARE(trainingGpus->valueAxis()->titleText(), trainingTitle);
+        QVERIFY2(resizes.seen.isEmpty(), qPrintable(resizes.seen.join(QStringLiteral(", "))));
     }
 
     void concurrencyMovesTheCharts()

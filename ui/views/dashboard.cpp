@@ -300,7 +300,7 @@ void Dashboard::setUpRecipients()
          }, false, m_servingMemory},
         // The every-GPU chart and the serving curve are the time panel's, or tabs of their own
         // when the views are tabs.
-        {{m_time, m_time->gpuChart(), m_time->servingPlace()}, [this](const Report &r) { m_time->setReport(r); }},
+        {{m_time, m_time->everyGpuPlace(), m_time->servingPlace()}, [this](const Report &r) { m_time->setReport(r); }},
         {{m_roofline}, [this](const Report &r) { m_roofline->setReport(r); }},
         {{m_stages}, [this](const Report &r) { stages()->setReport(r); }, false, m_stages},
         {{m_step}, [this](const Report &r) { step()->setReport(r); }, false, m_step},
@@ -535,7 +535,7 @@ void Dashboard::arrange()
         m_tabs->addTab(m_time, tr("Time and cost"));
         if (m_mode == Mode::Inference)
             m_tabs->addTab(m_time->servingPlace(), tr("Serving"));
-        m_tabs->addTab(m_time->gpuChart(), tr("Every GPU"));
+        m_tabs->addTab(m_time->everyGpuPlace(), tr("Every GPU"));
         m_tabs->addTab(m_stages, tr("Stages"));
         m_tabs->addTab(m_step, tr("Step"));
         m_tabs->addTab(m_layoutPicture, tr("Layout"));

@@ -8,6 +8,7 @@
 
 #include <QEvent>
 #include <QGridLayout>
+#include <QStackedWidget>
 #include <QHBoxLayout>
 #include <QLabel>
 
@@ -50,10 +51,14 @@ protected:
 
 TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent), m_title(new TextStrip(this)), m_figures(new Figures(this)),
-      m_chart(new GpuTimeChart(catalog, this)),
+      m_chart(new GpuTimeChart(catalog)),
+      m_servingGpus(new LazyWidget([&catalog](QWidget *parent) { return new GpuTimeChart(catalog, parent); })),
+      m_gpus(new QStackedWidget(this)),
       m_serving(new LazyWidget([](QWidget *parent) { return new ServingCurvePanel(parent); }, this)),
       m_layout(new QHBoxLayout(this))
 {
+    m_gpus->addWidget(m_chart);
+    m_gpus->addWidget(m_servingGpus);
     auto *grid = new QGridLayout;
     grid->setHorizontalSpacing(10);
     grid->setVerticalSpacing(kRowSpacing);
@@ -85,7 +90,7 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
     static_cast<Figures *>(m_figures)->resized = [this] { fitNotes(); };
     m_layout->setContentsMargins(6, 4, 0, 0);
     m_layout->addWidget(m_figures, 1);
-    m_layout->addWidget(m_chart, 1);
+    m_layout->addWidget(m_gpus, 1);
     // Built by the first report in inference mode (setReport()), which it then draws.
     m_serving->hide();
 }
@@ -150,7 +155,18 @@ void TimePanel::setMode(Mode mode)
         m_notes[i]->setAccessibleName(tr("%1, details").arg(names[i]));
         m_notes[i]->setToolTip(tips[i]);
     }
+    m_gpus->setCurrentWidget(serving ? static_cast<QWidget *>(m_servingGpus) : m_chart);
     placeServingChart();
+}
+
+GpuTimeChart *TimePanel::gpuChart() const
+{
+    return m_mode == Mode::Inference ? static_cast<GpuTimeChart *>(m_servingGpus->content()) : m_chart;
+}
+
+QWidget *TimePanel::everyGpuPlace() const
+{
+    return m_gpus;
 }
 
 QString TimePanel::figureName(int row) const
@@ -191,11 +207,11 @@ void TimePanel::setChartDetached(bool detached)
 {
     m_detached = detached;
     if (detached) {
-        m_layout->removeWidget(m_chart);
-    } else if (m_layout->indexOf(m_chart) < 0) {
-        m_chart->setParent(this);
-        m_layout->addWidget(m_chart, 1);
-        m_chart->show();
+        m_layout->removeWidget(m_gpus);
+    } else if (m_layout->indexOf(m_gpus) < 0) {
+        m_gpus->setParent(this);
+        m_layout->addWidget(m_gpus, 1);
+        m_gpus->show();
     }
     placeServingChart();
     fitNotes();
@@ -271,7 +287,7 @@ void TimePanel::setReport(const Report &r)
     else
         showTraining(r);
     fitNotes();
-    m_chart->setReport(r);
+    gpuChart()->setReport(r);
     if (r.inference || m_serving->isVisible())
         servingChart()->setReport(r);
 }
@@ -377,6 +393,8 @@ void TimePanel::showServing(const Report &r)
 void TimePanel::setDragging(bool dragging)
 {
     m_chart->setDragging(dragging);
+    if (m_servingGpus->isBuilt())
+        static_cast<GpuTimeChart *>(m_servingGpus->content())->setDragging(dragging);
 }
 
 } // namespace napkin::ui

@@ -9,6 +9,7 @@
 
 class QBoxLayout;
 class QLabel;
+class QStackedWidget;
 
 namespace napkin::ui {
 
@@ -53,7 +54,13 @@ public:
     TextStrip *note(ServingFigure f) const { return m_notes[static_cast<int>(f)]; }
     /// The row's name as shown ("TTFT"): the figures' names change with the mode.
     QString figureName(int row) const;
-    GpuTimeChart *gpuChart() const { return m_chart; }
+    /// The every-GPU chart of the mode shown: time in training, cost per million output tokens
+    /// in inference. Each mode has a chart of its own (the inference one built when first
+    /// shown), so a mode switch shows a chart already laid out at its size and axes instead
+    /// of laying one chart out again with new axes, titles and bars.
+    GpuTimeChart *gpuChart() const;
+    /// The place of the every-GPU charts (the mode's one shown), for a layout or a tab.
+    QWidget *everyGpuPlace() const;
     /// The serving trade-off, beside the figures in inference mode (hidden in training mode),
     /// built the first time it is shown or asked for.
     ServingCurvePanel *servingChart() const;
@@ -83,7 +90,9 @@ private:
     int m_rows = kFigures;  ///< the rows the mode shows
     std::optional<Mode> m_mode;
     QWidget *m_figures;
-    GpuTimeChart *m_chart;
+    GpuTimeChart *m_chart;          ///< training's every-GPU chart
+    LazyWidget *m_servingGpus;      ///< inference's, built when first shown
+    QStackedWidget *m_gpus;         ///< the mode's every-GPU chart
     LazyWidget *m_serving;
     QBoxLayout *m_layout;
     bool m_above = false;
