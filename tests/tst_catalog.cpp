@@ -197,6 +197,30 @@ private slots:
                  qPrintable(unsourced.refusalMessage()));
     }
 
+    // H100's FlashAttention-3 speeds by head dim and length (Shah et al. 2024, Figures 5 and 6),
+    // as printed on the bars, and their reference point the scalar figures.
+    void attentionTableFromTheFlashAttention3Paper()
+    {
+        const GpuSpec *h100 = test::catalog().findGpu(QStringLiteral("h100-sxm"));
+        QVERIFY(h100 && h100->attentionTable);
+        const AttentionTable &t = *h100->attentionTable;
+        QVERIFY(t.source.contains(QLatin1String("2407.08608")));
+        QVERIFY(t.source.contains(QLatin1String("Figure 5")) && t.source.contains(QLatin1String("Figure 6")));
+        QCOMPARE(t.headDims, (QList<double>{64, 128}));
+        QCOMPARE(t.forward[0][1], 392e12);        // head dim 64, 1k, forward
+        QCOMPARE(t.forwardCausal[1][4], 602e12);  // head dim 128, 8k, causal forward
+        QCOMPARE(t.backward[1][4], 559e12);       // head dim 128, 8k, backward
+        QCOMPARE(t.relativeSpeed(128, 8192, false, false), 1.0);
+        QCOMPARE(t.relativeSpeed(64, 1024, false, false), 392.0 / 646.0);
+        // Between the points: log2-linear; outside them: the nearest (head dim 192 at 128's).
+        QCOMPARE(t.relativeSpeed(64, 3072, true, false), (422 + (453 - 422) * (std::log2(3072.0) - 11)) / 559);
+        QCOMPARE(t.relativeSpeed(192, 32768, false, true), 616.0 / 602.0);
+        // The causal backward: the backward's shape times the mask's share of the forward.
+        QCOMPARE(t.relativeSpeed(64, 1024, true, true), 363.0 / 559.0 * (265.0 / 392.0) / (602.0 / 646.0));
+        for (const char *id : {"h800-sxm", "h200-sxm"})
+            QVERIFY2(test::catalog().findGpu(QLatin1String(id))->attentionTable, id);
+    }
+
     void corruptRejected_data()
     {
         QTest::addColumn<QByteArray>("gpus");
@@ -285,6 +309,30 @@ private slots:
                                                        "\"efficiency_attention_backward\":0.5,\"efficiency_attention_source\":\"f\","
                                                        "\"efficiency_attention_causal_forward\":0.55,\"efficiency_attention_causal_backward\":1.5")
             << QStringLiteral("efficiencies must be at most 1");
+        // A FlashAttention table's reference point (head dim 128, 8,192 tokens) is the scalar
+        // figures: 0.6, 0.5 and 0.55 of the 1e14 peak are 60, 50 and 55 TFLOP/s.
+        const char *attention = ",\"efficiency_source\":\"e\",\"efficiency_attention_forward\":0.6,"
+                                "\"efficiency_attention_backward\":0.5,\"efficiency_attention_source\":\"f\","
+                                "\"efficiency_attention_causal_forward\":0.55,\"efficiency_attention_causal_backward\":0.45,"
+                                "\"efficiency_attention_table\":{\"head_dims\":[64,128],\"seq_lens\":[1024,8192],"
+                                "\"forward_tflops\":[[40,50],[45,60]],\"forward_causal_tflops\":[[30,40],[35,55]],"
+                                "\"backward_tflops\":[[30,40],[35,50]],\"source\":\"t\"}";
+        QTest::newRow("attention table accepted (control)")
+            << edited(",\"efficiency_source\":\"e\"", QByteArray(attention).append(",\"price_per_gpu_hour_usd\":2,"
+                                                                              "\"price_source\":\"p\",\"price_date\":\"d\"").constData())
+            << QString();
+        QTest::newRow("attention table off its scalar figures")
+            << edited(",\"efficiency_source\":\"e\"", QByteArray(attention).replace("[45,60]", "[45,66]").constData())
+            << QStringLiteral("must be the efficiency_attention_* figures times the bf16 peak");
+        QTest::newRow("attention table row too short")
+            << edited(",\"efficiency_source\":\"e\"", QByteArray(attention).replace("[30,40],[35,50]", "[30,40],[35]").constData())
+            << QStringLiteral("\"backward_tflops\" needs a positive TFLOP/s per sequence length in each row");
+        QTest::newRow("attention table lengths not ascending")
+            << edited(",\"efficiency_source\":\"e\"", QByteArray(attention).replace("[1024,8192]", "[8192,1024]").constData())
+            << QStringLiteral("head_dims and seq_lens must be ascending");
+        QTest::newRow("attention table without source")
+            << edited(",\"efficiency_source\":\"e\"", QByteArray(attention).replace(",\"source\":\"t\"", "").constData())
+            << QStringLiteral("\"source\" must be a non-empty string");
         QTest::newRow("duplicate id") << QByteArray(R"({"gpus":[)" + good + "," + good + "]}") << QStringLiteral("duplicate id");
     }
 

@@ -355,6 +355,51 @@ private slots:
         QCOMPARE_LT(std::abs(estimated / measured - 1), 0.20);
     }
 
+    // FlashAttention runs at the FlashAttention-3 paper's measured speed for its own head dim and
+    // length on H100 (gpus.json efficiency_attention_table): GPT-2 small's heads of 64 over 1,024
+    // causal tokens reach 265 TFLOP/s forward against Llama 3 8B's heads of 128 over 8,192 at
+    // 602 (Shah et al. 2024, Figure 5); a CP rank's share of the sequence is its length.
+    void attentionRunsAtItsShapesMeasuredSpeed()
+    {
+        const auto achieved = [](const char *preset, std::int64_t seqLen, std::int64_t cp, Phase phase) {
+            Scenario s = test::presetScenario(preset);
+            s.gpuId = QStringLiteral("h100-sxm");
+            s.flashAttention = true;
+            s.causalHalving = true;
+            s.seqLen = seqLen;
+            s.model.maxPositions = std::max(s.model.maxPositions, seqLen);
+            s.gpus = cp;
+            s.cp = cp;
+            s.microBatch = 1;
+            s.globalBatch = 1;
+            const Report r = test::reportFor(s);
+            const StepMachine m = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
+            WorkloadOp fa = opsNamed(firstStageOps(s, r.memory.recipe), "FlashAttention", phase).front();
+            fa.count = 1;
+            fa.launches = 0;  // the kernel's own rate, without the fixed time per launch
+            return fa.flops / stageCompute({fa}, m).attention / 1e12;
+        };
+        // The op's FLOPs carry the softmax beside the paper's 4 s^2 d h: within 1% of the paper's rate.
+        const double llama = achieved("llama3-8b", 8192, 1, Phase::Forward);
+        const double gpt2 = achieved("gpt2-small", 1024, 1, Phase::Forward);
+        qInfo("FlashAttention forward on H100: Llama 3 8B at 8k %.0f, GPT-2 small at 1k %.0f TFLOP/s", llama, gpt2);
+        QCOMPARE_LT(std::abs(llama / 602 - 1), 0.01);
+        QCOMPARE_LT(std::abs(gpt2 / 265 - 1), 0.01);
+        // CP 4 over 8k: each rank's kernels run over 2,048 tokens (521 TFLOP/s causal).
+        QCOMPARE_LT(std::abs(achieved("llama3-8b", 8192, 4, Phase::Forward) / 521 - 1), 0.01);
+        // Backward, causal: 559 x 0.960 (the catalog's causal backward) at 8k.
+        QCOMPARE_LT(std::abs(achieved("llama3-8b", 8192, 1, Phase::Backward) / (0.542 * 989.5) - 1), 0.01);
+        // The step's explanation states the figures at the run's shape.
+        Scenario small = test::presetScenario("gpt2-small");
+        small.gpuId = QStringLiteral("h100-sxm");
+        small.flashAttention = true;
+        small.causalHalving = true;
+        const Report r = test::reportFor(small);
+        QCOMPARE_LT(std::abs(r.step.attentionForwardEfficiency * 989.5 / 265 - 1), 0.01);
+        const QString text = stepSegmentText(r, StepComponent::Matmul);
+        QVERIFY2(text.contains(QLatin1String("at heads of 64 over 1,024 tokens")), qPrintable(text));
+    }
+
     // The rule: a TP-split GEMM of a narrow model, or one micro-batch over a short CP
     // chunk, reaches a smaller share of the peak than a large square GEMM: the fixed time is a
     // larger part of a short kernel.

@@ -175,6 +175,25 @@ std::optional<Refusal> parseGpu(const QJsonObject &o, int index, GpuSpec *g)
                || o.contains(QStringLiteral("efficiency_attention_causal_backward"))) {
         return Refusal{r.where(), QStringLiteral("the other attention efficiencies and their source need efficiency_attention_forward")};
     }
+    if (o.contains(QStringLiteral("efficiency_attention_table"))) {
+        if (!g->efficiencyAttentionForward || !g->efficiencyAttentionCausalForward)
+            return Refusal{r.where(), QStringLiteral("efficiency_attention_table needs the attention efficiencies, causal too")};
+        auto table = parseAttentionTable(o.value(QStringLiteral("efficiency_attention_table")).toObject(), r.where());
+        if (!table.ok())
+            return table.refusal();
+        // Its reference point must be the scalar figures: one measurement, stated once.
+        const double peak = g->peakFor(QStringLiteral("bf16")).value_or(0);
+        const auto agrees = [&](const QList<QList<double>> &grid, double efficiency) {
+            const qsizetype h = table->headDims.indexOf(AttentionTable::kReferenceHeadDim);
+            const qsizetype l = table->seqLens.indexOf(AttentionTable::kReferenceSeqLen);
+            return h >= 0 && l >= 0 && std::abs(grid[h][l] / peak - efficiency) <= 0.005;
+        };
+        if (!agrees(table->forward, *g->efficiencyAttentionForward) || !agrees(table->backward, *g->efficiencyAttentionBackward)
+            || !agrees(table->forwardCausal, *g->efficiencyAttentionCausalForward))
+            return Refusal{r.where(), QStringLiteral("efficiency_attention_table at head dim 128 and 8192 tokens must "
+                                                     "be the efficiency_attention_* figures times the bf16 peak")};
+        g->attentionTable = std::move(*table);
+    }
     if (o.contains(QStringLiteral("kernel_fixed_seconds")) || o.contains(QStringLiteral("kernel_fixed_source"))) {
         double fixed = 0;
         if (!r.positive(QStringLiteral("kernel_fixed_seconds"), &fixed)

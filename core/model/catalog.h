@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/attentiontable.h"
 #include "core/model/refusal.h"
 #include "core/model/scenario.h"
 
@@ -82,6 +83,9 @@ struct GpuSpec {
     std::optional<double> efficiencyAttentionCausalForward;
     std::optional<double> efficiencyAttentionCausalBackward;
     QString efficiencyAttentionSource;
+    /// The same kernel's measured speed at other head dims and sequence lengths; unset: the
+    /// figures above at every shape. Its (128, 8k) point is the figures above.
+    std::optional<AttentionTable> attentionTable;
     /// A kernel's time beyond its roofline time (launch, ramp-up, the last wave's tail), fitted
     /// to a measured GEMM table; unset: none charged (StepMachine::kernelFixedSeconds).
     std::optional<double> kernelFixedSeconds;

@@ -32,6 +32,10 @@ StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, cons
             (causal ? gpu.efficiencyAttentionCausalForward : gpu.efficiencyAttentionForward).value_or(0);
         m.attentionBackwardEfficiency =
             (causal ? gpu.efficiencyAttentionCausalBackward : gpu.efficiencyAttentionBackward).value_or(0);
+        if (gpu.attentionTable) {
+            m.attentionTable = &*gpu.attentionTable;
+            m.attentionCausal = causal;
+        }
     }
     if (s.calibration) {
         m.computeScale = s.calibration->compute;
@@ -61,9 +65,13 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
     const double flashForwardRate = attentionRate(m.attentionForwardEfficiency);
     const double flashBackwardRate = attentionRate(m.attentionBackwardEfficiency);
     for (const WorkloadOp &op : ops) {
-        const double rate = op.kind == OpKind::Matmul ? gemmRate
-                            : op.fusedAttention     ? (op.phase == Phase::Backward ? flashBackwardRate : flashForwardRate)
-                                                    : flopRate;
+        double rate = op.kind == OpKind::Matmul ? gemmRate
+                      : op.fusedAttention     ? (op.phase == Phase::Backward ? flashBackwardRate : flashForwardRate)
+                                              : flopRate;
+        // FlashAttention at its own shape: the papers' speed there relative to head dim 128 and 8k.
+        if (op.fusedAttention && m.attentionTable && op.attentionLength > 0)
+            rate *= m.attentionTable->relativeSpeed(op.attentionHeadDim, op.attentionLength,
+                                                    op.phase == Phase::Backward, m.attentionCausal);
         // Kernels launched one by one pay a fixed time each; CUDA-graph decode steps and the
         // optimizer's multi-tensor kernels do not (StepMachine::kernelFixedSeconds).
         const double fixed = op.phase == Phase::Decode || op.phase == Phase::Optimizer
@@ -398,6 +406,17 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     r.memoryEfficiency = machine.memoryEfficiency;
     r.kernelFixedSeconds = machine.kernelFixedSeconds;
     const ComputeParts parts = given ? *given : computeParts(s, recipe, machine);
+    if (listComm && machine.attentionTable && s.flashAttention) {
+        // The FlashAttention figures at this run's shape (what stageCompute ran its kernels at),
+        // for the report (the planner asks for the step alone).
+        const WorkloadInput in = stageWorkload(s, recipe, 0, optimizerParams);
+        r.attentionHeadDim = in.queryWidth / in.heads;
+        r.attentionLength = in.seqLen / in.cp;
+        r.attentionForwardEfficiency *=
+            machine.attentionTable->relativeSpeed(r.attentionHeadDim, r.attentionLength, false, machine.attentionCausal);
+        r.attentionBackwardEfficiency *=
+            machine.attentionTable->relativeSpeed(r.attentionHeadDim, r.attentionLength, true, machine.attentionCausal);
+    }
     StageTime slowest;
     QList<CommOp> comm;
     for (std::int64_t stage : candidateStages(l.pp)) {

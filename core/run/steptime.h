@@ -42,6 +42,11 @@ struct StepMachine {
     /// backward; 0: the matmul efficiency.
     double attentionForwardEfficiency = 0;
     double attentionBackwardEfficiency = 0;
+    /// With the GPU's measured table: the two figures above are at head dim 128 and 8,192
+    /// tokens, and each FlashAttention op runs at them times the table's speed at its own
+    /// shape (WorkloadOp::attentionHeadDim, attentionLength), causal or not.
+    const AttentionTable *attentionTable = nullptr;
+    bool attentionCausal = false;
     /// The scenario's calibration (Scenario::calibration): multipliers of each kernel's FLOP
     /// time and byte time, and of each collective's time.
     double computeScale = 1;
@@ -102,8 +107,12 @@ struct StepTimeReport {
     double matmulEfficiency = 0;   ///< the GEMMs' (StepMachine::matmulEfficiency)
     double computeEfficiency = 0;  ///< every other compute kernel's
     double memoryEfficiency = 0;
-    double attentionForwardEfficiency = 0;  ///< FlashAttention's; 0: computeEfficiency
+    double attentionForwardEfficiency = 0;  ///< FlashAttention's at its shape below; 0: computeEfficiency
     double attentionBackwardEfficiency = 0;
+    /// The shape those are at, with the GPU's measured table (0: the table's absent, and the
+    /// two are its figures at every shape): one head's width and a kernel's tokens.
+    double attentionHeadDim = 0;
+    double attentionLength = 0;
     double kernelFixedSeconds = 0;  ///< per kernel launch (StepMachine::kernelFixedSeconds)
     double computeFixed = 0;        ///< per step: the kernels' fixed time, inside the three compute parts
     QList<CommOp> comm;

@@ -162,6 +162,8 @@ QString stepSegmentText(const Report &r, StepComponent c)
                                 "measurements on this GPU)"))
                        .arg(fmt::percent(r.step.attentionForwardEfficiency, 1),
                             fmt::percent(r.step.attentionBackwardEfficiency, 1));
+    if (r.scenario.flashAttention && r.step.attentionLength > 0)
+        compute += tr(", at heads of %1 over %2 tokens").arg(fmt::repeats(r.step.attentionHeadDim), fmt::repeats(r.step.attentionLength));
     if (s.kernelFixedSeconds > 0)
         compute += tr("; each kernel launch adds %1 of fixed time (launch, ramp-up, the last wave's tail; fitted "
                       "to a measured GEMM table for this GPU), %2 in all")

@@ -41,6 +41,11 @@ struct WorkloadOp {
     bool fusedAttention = false;  ///< a FlashAttention kernel (its own measured efficiency, StepMachine)
     /// Launches per occurrence: a prefill split into chunks runs each kernel once per chunk.
     double launches = 1;
+    /// A FlashAttention kernel's shape, which its measured speed depends on (AttentionTable):
+    /// the width of one head's queries and keys, and the queries each kernel runs over (the
+    /// sequence, or a CP rank's share of it); 0: not a FlashAttention kernel.
+    double attentionHeadDim = 0;
+    double attentionLength = 0;
 };
 
 /// What the workload builder needs, in plain numbers, so that the planner can call it

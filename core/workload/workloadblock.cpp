@@ -85,6 +85,10 @@ void WorkloadBuilder::attentionCore()
         const double model = 2 * b * scoreEntries * (qw + ow) / tp;
         const double lseSaved = scoresKept ? split(F * in.heads * sb) : 0;
         ops.fusedAttention = true;
+        // Its shape, for its measured speed: one head's query width, and the queries of one
+        // kernel (a CP rank's s / cp, each ring step a block of them against as many keys).
+        ops.attentionHeadDim = in.queryWidth / in.heads;
+        ops.attentionLength = sq / in.cp;
         ops.add("FlashAttention", Phase::Forward, OpKind::Attention, L, model + kSoftmaxFlops * scores, model, io + lse,
                 {qkSaved + vSaved + lseSaved, 0});
         ops.add("FlashAttention", Phase::Backward, OpKind::Attention, L,

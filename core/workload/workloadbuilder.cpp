@@ -75,6 +75,8 @@ void WorkloadBuilder::recompute(std::size_t layerOpsBegin, std::size_t layerOpsE
         const bool unfusedAttention = op.kind == OpKind::Attention && !in.flash;
         if (full || (in.recompute == Recompute::Selective && unfusedAttention)) {
             ops.fusedAttention = op.fusedAttention;
+            ops.attentionHeadDim = op.attentionHeadDim;
+            ops.attentionLength = op.attentionLength;
             ops.add(op.name, Phase::Recompute, op.kind, op.count, op.flops, op.matmulFlops, op.bytes);
             ops.fusedAttention = false;
         }

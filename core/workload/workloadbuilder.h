@@ -48,13 +48,20 @@ public:
 
     bool expert = false;  ///< the ops added now are a routed expert's
     bool fusedAttention = false;  ///< the ops added now are FlashAttention kernels
+    double attentionHeadDim = 0;  ///< with fusedAttention: WorkloadOp::attentionHeadDim
+    double attentionLength = 0;   ///< with fusedAttention: WorkloadOp::attentionLength
 
     void add(const char *name, Phase phase, OpKind kind, double count, double flops, double matmulFlops, double bytes,
              Keeps keeps = {})
     {
-        if (count > 0)
-            m_out.push_back(WorkloadOp{name, phase, kind, region, count, flops, matmulFlops, bytes, keeps.saved,
-                                       keeps.params, expert, fusedAttention});
+        if (count <= 0)
+            return;
+        m_out.push_back(WorkloadOp{name, phase, kind, region, count, flops, matmulFlops, bytes, keeps.saved,
+                                   keeps.params, expert, fusedAttention});
+        if (fusedAttention) {
+            m_out.back().attentionHeadDim = attentionHeadDim;
+            m_out.back().attentionLength = attentionLength;
+        }
     }
 
     /// Forward (M x K)(K x N): activations in, weights, activations out; and its backward,
