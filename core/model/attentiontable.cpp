@@ -25,8 +25,11 @@ std::pair<qsizetype, double> place(const QList<double> &points, double x)
 
 double at(const AttentionTable &t, const QList<QList<double>> &grid, double headDim, double seqLen)
 {
-    const auto [h, hf] = place(t.headDims, headDim);
-    const auto [s, sf] = place(t.seqLens, seqLen);
+    // Plain variables, not structured bindings: clang 15 cannot capture those in a lambda.
+    const std::pair<qsizetype, double> hp = place(t.headDims, headDim);
+    const std::pair<qsizetype, double> sp = place(t.seqLens, seqLen);
+    const qsizetype h = hp.first, s = sp.first;
+    const double hf = hp.second, sf = sp.second;
     const auto row = [&](qsizetype i) {
         const QList<double> &r = grid[std::min(i, grid.size() - 1)];
         return r[s] + (r[std::min(s + 1, r.size() - 1)] - r[s]) * sf;
