@@ -104,8 +104,9 @@ void WorkloadBuilder::attentionCore()
         const double v = T * vw * a / tp;
         const double o = T * ow * a / tp;
         ops.add("attention scores QK^T", Phase::Forward, OpKind::Attention, L, qk, qk, q + k + scores * a, {qkSaved, 0});
+        // Its backward is two GEMMs, dQ = dS K and dK = dS^T Q, and each reads dS.
         ops.add("attention scores QK^T", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk,
-                scores * a + 2 * (q + k) + q + k);
+                2 * scores * a + 2 * (q + k) + q + k);
         // The softmax output (the reference LLaMA's in fp32, and its cast when no dropout follows).
         double softmaxSaved = B * allScores;
         if (pytorch && llama)
