@@ -443,6 +443,17 @@ std::vector<ScenarioField> buildFields()
          nullptr,
          [](const Scenario &s) -> QJsonValue { return s.dpOverlap; },
          [](Scenario &s, const QJsonValue &v) { s.dpOverlap = v.toBool(); }},
+        {"grad_accumulation_fusion", "grad-accumulation-fusion", "no-grad-accumulation-fusion", K::Flag, G::Parallel, 0,
+         0, false, false, nullptr,
+         "the weight-gradient GEMMs add into the earlier micro-batches' gradients (Megatron-LM's gradient-accumulation "
+         "fusion); off: each later micro-batch adds its gradients in a kernel of its own (PyTorch's AccumulateGrad)",
+         T::Time, "Fuse gradient accumulation", "Each micro-batch's weight-gradient GEMMs add straight into the "
+         "gradients the earlier micro-batches left, as Megatron-LM's gradient-accumulation fusion and Transformer "
+         "Engine do. Off: every micro-batch after the first writes its gradients apart and a kernel of its own adds "
+         "them, reading both and writing the sum (PyTorch's AccumulateGrad), m - 1 times a step.",
+         nullptr,
+         [](const Scenario &s) -> QJsonValue { return s.gradAccumulationFusion; },
+         [](Scenario &s, const QJsonValue &v) { s.gradAccumulationFusion = v.toBool(); }},
         {"global_batch", "global-batch", nullptr, K::Integer, G::Parallel, 1, static_cast<double>(limits::maxGlobalBatch),
          false, true, "N", "sequences per optimizer step, a multiple of batch x dp; null: batch x dp",
          T::Time, "Global batch", "Sequences per optimizer step over all replicas: a multiple of micro-batch × DP. "

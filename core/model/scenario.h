@@ -210,6 +210,10 @@ struct Scenario {
     /// backward still runs (PyTorch DDP; Megatron-Core's --overlap-grad-reduce); off, after the
     /// backward, as Megatron-LM's own data parallelism did before 2023.
     bool dpOverlap = true;
+    /// The weight-gradient GEMMs add into the gradients earlier micro-batches left (Megatron-LM's
+    /// gradient-accumulation fusion, Transformer Engine's main_grad); off, each micro-batch after
+    /// the first adds its gradients in a kernel of its own (PyTorch's AccumulateGrad).
+    bool gradAccumulationFusion = true;
     Offload offload = Offload::None;
     /// Sequences per optimizer step over all replicas; absent: one micro-batch per DP rank
     /// (the meaning `batch` x `gpus` had before layouts).

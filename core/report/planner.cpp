@@ -27,7 +27,8 @@ QList<std::int64_t> divisorsUpTo(std::int64_t n, std::int64_t limit)
     return out;
 }
 
-/// What depends only on (tp, cp, ep, etp, micro-batch, recompute): the one-block sums and compute parts.
+/// What depends only on (tp, cp, ep, etp, micro-batch, recompute, unfused accumulations): the
+/// one-block sums and compute parts.
 class PartsCache final
 {
 public:
@@ -37,7 +38,8 @@ public:
     };
     Entry &at(const Scenario &c, const Recipe &recipe)
     {
-        const Key key{c.tp, c.cp, c.ep, c.etp.value_or(c.tp), c.microBatch, static_cast<int>(c.recompute)};
+        const Key key{c.tp, c.cp, c.ep, c.etp.value_or(c.tp), c.microBatch, static_cast<int>(c.recompute),
+                      unfusedAccumulations(c)};
         auto it = m_entries.find(key);
         if (it == m_entries.end())
             it = m_entries.emplace(key, Entry{blockSums(c, recipe, static_cast<double>(c.microBatch)), std::nullopt}).first;
@@ -45,7 +47,7 @@ public:
     }
 
 private:
-    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>;
+    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, double>;
     std::map<Key, Entry> m_entries;
 };
 

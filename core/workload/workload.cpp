@@ -15,6 +15,15 @@ WorkloadInput recipeWorkloadInput(const Scenario &s, const Recipe &recipe)
     return in;
 }
 
+double unfusedAccumulations(const Scenario &s)
+{
+    if (s.gradAccumulationFusion || s.mode != Mode::Training || !s.globalBatch)
+        return 0;
+    const std::int64_t dp = std::max<std::int64_t>(1, s.gpus / std::max<std::int64_t>(1, s.tp * s.pp * s.cp));
+    const double perStep = static_cast<double>(*s.globalBatch) / static_cast<double>(std::max<std::int64_t>(1, s.microBatch * dp));
+    return perStep > 1 ? (perStep - 1) / perStep : 0;
+}
+
 WorkloadInput workloadInput(const Scenario &s, double activationBytes, double weightBytes, double gradBytes,
                             double optimizerBytes, double optimizerFlopsPerParam)
 {
@@ -74,6 +83,7 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     in.tied = m.tied;
     in.headHasOwnTable = !m.tied || s.pp > 1;
     in.mtpDepth = s.paramsOverride ? 0 : static_cast<double>(m.mtpDepth);
+    in.unfusedAccumulations = unfusedAccumulations(s);
     return in;
 }
 

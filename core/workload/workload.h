@@ -87,6 +87,10 @@ struct WorkloadInput {
     bool fp8Gemms = false;
     double optimizerFlopsPerParam = 15;
     double optimizerParams = 0;  ///< parameters this GPU updates (after TP, PP and ZeRO)
+    /// Gradient accumulation outside the GEMMs (Scenario::gradAccumulationFusion off): the
+    /// share of micro-batches that add their weight gradients to the earlier ones', (m - 1) / m
+    /// of a step's m; 0: none (fused, or one micro-batch).
+    double unfusedAccumulations = 0;
     // What the saved-activation and parameter counts need.
     bool includeActivations = true;
     ActivationModel activationModel = ActivationModel::Korthikanti;
@@ -98,6 +102,10 @@ struct WorkloadInput {
     /// projection, one more block, the head's norm and the shared head with its loss.
     double mtpDepth = 0;
 };
+
+/// WorkloadInput::unfusedAccumulations of a scenario: (m - 1) / m of its m micro-batches per
+/// step when gradient accumulation is not fused (training only), else 0.
+double unfusedAccumulations(const Scenario &s);
 
 WorkloadInput workloadInput(const Scenario &s, double activationBytes, double weightBytes, double gradBytes,
                             double optimizerBytes, double optimizerFlopsPerParam);

@@ -22,6 +22,7 @@ void buildWorkload(const WorkloadInput &in, std::vector<WorkloadOp> &out)
     builder.head();
     builder.recompute(layerOpsBegin, layerOpsEnd);
     builder.multiTokenPrediction();
+    builder.gradientAccumulation();
     builder.optimizerStep();
 }
 
@@ -127,6 +128,28 @@ void WorkloadBuilder::optimizerStep()
     const double p = in.optimizerParams;
     ops.add(in.optimizerFlopsPerParam == 15 ? "AdamW step" : "SGD step", Phase::Optimizer, OpKind::Optimizer, 1,
             p * in.optimizerFlopsPerParam, 0, p * (2 * in.optimizerBytes + in.gradBytes + w));
+}
+
+void WorkloadBuilder::gradientAccumulation()
+{
+    // Unfused, a micro-batch after the first writes its weight gradients apart (in the weights'
+    // dtype) and PyTorch's AccumulateGrad adds them to the earlier ones': it reads both and
+    // writes the sum, one add per parameter (Megatron-LM's 2021 data parallelism, its
+    // param_hook's main_grad.add_, does the same). Fused, the GEMM adds as it writes: nothing here.
+    if (in.unfusedAccumulations <= 0)
+        return;
+    double params = 0;
+    double tensors = 0;  // one add per op that owns parameters
+    for (const WorkloadOp &op : out) {
+        if (op.phase == Phase::Forward && op.params > 0) {
+            params += op.count * op.params;
+            tensors += op.count;
+        }
+    }
+    ops.region = Region::Step;
+    ops.add("gradient accumulation", Phase::Backward, OpKind::Elementwise, in.unfusedAccumulations, params, 0,
+            params * (w + 2 * in.gradBytes));
+    out.back().launches = tensors;
 }
 
 } // namespace napkin

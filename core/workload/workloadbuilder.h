@@ -159,6 +159,7 @@ public:
     void recompute(std::size_t layerOpsBegin, std::size_t layerOpsEnd);
     void multiTokenPrediction();
     void optimizerStep();
+    void gradientAccumulation();
 
     // workloadblock.cpp: one block's ops, each `count`ed once per layer.
     void attentionProjections();

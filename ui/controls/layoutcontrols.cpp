@@ -125,6 +125,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     m_capacity = static_cast<QDoubleSpinBox *>(m_fields->addRow(form, "capacity_factor", {.decimals = 2, .step = 0.05}));
     m_epOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "ep_overlap"));
     m_dpOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "dp_overlap"));
+    m_gradFusion = static_cast<QCheckBox *>(m_fields->addRow(form, "grad_accumulation_fusion"));
     chooserRow(m_globalBatch, "global_batch");
     form->addRow(m_derived);
     m_timeBasis = static_cast<QComboBox *>(m_fields->addRow(form, "time_basis"));
@@ -265,7 +266,7 @@ void LayoutControls::showModeRows(const Scenario &s)
     for (QWidget *row : {static_cast<QWidget *>(m_sp), static_cast<QWidget *>(m_vpp), static_cast<QWidget *>(m_cp),
                          static_cast<QWidget *>(m_globalBatch), static_cast<QWidget *>(m_derived),
                          static_cast<QWidget *>(m_timeBasis), static_cast<QWidget *>(m_dpOverlap),
-                         static_cast<QWidget *>(m_tpOverlap)})
+                         static_cast<QWidget *>(m_gradFusion), static_cast<QWidget *>(m_tpOverlap)})
         m_form->setRowVisible(row, training);
     m_form->setRowVisible(m_capacity, moe && training);
     m_form->setRowVisible(m_epOverlap, moe && training);

@@ -82,6 +82,7 @@ private:
     QDoubleSpinBox *m_capacity = nullptr;
     QCheckBox *m_epOverlap = nullptr;
     QCheckBox *m_dpOverlap = nullptr;
+    QCheckBox *m_gradFusion = nullptr;
     QCheckBox *m_tpOverlap = nullptr;
     QFormLayout *m_form;
     QComboBox *m_interconnect;
