@@ -147,6 +147,11 @@ private slots:
         QCOMPARE(gemm->seconds, gemm->flops / 1979e12);
         // Attention's matmuls are not the linear layers: they stay under the bf16 roof.
         QVERIFY(scores->attainableFlopsPerS <= 989.5e12);
+        // Nor is the LM head an FP8 GEMM: Megatron-Core's output layer is a plain
+        // ColumnParallelLinear outside the FP8 autocast (megatron/core/models/gpt/gpt_model.py).
+        const RooflineOp *head = findOp(r, QStringLiteral("LM head"), Phase::Forward);
+        QVERIFY(head && gemm->gemmRoof && !head->gemmRoof);
+        QCOMPARE(head->attainableFlopsPerS, 989.5e12);
 
         s.recipeId = QStringLiteral("bf16-mixed-adamw-fp32-grads");  // the same 2/4/12 state in bf16
         const Report bf16 = test::reportFor(s);
@@ -160,13 +165,20 @@ private slots:
         // Each GEMM launch also pays the GPU's fixed time (5.8 us on sm_90), whatever its dtype.
         QCOMPARE(fp8.step.kernelFixedSeconds, 5.8e-6);
         double gemmLaunches = 0;
-        for (const RooflineOp &op : fp8.roofline.ops)
-            if (op.kind == OpKind::Matmul && op.phase != Phase::Optimizer)
+        double headSeconds = 0;  // at bf16's 989.5 x 0.803 both ways (compute-bound)
+        for (const RooflineOp &op : fp8.roofline.ops) {
+            if (op.kind == OpKind::Matmul && op.phase != Phase::Optimizer) {
                 gemmLaunches += op.count;
+                if (!op.gemmRoof)
+                    headSeconds += op.count * op.flops / (989.5e12 * 0.803);
+            }
+        }
+        QVERIFY(headSeconds > 0);
         const double gemmFixed = fp8.step.microBatches * gemmLaunches * 5.8e-6;
+        const double headTime = fp8.step.microBatches * headSeconds;
         QVERIFY(gemmFixed > 0);
-        QVERIFY(test::near((fp8.step.computeMatmul - gemmFixed) * 2 * 0.709 / 0.803, bf16.step.computeMatmul - gemmFixed,
-                           1e-12));
+        QVERIFY(test::near((fp8.step.computeMatmul - gemmFixed - headTime) * 2 * 0.709 / 0.803,
+                           bf16.step.computeMatmul - gemmFixed - headTime, 1e-12));
         QVERIFY(test::near(fp8.step.computeAttention, bf16.step.computeAttention, 1e-12));
         // Memory is the recipe's bytes, not its dtype: 2/4/12 both ways.
         QCOMPARE(fp8.memory.perGpu.total(), bf16.memory.perGpu.total());

@@ -42,7 +42,7 @@ namespace {
 
 double opSeconds(const WorkloadOp &op, const RooflineReport &r)
 {
-    return std::max(op.flops / r.peakFor(op.kind), op.bytes / r.bandwidthBytesPerS);
+    return std::max(op.flops / r.peakFor(op.kind == OpKind::Matmul && !op.highPrecision), op.bytes / r.bandwidthBytesPerS);
 }
 
 } // namespace
@@ -58,8 +58,9 @@ RooflineOp placeOnRoofline(const WorkloadOp &w, const RooflineReport &r)
     op.matmulFlops = w.matmulFlops;
     op.bytes = w.bytes;
     op.intensity = op.flops / op.bytes;
-    op.attainableFlopsPerS = attainable(r.peakFor(op.kind), r.bandwidthBytesPerS, op.intensity);
-    op.computeBound = op.intensity >= (op.kind == OpKind::Matmul ? r.gemmRidgeIntensity : r.ridgeIntensity);
+    op.gemmRoof = w.kind == OpKind::Matmul && !w.highPrecision;
+    op.attainableFlopsPerS = attainable(r.peakFor(op.gemmRoof), r.bandwidthBytesPerS, op.intensity);
+    op.computeBound = op.intensity >= r.ridgeFor(op.gemmRoof);
     op.seconds = opSeconds(w, r);
     return op;
 }

@@ -26,6 +26,9 @@ struct RooflineOp {
     double intensity = 0;            ///< flops / bytes (Williams et al. 2009)
     double attainableFlopsPerS = 0;  ///< min(peak, bandwidth x intensity)
     bool computeBound = false;       ///< intensity >= ridge
+    /// Under the GEMM roof (the recipe's matmul dtype): a GEMM but one an FP8 recipe leaves in
+    /// the compute dtype (WorkloadOp::highPrecision).
+    bool gemmRoof = false;
     double seconds = 0;              ///< max(flops / peak, bytes / bandwidth), one occurrence
 };
 
@@ -42,8 +45,9 @@ struct RooflineReport {
     QString gemmPeakDtype;
     double gemmRidgeIntensity = 0;
     bool twoRoofs() const { return gemmPeakFlopsPerS != peakFlopsPerS; }
-    /// The roof an op of `kind` sits under.
-    double peakFor(OpKind kind) const { return kind == OpKind::Matmul ? gemmPeakFlopsPerS : peakFlopsPerS; }
+    /// The roof an op sits under: the GEMM roof (RooflineOp::gemmRoof) or the compute dtype's.
+    double peakFor(bool gemmRoof) const { return gemmRoof ? gemmPeakFlopsPerS : peakFlopsPerS; }
+    double ridgeFor(bool gemmRoof) const { return gemmRoof ? gemmRidgeIntensity : ridgeIntensity; }
     /// The ops of one micro-batch on one GPU of the slowest pipeline stage (`stage`).
     std::int64_t stage = 0;
     QList<RooflineOp> ops;

@@ -65,9 +65,10 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
     const double flashForwardRate = attentionRate(m.attentionForwardEfficiency);
     const double flashBackwardRate = attentionRate(m.attentionBackwardEfficiency);
     for (const WorkloadOp &op : ops) {
-        double rate = op.kind == OpKind::Matmul ? gemmRate
-                      : op.fusedAttention     ? (op.phase == Phase::Backward ? flashBackwardRate : flashForwardRate)
-                                              : flopRate;
+        // A GEMM the FP8 recipe leaves in the compute dtype runs at that dtype's figure.
+        double rate = op.kind == OpKind::Matmul && !op.highPrecision ? gemmRate
+                      : op.fusedAttention ? (op.phase == Phase::Backward ? flashBackwardRate : flashForwardRate)
+                                          : flopRate;
         // FlashAttention at its own shape: the papers' speed there relative to head dim 128 and 8k.
         if (op.fusedAttention && m.attentionTable && op.attentionLength > 0)
             rate *= m.attentionTable->relativeSpeed(op.attentionHeadDim, op.attentionLength,

@@ -206,8 +206,8 @@ QString opKindTitle(OpKind kind)
 QString opTooltip(const RooflineOp &op, const RooflineReport &r)
 {
     // Under FP8 the GEMMs sit under the fp8 roof, with its own ridge.
-    const double ridge = op.kind == OpKind::Matmul ? r.gemmRidgeIntensity : r.ridgeIntensity;
-    const QString roof = r.twoRoofs() ? (op.kind == OpKind::Matmul ? r.gemmPeakDtype : r.peakDtype) + QLatin1Char(' ')
+    const double ridge = r.ridgeFor(op.gemmRoof);
+    const QString roof = r.twoRoofs() ? (op.gemmRoof ? r.gemmPeakDtype : r.peakDtype) + QLatin1Char(' ')
                                       : QString();
     const QString bound = op.computeBound
                               ? tr("compute-bound (intensity ≥ %2ridge %1 FLOPs/byte)").arg(fmt::number(ridge), roof)

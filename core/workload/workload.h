@@ -39,6 +39,11 @@ struct WorkloadOp {
     double params = 0;       ///< parameters this GPU holds for it
     bool expert = false;     ///< a routed expert's: split by EP, its state sharded over the expert DP ranks
     bool fusedAttention = false;  ///< a FlashAttention kernel (its own measured efficiency, StepMachine)
+    /// A GEMM an FP8 recipe leaves in the compute dtype: the LM head (Megatron-Core's output
+    /// layer is a plain ColumnParallelLinear outside Transformer Engine's FP8 autocast, which
+    /// wraps the transformer block) and the MoE router (a plain linear). It runs at the compute
+    /// dtype's peak and measured efficiency, with no FP8 casts, and serving never quantizes it.
+    bool highPrecision = false;
     /// Launches per occurrence: a prefill split into chunks runs each kernel once per chunk.
     double launches = 1;
     /// A FlashAttention kernel's shape, which its measured speed depends on (AttentionTable):

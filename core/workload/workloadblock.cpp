@@ -183,8 +183,10 @@ void WorkloadBuilder::mixtureOfExperts()
     // The first dense_layers blocks keep a dense MLP (DeepSeek-V3); the rest are MoE blocks.
     const double denseL = std::min(in.denseLayers, L);
     const double moeL = L - denseL;
+    ops.highPrecision = true;  // a plain linear, outside the FP8 GEMMs (WorkloadOp::highPrecision)
     ops.matmul("router", moeL, replicatedTokens, d, in.experts,
                {inputSaved, d * in.experts + (in.routerBias ? in.experts : 0) + (in.linearBias ? in.experts : 0)});
+    ops.highPrecision = false;
     // The fp32 router probabilities; the reference also keeps top-k's int64 indices.
     const double routedRows = sb * in.expertsPerToken * in.capacityFactor;  // over the micro-batch
     ops.elementwise("top-k routing", OpKind::Elementwise, moeL, replicatedTokens * in.experts, kSoftmaxFlops, 1, 1, 0,

@@ -58,7 +58,9 @@ void WorkloadBuilder::head()
     ops.elementwise(llama ? "RMSNorm (final)" : "LayerNorm (final)", OpKind::Normalization, 1,
                     replicatedTokens * d, normFlops, 1, 1, normParamBytes,
                     {whole(pytorch ? pytorchNorm : B * sb * d), normParams});
+    ops.highPrecision = true;  // outside the FP8 autocast (WorkloadOp::highPrecision)
     ops.matmul("LM head", 1, T, d, V / tp, {whole(B * sb * d), in.headHasOwnTable ? V * d / tp : 0});
+    ops.highPrecision = false;
     ops.elementwise("cross-entropy loss", OpKind::Loss, 1, T * V / tp, kCrossEntropyFlops, 1, 1, 0,
                     {split(F * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
 }
@@ -100,7 +102,9 @@ void WorkloadBuilder::multiTokenPrediction()
     ops.matmul("MTP projection (eh_proj)", depth, T, 2 * d, d / tp, {whole(2 * B * sb * d), 2 * d * d / tp});
     ops.elementwise("MTP head norm", OpKind::Normalization, depth, replicatedTokens * d, normFlops, 1, 1,
                     normParamBytes, {normSaved, normParams});
+    ops.highPrecision = true;  // the shared output layer, outside the FP8 autocast
     ops.matmul("MTP head (shared)", depth, T, d, V / tp, {whole(B * sb * d), 0});
+    ops.highPrecision = false;
     ops.elementwise("MTP loss", OpKind::Loss, depth, T * V / tp, kCrossEntropyFlops, 1, 1, 0,
                     {split(F * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
     WorkloadInput block = in;

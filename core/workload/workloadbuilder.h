@@ -48,6 +48,7 @@ public:
 
     bool expert = false;  ///< the ops added now are a routed expert's
     bool fusedAttention = false;  ///< the ops added now are FlashAttention kernels
+    bool highPrecision = false;   ///< the GEMMs added now stay in the compute dtype (WorkloadOp::highPrecision)
     double attentionHeadDim = 0;  ///< with fusedAttention: WorkloadOp::attentionHeadDim
     double attentionLength = 0;   ///< with fusedAttention: WorkloadOp::attentionLength
 
@@ -62,6 +63,7 @@ public:
             m_out.back().attentionHeadDim = attentionHeadDim;
             m_out.back().attentionLength = attentionLength;
         }
+        m_out.back().highPrecision = highPrecision;
     }
 
     /// Forward (M x K)(K x N): activations in, weights, activations out; and its backward,
@@ -108,7 +110,7 @@ public:
     /// FLOPs: amax compare, scale and convert, 3 per element.
     void fp8Casts(double count, double inputs, double outputs)
     {
-        if (!m_in.fp8Gemms)
+        if (!m_in.fp8Gemms || highPrecision)
             return;
         const double a = m_in.activationBytes;
         add("FP8 cast (input)", Phase::Forward, OpKind::Elementwise, count, 3 * inputs, 0,
