@@ -254,12 +254,13 @@ private slots:
         qInfo("published training runs: %lld, average |error| %.1f%%, worst %.1f%%", static_cast<long long>(all.size()),
               average * 100, worst * 100);
         QVERIFY(all.size() >= 15);
-        // The targets: average within 8%, every row within 15%. Napkin's GEMMs run at the
-        // best-shape MAMF figure plus a fixed time per launch; it does not model clocks under a
-        // whole node's power limit, compute slowed by overlapped communication, or MoE's token
-        // permutation kernels, and the measured runs come out slower than its kernels add up to.
-        const char *why = "measured runs are slower than Napkin's kernel sum (best-shape GEMMs plus a fixed time per "
-                          "launch): the target is not met";
+        // The targets: average within 8%, every row within 15%. Napkin's GEMMs run at a measured
+        // figure plus a fixed time per launch (the H100's from realistic training shapes, the
+        // A100's from the best shape of a sweep, an upper bound); it does not model compute slowed
+        // by overlapped communication or the per-GPU spread synchronous training waits for, and
+        // the measured runs, the A100 ones most, come out slower than its kernels add up to.
+        const char *why = "measured runs are slower than Napkin's kernel sum (measured GEMM figures plus a fixed time "
+                          "per launch; the A100's the best shape of a sweep): the target is not met";
         QEXPECT_FAIL("", why, Continue);
         QVERIFY(average <= 0.08);
         QEXPECT_FAIL("", why, Continue);

@@ -359,8 +359,8 @@ private slots:
         QCOMPARE(rope(test::presetScenario("gpt2-small")).flops, 0.0);
     }
 
-    // Each kernel launched one by one pays a fixed time on top of its roofline time: 5.8 us on
-    // sm_90, fitted to OpenXLA's measured GEMM table (matmul_interpolator_data.h, sm_90, bf16,
+    // Each kernel launched one by one pays a fixed time on top of its roofline time: 5.7 us on
+    // sm_90 beside the H100's realistic GEMM efficiency (0.728), fitted to OpenXLA's measured GEMM table (matmul_interpolator_data.h, sm_90, bf16,
     // batch 1). A fit check, not a validation: the rows below are from the table t0 came from,
     // and they span small to large shapes (throughputs in FLOP/s, as the table prints them).
     void kernelTimeMeetsTheMeasuredGemmTable_data()
@@ -388,7 +388,7 @@ private slots:
         const Report r = test::reportFor(s);
         QVERIFY(r.gpu.kernelFixedSource.contains(QLatin1String("matmul_interpolator_data.h")));
         const StepMachine machine = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
-        QCOMPARE(machine.kernelFixedSeconds, 5.8e-6);
+        QCOMPARE(machine.kernelFixedSeconds, 5.7e-6);
         WorkloadOp gemm;  // (m x k)(k x n) in bf16: 2mkn FLOPs, each operand read once, the output written once
         gemm.flops = gemm.matmulFlops = 2 * m * n * k;
         gemm.bytes = 2 * (m * k + k * n + m * n);
@@ -469,7 +469,7 @@ private slots:
         const double tpSplit = achieved(8, 1, 1, 2048);  // 2,048 x 4,096 x 768
         const double cpChunk = achieved(1, 8, 1, 8192);  // 1,024 x 4,096 x 6,144
         qInfo("QKV share of the peak: large %.3f, TP 8 at 2k %.3f, CP 8 at 8k %.3f", large, tpSplit, cpChunk);
-        QCOMPARE_LT(std::abs(large - 0.803), 0.01);  // the large GEMM is at the MAMF figure, less a sliver
+        QCOMPARE_LT(std::abs(large - 0.728), 0.01);  // the large GEMM is at the measured figure, less a sliver
         QCOMPARE_LT(tpSplit, large - 0.1);
         QCOMPARE_LT(cpChunk, large - 0.02);
     }
@@ -499,8 +499,9 @@ private slots:
         QCOMPARE(stageCompute({op}, m).fixed, 0.0);
     }
 
-    // FP8 GEMMs run at FP8's own measured share of the fp8 peak (Bekman's MAMF table, FP8:
-    // H100 SXM 1,402.6 of 1,979 TFLOP/s, 0.709), every other kernel at the bf16 figure (0.803);
+    // FP8 GEMMs run at FP8's own measured share of the fp8 peak (SemiAnalysis's GEMMs of Llama
+    // 70B training, N(0, 1) inputs: H100 ~1,280 of 1,979 TFLOP/s, 0.647), every other kernel at
+    // the bf16 figure (~720 of 989.5, 0.728);
     // a scenario's own efficiency stands for both. The LM head is not an FP8 GEMM: Megatron-Core's
     // output layer is a plain tensor_parallel.ColumnParallelLinear (megatron/core/models/gpt/
     // gpt_model.py), outside the FP8 autocast its TransformerBlock enters, so it runs in bf16.
@@ -510,10 +511,10 @@ private slots:
         s.gpuId = QStringLiteral("h100-sxm");
         s.recipeId = QStringLiteral("fp8-mixed-adamw");
         const Report r = test::reportFor(s);
-        QCOMPARE(r.gpu.efficiencyMatmulFp8.value_or(0), 0.709);
-        QVERIFY(r.gpu.efficiencyMatmulFp8Source.contains(QLatin1String("1402.6")));
-        QCOMPARE(r.step.matmulEfficiency, 0.709);
-        QCOMPARE(r.step.computeEfficiency, 0.803);
+        QCOMPARE(r.gpu.efficiencyMatmulFp8.value_or(0), 0.647);
+        QVERIFY(r.gpu.efficiencyMatmulFp8Source.contains(QLatin1String("1,280 TFLOP/s")));
+        QCOMPARE(r.step.matmulEfficiency, 0.647);
+        QCOMPARE(r.step.computeEfficiency, 0.728);
         const StepMachine m = stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut});
         const std::vector<WorkloadOp> ops = firstStageOps(s, r.memory.recipe);
         double gemms = 0;
@@ -524,14 +525,14 @@ private slots:
             const bool head = std::strcmp(op.name, "LM head") == 0;
             heads += head;
             QCOMPARE(op.highPrecision, head);
-            const double rate = head ? 989.5e12 * 0.803 : 1979e12 * 0.709;
+            const double rate = head ? 989.5e12 * 0.728 : 1979e12 * 0.647;
             gemms += op.count * std::max(op.flops / rate, op.bytes / (m.bandwidthBytesPerS * m.memoryEfficiency))
-                     + op.count * 5.8e-6;  // the sm_90 fixed time per kernel
+                     + op.count * 5.7e-6;  // the sm_90 fixed time per kernel
         }
         QCOMPARE(heads, 2);  // its forward and backward
         QCOMPARE_LT(std::abs(stageCompute(ops, m).matmul / gemms - 1), 1e-12);
         s.recipeId = QStringLiteral("bf16-mixed-adamw");
-        QCOMPARE(test::reportFor(s).step.matmulEfficiency, 0.803);
+        QCOMPARE(test::reportFor(s).step.matmulEfficiency, 0.728);
         s.recipeId = QStringLiteral("fp8-mixed-adamw");
         s.efficiencyMatmul = 0.6;
         QCOMPARE(test::reportFor(s).step.matmulEfficiency, 0.6);
