@@ -131,7 +131,7 @@ public:
     /// Whether an op's weights are quantized: the blocks' linear layers but the router.
     static bool quantized(const WorkloadOp &op)
     {
-        return op.kind == OpKind::Matmul && op.region == Region::Block && !op.highPrecision;
+        return op.runsAtGemmDtype() && op.region == Region::Block;
     }
 
     double paramBytes(const WorkloadOp &op) const { return quantized(op) ? quantBytes : 2; }

@@ -42,7 +42,7 @@ namespace {
 
 double opSeconds(const WorkloadOp &op, const RooflineReport &r)
 {
-    return std::max(op.flops / r.peakFor(op.kind == OpKind::Matmul && !op.highPrecision), op.bytes / r.bandwidthBytesPerS);
+    return std::max(op.flops / r.peakFor(op.runsAtGemmDtype()), op.bytes / r.bandwidthBytesPerS);
 }
 
 } // namespace
@@ -58,7 +58,7 @@ RooflineOp placeOnRoofline(const WorkloadOp &w, const RooflineReport &r)
     op.matmulFlops = w.matmulFlops;
     op.bytes = w.bytes;
     op.intensity = op.flops / op.bytes;
-    op.gemmRoof = w.kind == OpKind::Matmul && !w.highPrecision;
+    op.gemmRoof = w.runsAtGemmDtype();
     op.attainableFlopsPerS = attainable(r.peakFor(op.gemmRoof), r.bandwidthBytesPerS, op.intensity);
     op.computeBound = op.intensity >= r.ridgeFor(op.gemmRoof);
     op.seconds = opSeconds(w, r);

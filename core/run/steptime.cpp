@@ -66,7 +66,7 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
     const double flashBackwardRate = attentionRate(m.attentionBackwardEfficiency);
     for (const WorkloadOp &op : ops) {
         // A GEMM the FP8 recipe leaves in the compute dtype runs at that dtype's figure.
-        double rate = op.kind == OpKind::Matmul && !op.highPrecision ? gemmRate
+        double rate = op.runsAtGemmDtype() ? gemmRate
                       : op.fusedAttention ? (op.phase == Phase::Backward ? flashBackwardRate : flashForwardRate)
                                           : flopRate;
         // FlashAttention at its own shape: the papers' speed there relative to head dim 128 and 8k.

@@ -1,5 +1,6 @@
 #include "core/workload/workload.h"
 
+#include "core/model/layout.h"
 #include "core/model/modelshape.h"
 
 #include <algorithm>
@@ -17,11 +18,10 @@ WorkloadInput recipeWorkloadInput(const Scenario &s, const Recipe &recipe)
 
 double unfusedAccumulations(const Scenario &s)
 {
-    if (s.gradAccumulationFusion || s.mode != Mode::Training || !s.globalBatch)
+    if (s.gradAccumulationFusion || s.mode != Mode::Training)
         return 0;
-    const std::int64_t dp = std::max<std::int64_t>(1, s.gpus / std::max<std::int64_t>(1, s.tp * s.pp * s.cp));
-    const double perStep = static_cast<double>(*s.globalBatch) / static_cast<double>(std::max<std::int64_t>(1, s.microBatch * dp));
-    return perStep > 1 ? (perStep - 1) / perStep : 0;
+    const double m = static_cast<double>(deriveLayout(s, 1).microBatches);  // the node size plays no part
+    return (m - 1) / m;
 }
 
 WorkloadInput workloadInput(const Scenario &s, double activationBytes, double weightBytes, double gradBytes,

@@ -44,6 +44,9 @@ struct WorkloadOp {
     /// wraps the transformer block) and the MoE router (a plain linear). It runs at the compute
     /// dtype's peak and measured efficiency, with no FP8 casts, and serving never quantizes it.
     bool highPrecision = false;
+    /// Runs at the recipe's GEMM dtype (its peak, measured efficiency and roof): a GEMM the
+    /// recipe does not leave in the compute dtype.
+    bool runsAtGemmDtype() const { return kind == OpKind::Matmul && !highPrecision; }
     /// Launches per occurrence: a prefill split into chunks runs each kernel once per chunk.
     double launches = 1;
     /// A FlashAttention kernel's shape, which its measured speed depends on (AttentionTable):
