@@ -26,6 +26,11 @@ private slots:
         // DeepSeek-V3 Section 3.3.2: bf16 moments (2 + 2), fp32 master (4) and fp32 grads.
         QTest::newRow("bf16-mixed-adamw-bf16-moments, DeepSeek-V3") << QStringLiteral("bf16-mixed-adamw-bf16-moments")
                                                                     << 2.0 << 4.0 << 8.0;
+        // NeMo's performance recipes: FP8 GEMMs with the gradient buffer in bf16 (grad_reduce_in_fp32 = False),
+        // against Megatron-LM's fp32 main_grad under the plain FP8 recipe.
+        QTest::newRow("fp8-mixed-adamw, fp32 main_grad") << QStringLiteral("fp8-mixed-adamw") << 2.0 << 4.0 << 12.0;
+        QTest::newRow("fp8-mixed-adamw-bf16-grads, NeMo") << QStringLiteral("fp8-mixed-adamw-bf16-grads") << 2.0 << 2.0
+                                                          << 12.0;
         // Dettmers et al. 2022: two 8-bit states with an fp32 absmax per 2048-value block, fp32 master.
         QTest::newRow("bf16-mixed-adamw-8bit, bitsandbytes") << QStringLiteral("bf16-mixed-adamw-8bit") << 2.0 << 2.0
                                                               << 4 + 2 * (1 + 4.0 / 2048);

@@ -539,6 +539,32 @@ private slots:
         QCOMPARE(test::reportFor(s).step.computeEfficiency, 0.6);
     }
 
+    // NeMo's performance recipes run FP8 GEMMs with the gradient buffer in bf16
+    // (grad_reduce_in_fp32 = False): the same FP8 GEMM rate as the fp32-grad recipe, half its
+    // gradient memory and half the bytes ZeRO's reduce-scatter moves (Llama 3 8B, 8 H100s, ZeRO 1).
+    void fp8WithBf16GradsReducesHalfTheGradientBytes()
+    {
+        Scenario s = test::presetScenario("llama3-8b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 8;
+        s.zeroStage = 1;
+        const auto reduceScatter = [](const Report &r) {
+            for (const CommOp &op : r.step.comm)
+                if (op.name == QLatin1String("ZeRO gradient reduce-scatter"))
+                    return op.tensorBytes;
+            return 0.0;
+        };
+        s.recipeId = QStringLiteral("fp8-mixed-adamw");
+        const Report fp32Grads = test::reportFor(s);
+        s.recipeId = QStringLiteral("fp8-mixed-adamw-bf16-grads");
+        const Report bf16Grads = test::reportFor(s);
+        QCOMPARE(bf16Grads.step.matmulEfficiency, 0.647);
+        QCOMPARE(bf16Grads.memory.perGpu.grads, bf16Grads.memory.perGpu.params);  // 2 B each, ZeRO 1 leaves both whole
+        QCOMPARE(fp32Grads.memory.perGpu.grads, 2 * bf16Grads.memory.perGpu.grads);
+        QVERIFY(reduceScatter(bf16Grads) > 0);
+        QCOMPARE(reduceScatter(fp32Grads), 2 * reduceScatter(bf16Grads));
+    }
+
     // Under FP8 (Transformer Engine), each GEMM's input and, in backward, its incoming gradient
     // are cast to FP8 with a transposed copy (Hopper's FP8 GEMMs take only the TN layout): a
     // kernel that reads the bf16 tensor and writes two one-byte copies, 4 bytes per element.

@@ -55,6 +55,15 @@ const QList<Recipe> &recipes()
                         "bf16 params and fp32 main_grad (2 + 4 B) and fp32 Adam (12 B); saved activations counted at "
                         "2 B (Transformer Engine's FP8 copies of GEMM inputs would be 1 B)"),
          QStringLiteral("fp8")},
+        {QStringLiteral("fp8-mixed-adamw-bf16-grads"), QStringLiteral("FP8 mixed precision, bf16 grads, AdamW (2/2/12)"),
+         2, 2, 12, 2, QStringLiteral("bf16"), kAdamWFlops,
+         QStringLiteral("NVIDIA NeMo's performance recipes (scripts/performance/helpers.py, set_precision_configs: "
+                        "bf16_with_fp8_mixed() then grad_reduce_in_fp32 = False; the older per-model scripts, e.g. "
+                        "scripts/performance/llm/pretrain_gpt3_175b.py, set the same for fp8): Transformer Engine's FP8 "
+                        "GEMMs under bf16 params, with Megatron-Core's gradient buffer in the params' dtype (its "
+                        "DistributedDataParallel keeps main_grad in fp32 only with grad_reduce_in_fp32), so 2 B "
+                        "grads reduced in bf16, and fp32 Adam (12 B)"),
+         QStringLiteral("fp8")},
         {QStringLiteral("fp8-mixed-adamw-bf16-moments"),
          QStringLiteral("FP8 mixed precision, fp32 grads, AdamW with bf16 moments (2/4/8)"),
          2, 4, 8, 2, QStringLiteral("bf16"), kAdamWFlops,
