@@ -183,6 +183,55 @@ private slots:
         QCOMPARE(scenarioFromJson(saved, Scenario{})->dpOverlap, false);
     }
 
+    // A ring across nodes runs one channel per NIC (NCCL src/graph/search.cc; tuning.cc: a ring's
+    // bus bandwidth is its channels x each channel's inter-node bandwidth), so the k ranks of a
+    // group on one node carry its share of the ring over k NICs together, capped by the NVLink
+    // that joins them. 32 A100s in 4 DGX nodes (one HDR NIC per GPU, 25 GB/s x 0.94): DP 32 at
+    // TP 1 has 8 ranks a node, 8 x 23.5 = 188 GB/s (under NVLink 3's measured 200 GB/s); at TP 4,
+    // 2 ranks a node, 47 GB/s; at TP 8, one, 23.5 GB/s. Inside a node the NVLink's own figure.
+    void ringsAcrossNodesUseEveryNicTheirRanksHold_data()
+    {
+        QTest::addColumn<qint64>("tp");
+        QTest::addColumn<qint64>("nics");
+        QTest::addColumn<double>("bandwidth");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("dp 32 at tp 1: 8 NICs a node") << qint64(1) << qint64(8) << 8 * 25e9 * 0.94 << "ib-hdr x8";
+        QTest::newRow("dp 8 at tp 4: 2 NICs a node") << qint64(4) << qint64(2) << 2 * 25e9 * 0.94 << "ib-hdr x2";
+        QTest::newRow("dp 4 at tp 8: one NIC") << qint64(8) << qint64(1) << 25e9 * 0.94 << "ib-hdr";
+    }
+    void ringsAcrossNodesUseEveryNicTheirRanksHold()
+    {
+        QFETCH(qint64, tp);
+        QFETCH(qint64, nics);
+        QFETCH(double, bandwidth);
+        QFETCH(QString, label);
+        Scenario s = test::presetScenario("gpt2-small");
+        s.model.heads = s.model.kvHeads = 16;  // whole heads on 8 TP ranks
+        s.gpuId = QStringLiteral("a100-80gb-sxm");
+        s.gpus = 32;
+        s.tp = tp;
+        s.microBatch = 8;
+        s.dpOverlap = false;
+        const Report r = test::reportFor(s);
+        const Links links{&r.scaleUp, &r.scaleOut};
+        QCOMPARE(Links::ringNics(CommGroup::Dp, r.memory.layout), nics);
+        QCOMPARE_LT(std::abs(links.ringBandwidth(CommGroup::Dp, r.memory.layout) / bandwidth - 1), 1e-12);
+        const auto ar = std::find_if(r.step.comm.cbegin(), r.step.comm.cend(), [](const CommOp &op) {
+            return op.name == QLatin1String("DP gradient all-reduce");
+        });
+        QVERIFY(ar != r.step.comm.cend());
+        QCOMPARE(ar->linkId, label);
+        const double n = 32.0 / static_cast<double>(tp);
+        const double one = 2 * (n - 1) / n * ar->tensorBytes / bandwidth + 2 * (n - 1) * r.scaleOut.latencySeconds;
+        QCOMPARE_LT(std::abs(ar->seconds / one - 1), 1e-12);
+        // Inside one node the ring is NVLink's alone.
+        s.gpus = 8;
+        s.tp = 1;
+        const Report node = test::reportFor(s);
+        const Links inNode{&node.scaleUp, &node.scaleOut};
+        QCOMPARE(inNode.ringBandwidth(CommGroup::Dp, node.memory.layout), node.scaleUp.collectiveBandwidth());
+    }
+
     // Without gradient-accumulation fusion each micro-batch after the first writes its weight
     // gradients apart and PyTorch's AccumulateGrad adds them to the earlier ones' (torch/csrc/
     // autograd/functions/accumulate_grad.h: variable.grad += new_grad): per parameter it reads

@@ -235,7 +235,8 @@ public:
             const Interconnect &link = machine.links.forGroup(CommGroup::Tp, layout);
             const double count = 2.0 * static_cast<double>(k.layers) + (k.first ? 1 : 0);
             seconds += machine.commScale * count * collectiveSeconds(Collective::AllReduce, tokens * d * kActivationBytes, s.tp,
-                                                 link.collectiveBandwidth(), link.latencySeconds);
+                                                 machine.links.ringBandwidth(CommGroup::Tp, layout),
+                                                 link.latencySeconds);
         }
         if (s.ep > 1 && m.moe()) {
             const std::int64_t inNode = Links::membersPerNode(CommGroup::Ep, layout);

@@ -122,4 +122,20 @@ const Interconnect &Links::forGroup(CommGroup group, const Layout &l) const
     return insideNode(group, l) ? *scaleUp : *scaleOut;
 }
 
+std::int64_t Links::ringNics(CommGroup group, const Layout &l)
+{
+    if (group == CommGroup::Host || group == CommGroup::Pp || insideNode(group, l))
+        return 1;
+    return membersPerNode(group, l);
+}
+
+double Links::ringBandwidth(CommGroup group, const Layout &l) const
+{
+    const std::int64_t nics = ringNics(group, l);
+    const double one = forGroup(group, l).collectiveBandwidth();
+    if (nics <= 1)
+        return one;
+    return std::min(static_cast<double>(nics) * one, scaleUp->collectiveBandwidth());
+}
+
 } // namespace napkin

@@ -49,6 +49,15 @@ struct Links {
     const Interconnect *scaleOut = nullptr;
     const Interconnect *host = nullptr;  ///< the GPU's link to its host's memory (GpuSpec::hostLink)
     const Interconnect &forGroup(CommGroup group, const Layout &layout) const;
+    /// The bandwidth one GPU's ring collective (all-reduce, all-gather, reduce-scatter) in the
+    /// group runs at. Inside a node: the scale-up link's. Across nodes with k of the group's
+    /// ranks on each node: NCCL builds one ring channel per NIC, so the k ranks' NICs carry the
+    /// node's share of the ring together, at k x the scale-out link, capped by the scale-up link
+    /// that joins the k (NCCL src/graph/tuning.cc: a ring's bus bandwidth is its channels x each
+    /// channel's inter-node bandwidth; src/graph/search.cc gives each channel its own NIC).
+    double ringBandwidth(CommGroup group, const Layout &layout) const;
+    /// How many NICs of a node a ring over the group spans (1 inside a node or with one rank per node).
+    static std::int64_t ringNics(CommGroup group, const Layout &layout);
     /// Whether the group's ranks (for PP: two neighbouring stages) share one node.
     static bool insideNode(CommGroup group, const Layout &layout);
     static std::int64_t stride(CommGroup group, const Layout &layout);
