@@ -1097,6 +1097,7 @@ private slots:
                     QVERIFY(std::tuple(splits(q), q.cp, q.pp, q.worstStageBytes) <= std::tuple(splits(p), p.cp, p.pp, p.worstStageBytes));
             }
             QVERIFY(!p.reason.isEmpty());
+            QVERIFY2(!p.reason.contains(QLatin1String("expert")), qPrintable(p.reason));  // a dense model: no experts to name
         }
         QVERIFY(!plan.currentRank);  // tp 1 x dp 64 holds 70B whole on every GPU: does not fit
         // Applying the best layout makes the scenario rank first, and the report agrees with the

@@ -109,7 +109,8 @@ QString differences(const PlannedLayout &a, const PlannedLayout &b)
     compare("vpp", a.vpp, b.vpp);
     compare("cp", a.cp, b.cp);
     compare("ep", a.ep, b.ep);
-    compare("expert TP", a.etp, b.etp);
+    if (a.ep > 1 || b.ep > 1)  // without expert parallelism expert TP follows TP: nothing more to say
+        compare("expert TP", a.etp, b.etp);
     compare("ZeRO", a.zeroStage, b.zeroStage);
     compare("micro-batch", a.microBatch, b.microBatch);
     if (a.recompute != b.recompute)
