@@ -174,6 +174,9 @@ void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
     t << "  exposed comm     " << fmt::duration(st.commExposedSeconds()) << "   TP " << fmt::duration(st.tpExposed) << " + CP "
        << fmt::duration(st.cpExposed) << " + PP " << fmt::duration(st.ppExposed) << " + EP " << fmt::duration(st.epExposed) << " + DP " << fmt::duration(st.dpExposed)
        << (r.scenario.offload != Offload::None ? QStringLiteral(" + offload ") + fmt::duration(st.hostExposed) : QString()) << '\n';
+    if (st.overlapContention > 0)
+        t << "                   of which compute slowed by hidden collectives " << fmt::duration(st.overlapContention)
+          << " (" << fmt::percent(kOverlapComputeSlowdown, 1) << " while they run, Lee et al. 2025)\n";
     t << "  pipeline bubble  " << fmt::duration(st.bubble) << "   (pp - 1)/(m x vpp) = " << fmt::percent(st.bubbleFraction, 1)
       << " (Narayanan et al. 2021)\n";
     t << "  optimizer        " << fmt::duration(st.optimizer) << '\n';

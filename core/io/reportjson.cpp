@@ -179,6 +179,7 @@ QJsonObject timeJson(const Report &r)
                                                        {QStringLiteral("ep_exposed"), r.step.epExposed},
                                                        {QStringLiteral("dp_exposed"), r.step.dpExposed},
                                                        {QStringLiteral("host_exposed"), r.step.hostExposed},
+                                                       {QStringLiteral("overlap_contention"), r.step.overlapContention},
                                                        {QStringLiteral("bubble"), r.step.bubble},
                                                        {QStringLiteral("optimizer"), r.step.optimizer}}},
         {QStringLiteral("gpu_hours"), t.gpuHours},

@@ -174,12 +174,24 @@ ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMac
 
 namespace {
 
+/// What `comm` seconds of communication cost a step when `compute` seconds of work can hide
+/// them: the part compute cannot cover, plus the compute the hidden part slows (added to
+/// `contention` too).
+double hiddenBehind(double comm, double compute, double &contention)
+{
+    const double exposed = std::max(0.0, comm - compute);
+    const double slowed = overlapContentionSeconds(comm - exposed);
+    contention += slowed;
+    return exposed + slowed;
+}
+
 struct StageTime {
     StageCompute compute;
     double perMicroBatch = 0;  ///< compute + exposed TP, CP, PP, EP
     double tp = 0, cp = 0, pp = 0, ep = 0;  ///< exposed, per micro-batch
     double dp = 0;                  ///< exposed, per step
     double host = 0;                ///< offload traffic exposed, per step
+    double contention = 0;          ///< per step: compute slowed by hidden collectives, inside cp, ep and dp
     double seconds = 0;             ///< the whole step on this stage
 };
 
@@ -313,9 +325,10 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         const qsizetype from = sink.size();
         const double seconds = sink.add(QStringLiteral("CP K/V ring exchange"), CommGroup::Cp, Collective::SendRecv, l.cp,
                                         kvBlock, m * sends * in.layers, link);
-        const double exposedPerMb = std::max(0.0, seconds / m - t.compute.attentionCore);
-        t.cp = exposedPerMb;
-        sink.expose(from, exposedPerMb * m, seconds);
+        double slowed = 0;
+        t.cp = hiddenBehind(seconds / m, t.compute.attentionCore, slowed);
+        t.contention += m * slowed;
+        sink.expose(from, t.cp * m, seconds);
     }
     if (l.pp > 1) {
         // Narayanan et al. 2021, Section 4.1: each micro-batch crosses every chunk boundary once
@@ -343,8 +356,10 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         // DualPipe (DeepSeek-V3 Section 3.2.1) runs one chunk's all-to-all under another's compute:
         // only what the compute cannot cover stays exposed.
         const double exposed = s.epOverlap ? std::max(0.0, seconds - m * t.compute.total()) : seconds;
-        t.ep = exposed / m;
-        sink.expose(from, exposed, seconds);
+        const double slowed = overlapContentionSeconds(seconds - exposed);
+        t.contention += slowed;
+        t.ep = (exposed + slowed) / m;
+        sink.expose(from, t.ep * m, seconds);
     }
     t.perMicroBatch = t.compute.total() + t.tp + t.cp + t.pp + t.ep;
 
@@ -358,7 +373,7 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         if (s.zeroStage == 0) {
             seconds = sink.addRing(QStringLiteral("DP gradient all-reduce"), CommGroup::Dp, Collective::AllReduce,
                                    grads, 1, l, links);
-            t.dp = s.dpOverlap ? std::max(0.0, seconds - t.compute.backward) : seconds;
+            t.dp = s.dpOverlap ? hiddenBehind(seconds, t.compute.backward, t.contention) : seconds;
         } else if (s.zeroStage < 3) {
             // Rajbhandari et al. 2019, Section 7: reduce-scatter the gradients, all-gather the
             // updated parameters.
@@ -367,7 +382,7 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
                       + sink.addRing(QStringLiteral("ZeRO parameter all-gather"), CommGroup::Dp, Collective::AllGather,
                                      weights, 1, l, links);
             // Both hide behind the last micro-batch's backward, in buckets, only with dp_overlap.
-            t.dp = s.dpOverlap ? std::max(0.0, seconds - t.compute.backward) : seconds;
+            t.dp = s.dpOverlap ? hiddenBehind(seconds, t.compute.backward, t.contention) : seconds;
         } else {
             // Section 7.2.2: ZeRO-3 gathers the parameters for each forward and each backward and
             // reduce-scatters the gradients, every micro-batch.
@@ -375,7 +390,9 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
                                    weights, 2 * m, l, links)
                       + sink.addRing(QStringLiteral("ZeRO-3 gradient reduce-scatter"), CommGroup::Dp,
                                      Collective::ReduceScatter, grads, m, l, links);
-            t.dp = m * std::max(0.0, seconds / m - t.compute.total());
+            double slowed = 0;
+            t.dp = m * hiddenBehind(seconds / m, t.compute.total(), slowed);
+            t.contention += m * slowed;
         }
         sink.expose(from, t.dp, seconds);
     }
@@ -458,6 +475,7 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     r.epExposed = m * slowest.ep;
     r.dpExposed = slowest.dp;
     r.hostExposed = slowest.host;
+    r.overlapContention = slowest.contention;
     r.bubbleFraction = bubbleFraction(l);
     r.bubble = m * slowest.perMicroBatch * r.bubbleFraction;
     r.optimizer = slowest.compute.optimizer;

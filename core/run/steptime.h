@@ -71,6 +71,20 @@ StepMachine stepMachine(const Scenario &s, const Recipe &recipe, const GpuSpec &
 StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, const QString &computeDtype,
                         const QString &gemmDtype, bool causalAttention);
 
+/// Compute that runs beside a collective runs slower: the collective's kernels hold SMs and draw
+/// on the same HBM. Lee et al. 2025, "Characterizing Compute-Communication Overlap in
+/// GPU-Accelerated Distributed Deep Learning: Performance and Power Implications" (arXiv
+/// 2507.03114), measured GPT and Llama training on 4 A100s, H100s, MI250s and MI210s: overlapping
+/// slowed the computation by 18.9% on average (40.0% at most) against the same computation
+/// alone. Compute that overlaps a collective for H seconds gets through H / (1 + s) seconds of
+/// its work, so hiding H seconds of communication costs H x s / (1 + s) of step time.
+inline constexpr double kOverlapComputeSlowdown = 0.189;
+/// The step time that hiding `hiddenSeconds` of communication behind compute costs.
+inline double overlapContentionSeconds(double hiddenSeconds)
+{
+    return hiddenSeconds * kOverlapComputeSlowdown / (1 + kOverlapComputeSlowdown);
+}
+
 /// Napkin's bottom-up time of one optimizer step on the slowest pipeline stage.
 ///
 /// Compute: every op of one micro-batch at max(FLOPs / (peak x matmul efficiency),
@@ -79,7 +93,9 @@ StepMachine stepMachine(const Scenario &s, const GpuSpec &gpu, Links links, cons
 /// are exposed whole (Megatron-LM overlaps TP only with --tp-comm-overlap); CP's ring
 /// exchange hides behind the attention it feeds; the DP gradient reduction (and ZeRO-1/2's
 /// parameter all-gather) hides behind the last micro-batch's backward; ZeRO-3's per-micro-batch
-/// gathers hide behind that micro-batch's compute. Step = m x (compute + exposed TP, CP and PP)
+/// gathers hide behind that micro-batch's compute. What a CP, EP, DP or ZeRO-3 collective hides
+/// still slows the compute that hides it (overlapContentionSeconds), which its exposed time
+/// includes; overlapped TP's measured efficiency already counts its own. Step = m x (compute + exposed TP, CP and PP)
 /// x (1 + bubble) + exposed DP + the optimizer (Narayanan et al. 2021, Section 2.2).
 struct StepTimeReport {
     std::int64_t stage = 0;          ///< the slowest stage
@@ -94,6 +110,9 @@ struct StepTimeReport {
     double epExposed = 0;   ///< MoE all-to-all dispatch and combine
     double dpExposed = 0;
     double hostExposed = 0;  ///< offload: GPU <-> CPU traffic not hidden behind compute
+    /// Of tp..dp above (CP, EP and DP): the compute that hidden collectives slow
+    /// (overlapContentionSeconds), per step.
+    double overlapContention = 0;
     double bubble = 0;               ///< idle pipeline time
     double optimizer = 0;
     double bubbleFraction = 0;       ///< (pp - 1) / (m x vpp)

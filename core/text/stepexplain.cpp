@@ -63,6 +63,15 @@ QString commLines(const StepTimeReport &s, std::initializer_list<CommGroup> grou
     return lines.isEmpty() ? none : lines.join(QLatin1Char('\n'));
 }
 
+/// Why hidden communication still costs time (kOverlapComputeSlowdown and its source).
+QString contentionText()
+{
+    return tr("compute beside a collective runs %1 slower, Lee et al. 2025's average over A100, H100, MI250 and "
+              "MI210, so hiding H seconds costs H × %2")
+        .arg(fmt::percent(kOverlapComputeSlowdown, 1),
+             QString::number(kOverlapComputeSlowdown / (1 + kOverlapComputeSlowdown), 'f', 3));
+}
+
 /// What happens to TP's collectives: exposed whole, or overlapped with the GEMMs at the GPU's
 /// measured overlap efficiency (Flux's), or as far as the GEMMs cover where none is measured.
 QString tpOverlapText(const Report &r)
@@ -177,32 +186,34 @@ QString stepSegmentText(const Report &r, StepComponent c)
         break;
     case StepComponent::ModelComm:
         body = tr("Exposed: TP %1 + CP %2 + PP %3. %5PP's sends sit between dependent kernels "
-                  "and are exposed whole; CP's ring exchange hides behind the attention it feeds. Collectives are not "
+                  "and are exposed whole; CP's ring exchange hides behind the attention it feeds, and slows it while it runs "
+                  "(exposed includes that: %6). Collectives are not "
                   "points on the roofline: its roofs are this GPU's FLOP/s and HBM bandwidth, and a collective is "
                   "bound by its link, at the bus bandwidth NCCL measures rather than the line rate.\n%4")
                    .arg(fmt::duration(sumExposed(s, CommGroup::Tp)), fmt::duration(sumExposed(s, CommGroup::Cp)),
                         fmt::duration(sumExposed(s, CommGroup::Pp)),
                         commLines(s, {CommGroup::Tp, CommGroup::Cp, CommGroup::Pp}),
-                        tpOverlapText(r));
+                        tpOverlapText(r), contentionText());
         break;
     case StepComponent::ExpertComm:
         body = tr("Each Mixture-of-Experts block sends every token's top-k copies (padded to the capacity factor) "
                   "to the %1 expert-parallel ranks that hold their experts and brings the outputs back: dispatch and "
                   "combine forward, both again backward. All-to-all traffic is (n − 1)/n of the buffer; it is exposed "
                   "whole, as the experts wait for their tokens, unless overlapped with another micro-batch's compute "
-                  "(DualPipe).\n%2")
+                  "(DualPipe), which it then slows (%3).\n%2")
                    .arg(l.ep)
-                   .arg(commLines(s, {CommGroup::Ep}, tr("no expert parallelism in this layout (ep = 1)")));
+                   .arg(commLines(s, {CommGroup::Ep}, tr("no expert parallelism in this layout (ep = 1)")),
+                        contentionText());
         break;
     case StepComponent::DataComm:
         body = (r.scenario.dpOverlap || r.scenario.zeroStage == 3
                     ? tr("The gradient reduction (and ZeRO's parameter gathers) over %1 DP × CP ranks, hidden in buckets "
                          "behind the last micro-batch's backward (ZeRO-3: behind each micro-batch's compute); what does "
-                         "not fit is exposed.\n%2")
+                         "not fit is exposed, and what hides still slows the compute it runs beside (%3).\n%2")
                     : tr("The gradient reduction (and ZeRO's parameter gathers) over %1 DP × CP ranks, after the last "
                          "micro-batch's backward and exposed whole (Overlap DP reduction is off).\n%2"))
                    .arg(l.shardGroup())
-                   .arg(commLines(s, {CommGroup::Dp}));
+                   .arg(commLines(s, {CommGroup::Dp}), contentionText());
         break;
     case StepComponent::Offload: {
         const QString lines = commLines(s, {CommGroup::Host}, QString());
