@@ -13,6 +13,7 @@
 #include "core/workload/stageworkload.h"
 #include "core/workload/workload.h"
 
+#include <QRegularExpression>
 #include <QProcess>
 
 using namespace napkin;
@@ -183,6 +184,13 @@ private slots:
         QCOMPARE_LT(std::abs(hidden.step.dpExposed / (ar->seconds * 0.189 / 1.189) - 1), 1e-12);
         QCOMPARE(hidden.step.overlapContention, hidden.step.dpExposed);
         QCOMPARE(exposed.step.overlapContention, 0.0);
+        // The step chart's explanations of the communication segments say so, every placeholder filled.
+        for (const StepComponent c : {StepComponent::ModelComm, StepComponent::ExpertComm, StepComponent::DataComm}) {
+            const QString text = stepSegmentText(hidden, c);
+            QVERIFY2(text.contains(QLatin1String("18.9% slower")) && text.contains(QLatin1String("Lee et al. 2025")),
+                     qPrintable(text));
+            QVERIFY2(!text.contains(QRegularExpression(QStringLiteral("%\\d"))), qPrintable(text));
+        }
         // The scenario file keeps the switch, under the JSON key "dp_overlap".
         s.dpOverlap = false;
         const QJsonObject saved = scenarioToJson(s);
