@@ -269,11 +269,12 @@ private slots:
         QVERIFY(all.size() >= 15);
         // The targets: average within 8%, every row within 15%. Napkin's GEMMs run at a measured
         // figure plus a fixed time per launch (the H100's from realistic training shapes, the
-        // A100's from the best shape of a sweep, an upper bound); it does not model compute slowed
-        // by overlapped communication or the per-GPU spread synchronous training waits for, and
-        // the measured runs, the A100 ones most, come out slower than its kernels add up to.
+        // A100's from one large square shape with realistic operands), and hidden communication
+        // slows the compute beside it; the per-GPU spread synchronous training waits for is not
+        // modelled, and the measured runs, the A100 ones most, come out slower than its kernels
+        // add up to.
         const char *why = "measured runs are slower than Napkin's kernel sum (measured GEMM figures plus a fixed time "
-                          "per launch; the A100's the best shape of a sweep): the target is not met";
+                          "per launch): the target is not met";
         QEXPECT_FAIL("", why, Continue);
         QVERIFY(average <= 0.08);
         QEXPECT_FAIL("", why, Continue);
@@ -314,7 +315,9 @@ private slots:
         }
         const double average = sum / count;
         qInfo("siblings after calibrating on one run: %d, average |error| %.1f%%", count, average * 100);
-        QEXPECT_FAIL("", "the error left after calibration changes with scale (see the table): the A100 rows alone range from -8.6% to -22.9%", Continue);
+        QEXPECT_FAIL("", "the error left after calibration grows with scale (see the table): a family's smallest run is "
+                         "not its largest, and the factors fitted to one overshoot the other",
+                     Continue);
         QVERIFY(average <= 0.05);
     }
 };
