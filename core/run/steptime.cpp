@@ -206,20 +206,16 @@ public:
         const double one = m_scale * collectiveSeconds(c, tensorBytes, n, link.collectiveBandwidth(), link.latencySeconds);
         return record(name, group, c, n, tensorBytes, count, link.id, one);
     }
-    /// Records a ring collective over the group's ranks (Links::ringBandwidth: the NICs of a node
-    /// its ranks share carry the ring together) and returns its seconds per step.
+    /// Records a ring collective over the group's ranks (Links::ring: the NICs of a node its
+    /// ranks share carry the ring together) and returns its seconds per step.
     double addRing(const QString &name, CommGroup group, Collective c, double tensorBytes, double count,
-                   const Layout &l, const Links &links)
+                   const Links::Ring &ring)
     {
-        const Interconnect &link = links.forGroup(group, l);
-        const std::int64_t n = Links::size(group, l);
-        const std::int64_t nics = Links::ringNics(group, l);
-        const double one =
-            m_scale * collectiveSeconds(c, tensorBytes, n, links.ringBandwidth(group, l), link.latencySeconds);
+        const double one = m_scale * collectiveSeconds(c, tensorBytes, ring.size, ring.bandwidth, ring.link->latencySeconds);
         if (!m_out)
             return one * count;  // the planner's evaluations: no name to build
-        return record(name, group, c, n, tensorBytes, count,
-                      nics > 1 ? QStringLiteral("%1 x%2").arg(link.id).arg(nics) : link.id, one);
+        return record(name, group, c, ring.size, tensorBytes, count,
+                      ring.nics > 1 ? QStringLiteral("%1 x%2").arg(ring.link->id).arg(ring.nics) : ring.link->id, one);
     }
     /// Sets the exposed seconds of the ops added since `from` in proportion to their time.
     void expose(qsizetype from, double exposed, double total)
@@ -290,18 +286,18 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         // Shoeybi et al. 2019, Section 3: two all-reduces per block forward (attention and MLP
         // outputs) and two backward; with SP each becomes an all-gather and a reduce-scatter of
         // the same volume (Korthikanti et al. 2022, Section 4.2.2). Full recompute reruns the forward's.
-        const Links &links = machine.links;
+        const Links::Ring ring = machine.links.ring(CommGroup::Tp, l);
         const double perLayer = 4 + (full ? 2 : 0);
         const qsizetype from = sink.size();
         double seconds = 0;
         if (l.sp) {
             seconds += sink.addRing(QStringLiteral("TP all-gather (SP)"), CommGroup::Tp, Collective::AllGather, act,
-                                    m * perLayer * in.layers, l, links);
+                                    m * perLayer * in.layers, ring);
             seconds += sink.addRing(QStringLiteral("TP reduce-scatter (SP)"), CommGroup::Tp, Collective::ReduceScatter,
-                                    act, m * perLayer * in.layers, l, links);
+                                    act, m * perLayer * in.layers, ring);
         } else {
             seconds += sink.addRing(QStringLiteral("TP all-reduce"), CommGroup::Tp, Collective::AllReduce, act,
-                                    m * perLayer * in.layers, l, links);
+                                    m * perLayer * in.layers, ring);
         }
         // Overlapped (Transformer Engine's userbuffers, --tp-comm-overlap), the collectives run in
         // chunks under the block's GEMMs: what those cannot cover stays exposed, and where the GPU
@@ -365,31 +361,31 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
 
     const std::int64_t shards = l.shardGroup();
     if (shards > 1) {
-        const Links &links = machine.links;
+        const Links::Ring ring = machine.links.ring(CommGroup::Dp, l);
         const double grads = stageParams * recipe.gradBytes;
         const double weights = stageParams * recipe.weightBytes;
         const qsizetype from = sink.size();
         double seconds = 0;
         if (s.zeroStage == 0) {
             seconds = sink.addRing(QStringLiteral("DP gradient all-reduce"), CommGroup::Dp, Collective::AllReduce,
-                                   grads, 1, l, links);
+                                   grads, 1, ring);
             t.dp = s.dpOverlap ? hiddenBehind(seconds, t.compute.backward, t.contention) : seconds;
         } else if (s.zeroStage < 3) {
             // Rajbhandari et al. 2019, Section 7: reduce-scatter the gradients, all-gather the
             // updated parameters.
             seconds = sink.addRing(QStringLiteral("ZeRO gradient reduce-scatter"), CommGroup::Dp,
-                                   Collective::ReduceScatter, grads, 1, l, links)
+                                   Collective::ReduceScatter, grads, 1, ring)
                       + sink.addRing(QStringLiteral("ZeRO parameter all-gather"), CommGroup::Dp, Collective::AllGather,
-                                     weights, 1, l, links);
+                                     weights, 1, ring);
             // Both hide behind the last micro-batch's backward, in buckets, only with dp_overlap.
             t.dp = s.dpOverlap ? hiddenBehind(seconds, t.compute.backward, t.contention) : seconds;
         } else {
             // Section 7.2.2: ZeRO-3 gathers the parameters for each forward and each backward and
             // reduce-scatters the gradients, every micro-batch.
             seconds = sink.addRing(QStringLiteral("ZeRO-3 parameter all-gather"), CommGroup::Dp, Collective::AllGather,
-                                   weights, 2 * m, l, links)
+                                   weights, 2 * m, ring)
                       + sink.addRing(QStringLiteral("ZeRO-3 gradient reduce-scatter"), CommGroup::Dp,
-                                     Collective::ReduceScatter, grads, m, l, links);
+                                     Collective::ReduceScatter, grads, m, ring);
             double slowed = 0;
             t.dp = m * hiddenBehind(seconds / m, t.compute.total(), slowed);
             t.contention += m * slowed;

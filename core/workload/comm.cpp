@@ -129,13 +129,22 @@ std::int64_t Links::ringNics(CommGroup group, const Layout &l)
     return membersPerNode(group, l);
 }
 
-double Links::ringBandwidth(CommGroup group, const Layout &l) const
+Links::Ring Links::ring(CommGroup group, const Layout &l) const
 {
-    const std::int64_t nics = ringNics(group, l);
-    const double one = forGroup(group, l).collectiveBandwidth();
-    if (nics <= 1)
-        return one;
-    return std::min(static_cast<double>(nics) * one, scaleUp->collectiveBandwidth());
+    Ring r;
+    r.size = size(group, l);
+    if (group == CommGroup::Host) {
+        r.link = host;
+        r.bandwidth = host->collectiveBandwidth();
+        return r;
+    }
+    const bool inside = insideNode(group, l);
+    r.link = inside ? scaleUp : scaleOut;
+    r.nics = inside || group == CommGroup::Pp ? 1 : membersPerNode(group, l);
+    r.bandwidth = r.link->collectiveBandwidth();
+    if (r.nics > 1)
+        r.bandwidth = std::min(static_cast<double>(r.nics) * r.bandwidth, scaleUp->collectiveBandwidth());
+    return r;
 }
 
 } // namespace napkin

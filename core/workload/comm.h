@@ -49,14 +49,21 @@ struct Links {
     const Interconnect *scaleOut = nullptr;
     const Interconnect *host = nullptr;  ///< the GPU's link to its host's memory (GpuSpec::hostLink)
     const Interconnect &forGroup(CommGroup group, const Layout &layout) const;
-    /// The bandwidth one GPU's ring collective (all-reduce, all-gather, reduce-scatter) in the
-    /// group runs at. Inside a node: the scale-up link's. Across nodes with k of the group's
-    /// ranks on each node: NCCL builds one ring channel per NIC, so the k ranks' NICs carry the
-    /// node's share of the ring together, at k x the scale-out link, capped by the scale-up link
-    /// that joins the k (NCCL src/graph/tuning.cc: a ring's bus bandwidth is its channels x each
-    /// channel's inter-node bandwidth; src/graph/search.cc gives each channel its own NIC).
-    double ringBandwidth(CommGroup group, const Layout &layout) const;
-    /// How many NICs of a node a ring over the group spans (1 inside a node or with one rank per node).
+    /// A ring collective (all-reduce, all-gather, reduce-scatter) over the group's ranks.
+    struct Ring {
+        const Interconnect *link = nullptr;  ///< the group's link (forGroup)
+        std::int64_t size = 1;               ///< ranks in the ring
+        std::int64_t nics = 1;               ///< NICs of a node it crosses at once (1 inside a node)
+        double bandwidth = 0;                ///< bytes/s one GPU's ring traffic runs at
+    };
+    /// Inside a node a ring runs at the scale-up link's bandwidth. Across nodes with k of the
+    /// group's ranks on each node, NCCL builds one ring channel per NIC, so the k ranks' NICs
+    /// carry the node's share of the ring together, at k x the scale-out link, capped by the
+    /// scale-up link that joins the k (NCCL src/graph/tuning.cc: a ring's bus bandwidth is its
+    /// channels x each channel's inter-node bandwidth; src/graph/search.cc gives each channel
+    /// its own NIC).
+    Ring ring(CommGroup group, const Layout &layout) const;
+    double ringBandwidth(CommGroup group, const Layout &layout) const { return ring(group, layout).bandwidth; }
     static std::int64_t ringNics(CommGroup group, const Layout &layout);
     /// Whether the group's ranks (for PP: two neighbouring stages) share one node.
     static bool insideNode(CommGroup group, const Layout &layout);
