@@ -629,6 +629,39 @@ private slots:
         QCOMPARE(reduceScatter(fp32Grads), 2 * reduceScatter(bf16Grads));
     }
 
+    // Transformer Engine's overlapped all-gathers keep FP8 buffers under FP8 (module/base.py,
+    // initialize_ub: "Support FP8 userbuffer when (1) AllGather and (2) FP8-GEMM output
+    // ReduceScatter"): Llama 3 8B at TP 4 with SP, 8,192 tokens a micro-batch, gathers
+    // 8,192 x 4,096 one-byte elements and reduce-scatters them at two bytes. Without the overlap,
+    // or in bf16, both move two bytes.
+    void fp8OverlappedGathersMoveOneByte()
+    {
+        Scenario s = test::presetScenario("llama3-8b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 8;
+        s.tp = 4;
+        s.sequenceParallel = true;
+        s.tpOverlap = true;
+        s.seqLen = 8192;
+        s.microBatch = 1;
+        s.recipeId = QStringLiteral("fp8-mixed-adamw-bf16-grads");
+        const auto bytes = [](const Report &r, const char *name) {
+            for (const CommOp &op : r.step.comm)
+                if (op.name == QLatin1String(name))
+                    return op.tensorBytes;
+            return 0.0;
+        };
+        const double elements = 8192.0 * 4096;
+        const Report fp8 = test::reportFor(s);
+        QCOMPARE(bytes(fp8, "TP all-gather (SP)"), elements * 1);
+        QCOMPARE(bytes(fp8, "TP reduce-scatter (SP)"), elements * 2);
+        s.tpOverlap = false;
+        QCOMPARE(bytes(test::reportFor(s), "TP all-gather (SP)"), elements * 2);
+        s.tpOverlap = true;
+        s.recipeId = QStringLiteral("bf16-mixed-adamw");
+        QCOMPARE(bytes(test::reportFor(s), "TP all-gather (SP)"), elements * 2);
+    }
+
     // Under FP8 (Transformer Engine), each GEMM's input and, in backward, its incoming gradient
     // are cast to FP8 with a transposed copy (Hopper's FP8 GEMMs take only the TN layout): a
     // kernel that reads the bf16 tensor and writes two one-byte copies, 4 bytes per element.

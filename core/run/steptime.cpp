@@ -174,6 +174,8 @@ ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMac
 
 namespace {
 
+constexpr double kFp8Bytes = 1;  ///< one FP8 element (E4M3 or E5M2)
+
 /// What `comm` seconds of communication cost a step when `compute` seconds of work can hide
 /// them: the part compute cannot cover, plus the compute the hidden part slows (added to
 /// `contention` too).
@@ -291,7 +293,14 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         const qsizetype from = sink.size();
         double seconds = 0;
         if (l.sp) {
-            seconds += sink.addRing(QStringLiteral("TP all-gather (SP)"), CommGroup::Tp, Collective::AllGather, act,
+            // Overlapped under FP8, Transformer Engine gathers FP8: every all-gather it overlaps
+            // (the QKV and FC1 inputs forward, the projections' incoming gradients backward) keeps
+            // a one-byte buffer (transformer_engine/pytorch/module/base.py, initialize_ub: "Support
+            // FP8 userbuffer when (1) AllGather and (2) FP8-GEMM output ReduceScatter", the second
+            // only where a configuration asks). The reduce-scatters stay at the activation dtype.
+            const bool fp8Gathers = s.tpOverlap && recipe.matmulDtype() == QLatin1String("fp8");
+            const double gathered = fp8Gathers ? tokens * in.dModel * kFp8Bytes : act;
+            seconds += sink.addRing(QStringLiteral("TP all-gather (SP)"), CommGroup::Tp, Collective::AllGather, gathered,
                                     m * perLayer * in.layers, ring);
             seconds += sink.addRing(QStringLiteral("TP reduce-scatter (SP)"), CommGroup::Tp, Collective::ReduceScatter,
                                     act, m * perLayer * in.layers, ring);
