@@ -232,11 +232,10 @@ public:
         double seconds = 0;
         const double d = static_cast<double>(m.dModel);
         if (s.tp > 1) {
-            const Interconnect &link = machine.links.forGroup(CommGroup::Tp, layout);
+            const Links::Ring ring = machine.links.ring(CommGroup::Tp, layout);
             const double count = 2.0 * static_cast<double>(k.layers) + (k.first ? 1 : 0);
             seconds += machine.commScale * count * collectiveSeconds(Collective::AllReduce, tokens * d * kActivationBytes, s.tp,
-                                                 machine.links.ringBandwidth(CommGroup::Tp, layout),
-                                                 link.latencySeconds);
+                                                 ring.bandwidth, ring.link->latencySeconds);
         }
         if (s.ep > 1 && m.moe()) {
             const std::int64_t inNode = Links::membersPerNode(CommGroup::Ep, layout);

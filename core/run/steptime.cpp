@@ -360,10 +360,7 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
                                                 m * perLayer * (in.layers - denseL), machine.links);
         // DualPipe (DeepSeek-V3 Section 3.2.1) runs one chunk's all-to-all under another's compute:
         // only what the compute cannot cover stays exposed.
-        const double exposed = s.epOverlap ? std::max(0.0, seconds - m * t.compute.total()) : seconds;
-        const double slowed = overlapContentionSeconds(seconds - exposed);
-        t.contention += slowed;
-        t.ep = (exposed + slowed) / m;
+        t.ep = (s.epOverlap ? hiddenBehind(seconds, m * t.compute.total(), t.contention) : seconds) / m;
         sink.expose(from, t.ep * m, seconds);
     }
     t.perMicroBatch = t.compute.total() + t.tp + t.cp + t.pp + t.ep;

@@ -69,7 +69,7 @@ QString contentionText()
     return tr("compute beside a collective runs %1 slower, Lee et al. 2025's average over A100, H100, MI250 and "
               "MI210, so hiding H seconds costs H × %2")
         .arg(fmt::percent(kOverlapComputeSlowdown, 1),
-             QString::number(kOverlapComputeSlowdown / (1 + kOverlapComputeSlowdown), 'f', 3));
+             QString::number(overlapContentionSeconds(1), 'f', 3));
 }
 
 /// What happens to TP's collectives: exposed whole, or overlapped with the GEMMs at the GPU's

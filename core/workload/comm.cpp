@@ -122,13 +122,6 @@ const Interconnect &Links::forGroup(CommGroup group, const Layout &l) const
     return insideNode(group, l) ? *scaleUp : *scaleOut;
 }
 
-std::int64_t Links::ringNics(CommGroup group, const Layout &l)
-{
-    if (group == CommGroup::Host || group == CommGroup::Pp || insideNode(group, l))
-        return 1;
-    return membersPerNode(group, l);
-}
-
 Links::Ring Links::ring(CommGroup group, const Layout &l) const
 {
     Ring r;

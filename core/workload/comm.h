@@ -63,8 +63,6 @@ struct Links {
     /// channels x each channel's inter-node bandwidth; src/graph/search.cc gives each channel
     /// its own NIC).
     Ring ring(CommGroup group, const Layout &layout) const;
-    double ringBandwidth(CommGroup group, const Layout &layout) const { return ring(group, layout).bandwidth; }
-    static std::int64_t ringNics(CommGroup group, const Layout &layout);
     /// Whether the group's ranks (for PP: two neighbouring stages) share one node.
     static bool insideNode(CommGroup group, const Layout &layout);
     static std::int64_t stride(CommGroup group, const Layout &layout);
