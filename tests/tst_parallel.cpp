@@ -85,6 +85,31 @@ Run runNapkin(const QString &args)
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError()};
 }
 
+/// The step's collective of that name (nullptr: none).
+const CommOp *commOp(const Report &r, const char *name)
+{
+    const auto it = std::find_if(r.step.comm.cbegin(), r.step.comm.cend(),
+                                 [name](const CommOp &op) { return op.name == QLatin1String(name); });
+    return it == r.step.comm.cend() ? nullptr : &*it;
+}
+
+/// Seconds per step of the step's collectives in one group, hidden or not.
+double commSeconds(const Report &r, CommGroup group)
+{
+    double seconds = 0;
+    for (const CommOp &op : r.step.comm)
+        if (op.group == group)
+            seconds += op.seconds;
+    return seconds;
+}
+
+/// Its buffer's bytes (0: no such collective).
+double commTensorBytes(const Report &r, const char *name)
+{
+    const CommOp *op = commOp(r, name);
+    return op ? op->tensorBytes : 0;
+}
+
 } // namespace
 
 class TestParallel final : public QObject
@@ -149,9 +174,8 @@ private slots:
         const Interconnect *link = test::catalog().findInterconnect(QStringLiteral("nvlink4"));
         QVERIFY(link);
         QCOMPARE(link->collectiveEfficiency, 0.824);
-        const auto tp = std::find_if(r.step.comm.cbegin(), r.step.comm.cend(),
-                                     [](const CommOp &op) { return op.name == QLatin1String("TP all-reduce"); });
-        QVERIFY(tp != r.step.comm.cend());
+        const CommOp *tp = commOp(r, "TP all-reduce");
+        QVERIFY(tp);
         QCOMPARE(tp->linkId, QStringLiteral("nvlink4"));
         const double one = 2.0 * 7 / 8 * tp->tensorBytes / (450e9 * 0.824) + 14 * link->latencySeconds;
         QCOMPARE_LT(std::abs(tp->seconds / (one * tp->count) - 1), 1e-12);
@@ -168,10 +192,8 @@ private slots:
         s.timeBasis = TimeBasis::Estimated;
         s.dpOverlap = false;
         const Report exposed = test::reportFor(s);
-        const auto ar = std::find_if(exposed.step.comm.cbegin(), exposed.step.comm.cend(), [](const CommOp &op) {
-            return op.name == QLatin1String("DP gradient all-reduce");
-        });
-        QVERIFY(ar != exposed.step.comm.cend());
+        const CommOp *ar = commOp(exposed, "DP gradient all-reduce");
+        QVERIFY(ar);
         QCOMPARE(exposed.step.dpExposed, ar->seconds);
         s.dpOverlap = true;
         const Report hidden = test::reportFor(s);
@@ -229,12 +251,11 @@ private slots:
         s.dpOverlap = false;
         const Report r = test::reportFor(s);
         const Links links{&r.scaleUp, &r.scaleOut};
-        QCOMPARE(Links::ringNics(CommGroup::Dp, r.memory.layout), nics);
-        QCOMPARE_LT(std::abs(links.ringBandwidth(CommGroup::Dp, r.memory.layout) / bandwidth - 1), 1e-12);
-        const auto ar = std::find_if(r.step.comm.cbegin(), r.step.comm.cend(), [](const CommOp &op) {
-            return op.name == QLatin1String("DP gradient all-reduce");
-        });
-        QVERIFY(ar != r.step.comm.cend());
+        const Links::Ring ring = links.ring(CommGroup::Dp, r.memory.layout);
+        QCOMPARE(ring.nics, nics);
+        QCOMPARE_LT(std::abs(ring.bandwidth / bandwidth - 1), 1e-12);
+        const CommOp *ar = commOp(r, "DP gradient all-reduce");
+        QVERIFY(ar);
         QCOMPARE(ar->linkId, label);
         const double n = 32.0 / static_cast<double>(tp);
         const double one = 2 * (n - 1) / n * ar->tensorBytes / bandwidth + 2 * (n - 1) * r.scaleOut.latencySeconds;
@@ -244,7 +265,7 @@ private slots:
         s.tp = 1;
         const Report node = test::reportFor(s);
         const Links inNode{&node.scaleUp, &node.scaleOut};
-        QCOMPARE(inNode.ringBandwidth(CommGroup::Dp, node.memory.layout), node.scaleUp.collectiveBandwidth());
+        QCOMPARE(inNode.ring(CommGroup::Dp, node.memory.layout).bandwidth, node.scaleUp.collectiveBandwidth());
     }
 
     // Without gradient-accumulation fusion each micro-batch after the first writes its weight
@@ -307,10 +328,7 @@ private slots:
         s.microBatch = 1;
         s.timeBasis = TimeBasis::Estimated;
         const Report exposed = test::reportFor(s);
-        double tpSeconds = 0;
-        for (const CommOp &op : exposed.step.comm)
-            if (op.group == CommGroup::Tp)
-                tpSeconds += op.seconds;
+        const double tpSeconds = commSeconds(exposed, CommGroup::Tp);
         QVERIFY(tpSeconds > 0);
         QCOMPARE_LT(std::abs(exposed.step.tpExposed / tpSeconds - 1), 1e-12);
         s.tpOverlap = true;
@@ -324,10 +342,7 @@ private slots:
         s.gpuId = QStringLiteral("b200");
         const Report b200 = test::reportFor(s);
         QVERIFY(!b200.gpu.tpOverlapEfficiency);
-        double b200Tp = 0;
-        for (const CommOp &op : b200.step.comm)
-            if (op.group == CommGroup::Tp)
-                b200Tp += op.seconds;
+        const double b200Tp = commSeconds(b200, CommGroup::Tp);
         QCOMPARE_LT(std::abs(b200.step.tpExposed - std::max(0.0, b200Tp - b200.step.computeMatmul)), 1e-12);
         // On an A100 the measured overlap is slower than none.
         s.gpuId = QStringLiteral("a100-80gb-sxm");
@@ -340,10 +355,7 @@ private slots:
         s.tpOverlap = true;
         s.sequenceParallel = false;  // no SP: nothing to split into chunks
         const Report noSp = test::reportFor(s);
-        double noSpTp = 0;
-        for (const CommOp &op : noSp.step.comm)
-            if (op.group == CommGroup::Tp)
-                noSpTp += op.seconds;
+        const double noSpTp = commSeconds(noSp, CommGroup::Tp);
         QCOMPARE_LT(std::abs(noSp.step.tpExposed / noSpTp - 1), 1e-12);
     }
 
@@ -612,12 +624,7 @@ private slots:
         s.gpuId = QStringLiteral("h100-sxm");
         s.gpus = 8;
         s.zeroStage = 1;
-        const auto reduceScatter = [](const Report &r) {
-            for (const CommOp &op : r.step.comm)
-                if (op.name == QLatin1String("ZeRO gradient reduce-scatter"))
-                    return op.tensorBytes;
-            return 0.0;
-        };
+        const auto reduceScatter = [](const Report &r) { return commTensorBytes(r, "ZeRO gradient reduce-scatter"); };
         s.recipeId = QStringLiteral("fp8-mixed-adamw");
         const Report fp32Grads = test::reportFor(s);
         s.recipeId = QStringLiteral("fp8-mixed-adamw-bf16-grads");
@@ -645,21 +652,15 @@ private slots:
         s.seqLen = 8192;
         s.microBatch = 1;
         s.recipeId = QStringLiteral("fp8-mixed-adamw-bf16-grads");
-        const auto bytes = [](const Report &r, const char *name) {
-            for (const CommOp &op : r.step.comm)
-                if (op.name == QLatin1String(name))
-                    return op.tensorBytes;
-            return 0.0;
-        };
         const double elements = 8192.0 * 4096;
         const Report fp8 = test::reportFor(s);
-        QCOMPARE(bytes(fp8, "TP all-gather (SP)"), elements * 1);
-        QCOMPARE(bytes(fp8, "TP reduce-scatter (SP)"), elements * 2);
+        QCOMPARE(commTensorBytes(fp8, "TP all-gather (SP)"), elements * 1);
+        QCOMPARE(commTensorBytes(fp8, "TP reduce-scatter (SP)"), elements * 2);
         s.tpOverlap = false;
-        QCOMPARE(bytes(test::reportFor(s), "TP all-gather (SP)"), elements * 2);
+        QCOMPARE(commTensorBytes(test::reportFor(s), "TP all-gather (SP)"), elements * 2);
         s.tpOverlap = true;
         s.recipeId = QStringLiteral("bf16-mixed-adamw");
-        QCOMPARE(bytes(test::reportFor(s), "TP all-gather (SP)"), elements * 2);
+        QCOMPARE(commTensorBytes(test::reportFor(s), "TP all-gather (SP)"), elements * 2);
     }
 
     // Under FP8 (Transformer Engine), each GEMM's input and, in backward, its incoming gradient
