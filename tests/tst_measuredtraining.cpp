@@ -25,6 +25,11 @@
 //    Qwen3-235B-A22B (FP8, 256 GPUs, TP 2, PP 8, EP 32, expert TP 1), and DGX Cloud
 //    Benchmarking v25.05's DeepSeek-V3 (BF16, 1,024 GPUs, TP 2, PP 16, EP 64, expert TP 1):
 //    both fold EP over TP x DP (Megatron-Core's MoE parallel folding).
+//  - The same summary, 25.11 container, DGX-B200 (docs/performance-summary-archive.md at
+//    0a25f91; recipes in scripts/performance/configs/): Llama 3 8B FP8 (8 GPUs, micro-batch 2),
+//    Llama 3.1 405B FP8 (128 GPUs, TP 4, PP 8, CP 2, VP 8, batch 64) and GPT-OSS 120B BF16 (64
+//    GPUs, micro-batch 4, EP 8, batch 512). Their FP8 is current scaling: each cast first finds
+//    its tensor's amax, one more read that Napkin's delayed-scaling casts leave out.
 // The H100 rows are described as those recipes run them: FlashAttention (Transformer Engine),
 // Megatron's distributed optimizer (ZeRO 1), gradients kept and reduced in bf16 under FP8 as under
 // BF16 (NeMo's scripts/performance/helpers.py set_precision_configs sets grad_reduce_in_fp32 = False
@@ -193,22 +198,22 @@ QList<Case> cases()
     QList<Case> all;
     for (const Row &row : rows())
         all.append({QString::fromLatin1(row.name), QString::fromLatin1(row.family), scenarioOf(row), row.measuredSeconds});
-    const auto h100 = [&all](const char *name, const char *family, const Scenario &s, double seconds) {
+    const auto published = [&all](const char *name, const char *family, const Scenario &s, double seconds) {
         all.append({QString::fromLatin1(name), QString::fromLatin1(family), s, seconds});
     };
     // DGX Cloud Benchmarking v25.04, DGX H100, printed seconds per step (sequence 8,192, micro-batch 1).
-    h100("Llama 3.1 8B BF16, 8 H100, CP 2 (DGXC)", "dgxc-bf16", h100Run("llama3-8b", 8, 1, 1, 1, 2, 1, 128, 8192, false), 12.27);
-    h100("Llama 3.1 70B BF16, 64 H100 (DGXC)", "dgxc-bf16", h100Run("llama3-70b", 64, 4, 4, 5, 2, 1, 128, 8192, false), 14.66);
-    h100("Llama 3.1 405B BF16, 512 H100 (DGXC)", "dgxc-bf16", h100Run("llama3.1-405b", 512, 8, 8, 8, 2, 1, 256, 8192, false), 19.78);
-    h100("GPT-3 175B BF16, 128 H100 (DGXC)", "dgxc-bf16", gpt3(128, 256, false), 8.309);
-    h100("Llama 3.1 8B FP8, 8 H100, CP 2 (DGXC)", "dgxc-fp8", h100Run("llama3-8b", 8, 1, 1, 1, 2, 1, 128, 8192, true), 9.33);
-    h100("Llama 3.1 70B FP8, 64 H100 (DGXC)", "dgxc-fp8", h100Run("llama3-70b", 64, 4, 8, 5, 1, 1, 128, 8192, true), 9.86);
-    h100("Llama 3.1 405B FP8, 512 H100 (DGXC)", "dgxc-fp8", h100Run("llama3.1-405b", 512, 8, 8, 8, 2, 1, 256, 8192, true), 12.37);
-    h100("GPT-3 175B FP8, 128 H100 (DGXC)", "dgxc-fp8", gpt3(128, 256, true), 5.626);
+    published("Llama 3.1 8B BF16, 8 H100, CP 2 (DGXC)", "dgxc-bf16", h100Run("llama3-8b", 8, 1, 1, 1, 2, 1, 128, 8192, false), 12.27);
+    published("Llama 3.1 70B BF16, 64 H100 (DGXC)", "dgxc-bf16", h100Run("llama3-70b", 64, 4, 4, 5, 2, 1, 128, 8192, false), 14.66);
+    published("Llama 3.1 405B BF16, 512 H100 (DGXC)", "dgxc-bf16", h100Run("llama3.1-405b", 512, 8, 8, 8, 2, 1, 256, 8192, false), 19.78);
+    published("GPT-3 175B BF16, 128 H100 (DGXC)", "dgxc-bf16", gpt3(128, 256, false), 8.309);
+    published("Llama 3.1 8B FP8, 8 H100, CP 2 (DGXC)", "dgxc-fp8", h100Run("llama3-8b", 8, 1, 1, 1, 2, 1, 128, 8192, true), 9.33);
+    published("Llama 3.1 70B FP8, 64 H100 (DGXC)", "dgxc-fp8", h100Run("llama3-70b", 64, 4, 8, 5, 1, 1, 128, 8192, true), 9.86);
+    published("Llama 3.1 405B FP8, 512 H100 (DGXC)", "dgxc-fp8", h100Run("llama3.1-405b", 512, 8, 8, 8, 2, 1, 256, 8192, true), 12.37);
+    published("GPT-3 175B FP8, 128 H100 (DGXC)", "dgxc-fp8", gpt3(128, 256, true), 5.626);
     // Megatron-Bridge 26.04.01, DGX H100: tokens/s/GPU 8,960 and 5,824.
-    h100("Qwen3-30B-A3B FP8, 16 H100, EP 16 (Bridge)", "bridge-moe",
+    published("Qwen3-30B-A3B FP8, 16 H100, EP 16 (Bridge)", "bridge-moe",
          h100Run("qwen3-30b-a3b", 16, 1, 1, 1, 1, 16, 1024, 4096, true), 1024.0 * 4096 / (8960.0 * 16));
-    h100("GPT-OSS 120B BF16, 64 H100, EP 8 (Bridge)", "bridge-moe",
+    published("GPT-OSS 120B BF16, 64 H100, EP 8 (Bridge)", "bridge-moe",
          h100Run("gpt-oss-120b", 64, 1, 4, 1, 1, 8, 1280, 4096, false), 1280.0 * 4096 / (5824.0 * 64));
     // MoE parallel folding: EP over TP x DP with expert TP 1. Qwen3-235B-A22B, Megatron-Bridge
     // 26.04.01 (1,712 tokens/s/GPU; its recipe overlaps the all-to-all, 1F1B, and leaves TP's
@@ -218,10 +223,23 @@ QList<Case> cases()
     qwen.etp = 1;
     qwen.epOverlap = true;
     qwen.tpOverlap = false;
-    h100("Qwen3-235B-A22B FP8, 256 H100, EP 32 (Bridge)", "bridge-moe", qwen, 8192.0 * 4096 / (1712.0 * 256));
+    published("Qwen3-235B-A22B FP8, 256 H100, EP 32 (Bridge)", "bridge-moe", qwen, 8192.0 * 4096 / (1712.0 * 256));
     Scenario deepseek = h100Run("deepseek-v3", 1024, 2, 16, 1, 1, 64, 8192, 4096, false);
     deepseek.etp = 1;
-    h100("DeepSeek-V3 BF16, 1024 H100, EP 64 (DGXC)", "dgxc-bf16", deepseek, 52.04);
+    published("DeepSeek-V3 BF16, 1024 H100, EP 64 (DGXC)", "dgxc-bf16", deepseek, 52.04);
+    // Megatron-Bridge 25.11, DGX B200 (tokens/s/GPU 30,624, 661 and 8,213): the same recipes on
+    // Blackwell, FP8 with current scaling, GPT-OSS at micro-batch 4 without pipeline stages.
+    const auto b200 = [](Scenario s, std::int64_t microBatch) {
+        s.gpuId = QStringLiteral("b200");
+        s.microBatch = microBatch;
+        return s;
+    };
+    published("Llama 3 8B FP8, 8 B200 (Bridge)", "bridge-b200", b200(h100Run("llama3-8b", 8, 1, 1, 1, 1, 1, 128, 8192, true), 2),
+         128.0 * 8192 / (30624.0 * 8));
+    published("Llama 3.1 405B FP8, 128 B200, CP 2 (Bridge)", "bridge-b200",
+         b200(h100Run("llama3.1-405b", 128, 4, 8, 8, 2, 1, 64, 8192, true), 1), 64.0 * 8192 / (661.0 * 128));
+    published("GPT-OSS 120B BF16, 64 B200, EP 8 (Bridge)", "bridge-b200",
+         b200(h100Run("gpt-oss-120b", 64, 1, 1, 1, 1, 8, 512, 4096, false), 4), 512.0 * 4096 / (8213.0 * 64));
     return all;
 }
 
@@ -288,7 +306,7 @@ private slots:
         double sum = 0;
         int count = 0;
         for (const char *family : {"narayanan2021", "korthikanti2022-full", "korthikanti2022-selective", "dgxc-bf16",
-                                   "dgxc-fp8", "bridge-moe"}) {
+                                   "dgxc-fp8", "bridge-moe", "bridge-b200"}) {
             const Case *first = nullptr;
             for (const Case &c : all)
                 if (c.family == QLatin1String(family)) {
