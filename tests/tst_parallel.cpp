@@ -403,6 +403,19 @@ private slots:
         QCOMPARE_LT(std::abs(stageCompute(ops, set).attention / attentionSeconds(set, 0.7, 0.7) - 1), 1e-12);
         s.causalHalving = true;  // a scenario's own efficiency stands for causal attention too
         QCOMPARE(stepMachine(s, r.memory.recipe, r.gpu, Links{&r.scaleUp, &r.scaleOut}).attentionForwardEfficiency, 0.0);
+        // The B200 runs FlashAttention-4's Blackwell kernels' speed (pull request #2280 of the
+        // FlashAttention repository: 1534.8 and 1359.8 TFLOP/s, causal 1418.1 and 1208.6, of 2250),
+        // below its GEMMs' 0.776 that it took before.
+        s.efficiencyMatmul.reset();
+        s.gpuId = QStringLiteral("b200");
+        const Report b200 = test::reportFor(s);
+        QVERIFY(b200.gpu.efficiencyAttentionSource.contains(QLatin1String("FlashAttention-4")));
+        const StepMachine blackwell = stepMachine(s, b200.memory.recipe, b200.gpu, Links{&b200.scaleUp, &b200.scaleOut});
+        QCOMPARE_LT(std::abs(blackwell.attentionForwardEfficiency * 2250 / 1418.1 - 1), 1e-3);
+        QCOMPARE_LT(std::abs(blackwell.attentionBackwardEfficiency * 2250 / 1208.6 - 1), 1e-3);
+        QCOMPARE_LT(blackwell.attentionForwardEfficiency, blackwell.matmulEfficiency);
+        QCOMPARE(b200.gpu.efficiencyAttentionForward.value_or(0), 0.682);
+        QCOMPARE(b200.gpu.efficiencyAttentionBackward.value_or(0), 0.604);
     }
 
     // Rotary position embedding (Su et al. 2021) turns every query and key element in each
