@@ -181,6 +181,31 @@ private slots:
         QCOMPARE_LT(std::abs(tp->seconds / (one * tp->count) - 1), 1e-12);
     }
 
+    // Node-limited dispatch (DeepSeek-V3, Section 3.2.2): a token whose 8 routed rows reach at
+    // most 4 of the EP group's 8 nodes crosses InfiniBand once per remote node, 4 x 7/8 = 3.5
+    // times, against 8 x 7/8 = 7 rows sent one by one, and every row but the receiving GPU's
+    // own crosses NVLink. No limit, or one node: the plain all-to-all.
+    void nodeLimitedDispatchCrossesOncePerNode()
+    {
+        const Interconnect *up = test::catalog().findInterconnect(QStringLiteral("nvlink4-h800"));
+        const Interconnect *out = test::catalog().findInterconnect(QStringLiteral("ib-ndr"));
+        QVERIFY(up && out);
+        const double rows = 8;
+        const double bytes = 1e9;  // 8 rows of each token on this GPU
+        const double latency = 63 * std::max(up->latencySeconds, out->latencySeconds);
+        const double across = bytes / rows * 4 * 7.0 / 8 / out->collectiveBandwidth();
+        const double within = bytes * 7.0 / 8 / up->collectiveBandwidth();
+        QVERIFY(across > within);  // 50 GB/s InfiniBand against 160 GB/s NVLink (Section 3.2.2)
+        const double limited = nodeLimitedAllToAllSeconds(bytes, rows, 4, 64, 8, *up, *out);
+        QCOMPARE_LT(std::abs(limited / (across + latency) - 1), 1e-12);
+        const double plain = allToAllSeconds(bytes, 64, 8, *up, *out);
+        QCOMPARE_LT(std::abs(plain / (bytes * 56 / 64 / out->collectiveBandwidth() + latency) - 1), 1e-12);
+        QCOMPARE(nodeLimitedAllToAllSeconds(bytes, rows, 0, 64, 8, *up, *out), plain);
+        QCOMPARE(nodeLimitedAllToAllSeconds(bytes, rows, 4, 8, 8, *up, *up), allToAllSeconds(bytes, 8, 8, *up, *up));
+        // A limit above the group's nodes reaches every node: 8 x 7/8 crossings, as many as rows.
+        QCOMPARE_LT(std::abs(nodeLimitedAllToAllSeconds(bytes, rows, 16, 64, 8, *up, *out) / plain - 1), 1e-12);
+    }
+
     // The DP reduction hides behind the last micro-batch's backward with dp_overlap (PyTorch
     // DDP, Megatron-Core's --overlap-grad-reduce) and is exposed whole without it.
     void dpOverlapHidesTheReductionBehindTheBackward()

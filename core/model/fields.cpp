@@ -433,6 +433,16 @@ std::vector<ScenarioField> buildFields()
          nullptr,
          [](const Scenario &s) -> QJsonValue { return s.epOverlap; },
          [](Scenario &s, const QJsonValue &v) { s.epOverlap = v.toBool(); }},
+        {"ep_node_limit", "ep-node-limit", nullptr, K::Integer, G::Parallel, 0, kMax, false, false, "M",
+         "node-limited dispatch: each token's routed rows reach at most M nodes, crossing the scale-out link once "
+         "per node (DeepSeek-V3: 4); 0: every routed row travels on its own",
+         T::Time, "Nodes per token", "Node-limited dispatch (DeepSeek-V3, Section 3.2.2): routing sends each token to "
+         "experts on at most M nodes, and the dispatch crosses InfiniBand once per node, then fans the token out "
+         "over NVLink to its experts' GPUs (DeepEP). 0: every routed row travels to its rank on its own, as "
+         "Megatron-Core's all-to-all dispatcher sends it.",
+         nullptr,
+         [](const Scenario &s) { return integer(s.epNodeLimit); },
+         [](Scenario &s, const QJsonValue &v) { s.epNodeLimit = toInt(v); }},
         {"dp_overlap", "dp-overlap", "no-dp-overlap", K::Flag, G::Parallel, 0, 0, false, false, nullptr,
          "reduce gradients across DP ranks during the last micro-batch's backward, in buckets (PyTorch DDP, "
          "Megatron-Core --overlap-grad-reduce); off: after it",

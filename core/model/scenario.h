@@ -206,6 +206,11 @@ struct Scenario {
     /// Hide the MoE all-to-all behind another micro-batch's compute, as DeepSeek-V3's DualPipe
     /// overlaps a forward and a backward chunk; off, it is exposed whole.
     bool epOverlap = false;
+    /// Node-limited dispatch: each token's routed rows reach at most this many nodes, crossing
+    /// the scale-out link once per node and fanned out over the scale-up link there (DeepSeek-V3,
+    /// Section 3.2.2: 4); 0: every routed row travels to its rank on its own (Megatron-Core's
+    /// all-to-all dispatcher).
+    std::int64_t epNodeLimit = 0;
     /// Reduce the gradients across data-parallel ranks in buckets while the last micro-batch's
     /// backward still runs (PyTorch DDP; Megatron-Core's --overlap-grad-reduce); off, after the
     /// backward, as Megatron-LM's own data parallelism did before 2023.

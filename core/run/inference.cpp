@@ -241,9 +241,10 @@ public:
             const std::int64_t inNode = Links::membersPerNode(CommGroup::Ep, layout);
             const double moeBlocks = static_cast<double>(k.layers - k.dense);
             seconds += machine.commScale * 2 * moeBlocks
-                       * allToAllSeconds(tokens * static_cast<double>(m.expertsPerToken) * d * kActivationBytes, s.ep,
-                                         inNode, *machine.links.scaleUp,
-                                         inNode < s.ep ? *machine.links.scaleOut : *machine.links.scaleUp);
+                       * nodeLimitedAllToAllSeconds(tokens * static_cast<double>(m.expertsPerToken) * d * kActivationBytes,
+                                                    static_cast<double>(m.expertsPerToken), s.epNodeLimit, s.ep, inNode,
+                                                    *machine.links.scaleUp,
+                                                    inNode < s.ep ? *machine.links.scaleOut : *machine.links.scaleUp);
         }
         return seconds;
     }

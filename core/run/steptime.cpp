@@ -228,13 +228,15 @@ public:
             (*m_out)[i].exposedSeconds = total > 0 ? (*m_out)[i].seconds * exposed / total : 0;
     }
     /// Records an all-to-all that may span nodes (allToAllSeconds) and returns its seconds per step.
+    /// With a node limit, the node-limited dispatch (nodeLimitedAllToAllSeconds) of rows that
+    /// carry `copiesPerToken` rows of each token.
     double addAllToAll(const QString &name, CommGroup group, std::int64_t n, std::int64_t inNode, double tensorBytes,
-                       double count, const Links &links)
+                       double count, const Links &links, double copiesPerToken, std::int64_t nodeLimit)
     {
         const bool spans = inNode < n;
         const Interconnect &up = *links.scaleUp;
         const Interconnect &out = spans ? *links.scaleOut : up;
-        const double one = m_scale * allToAllSeconds(tensorBytes, n, inNode, up, out);
+        const double one = m_scale * nodeLimitedAllToAllSeconds(tensorBytes, copiesPerToken, nodeLimit, n, inNode, up, out);
         if (!m_out)
             return one * count;  // the planner's evaluations: no name to build
         return record(name, group, Collective::AllToAll, n, tensorBytes, count,
@@ -352,12 +354,15 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         // and combine forward, and both again for the gradients backward (full recompute reruns
         // the forward pair). Each TP rank moves its 1/tp of the hidden state. Exposed whole unless
         // ep_overlap: without another micro-batch to run, the experts wait for their tokens.
+        // ep_node_limit: node-limited dispatch crosses the scale-out link once per node a token
+        // reaches (nodeLimitedAllToAllSeconds).
         const double routed = tokens * in.expertsPerToken * in.capacityFactor * in.dModel * recipe.activationBytes / in.tp;
         const double perLayer = 4 + (full ? 2 : 0);
         const qsizetype from = sink.size();
         const double seconds = sink.addAllToAll(QStringLiteral("EP all-to-all"), CommGroup::Ep, l.ep,
                                                 Links::membersPerNode(CommGroup::Ep, l), routed,
-                                                m * perLayer * (in.layers - denseL), machine.links);
+                                                m * perLayer * (in.layers - denseL), machine.links,
+                                                in.expertsPerToken * in.capacityFactor, s.epNodeLimit);
         // DualPipe (DeepSeek-V3 Section 3.2.1) runs one chunk's all-to-all under another's compute:
         // only what the compute cannot cover stays exposed.
         t.ep = (s.epOverlap ? hiddenBehind(seconds, m * t.compute.total(), t.contention) : seconds) / m;

@@ -1,6 +1,7 @@
 #include "core/workload/comm.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace napkin {
 
@@ -59,6 +60,20 @@ double allToAllSeconds(double tensorBytes, std::int64_t n, std::int64_t inNode, 
     const double share = tensorBytes / static_cast<double>(n);
     const double within = static_cast<double>(std::max<std::int64_t>(inNode, 1) - 1) * share / up.collectiveBandwidth();
     const double across = static_cast<double>(n - std::max<std::int64_t>(inNode, 1)) * share / out.collectiveBandwidth();
+    return std::max(within, across) + ringSteps(Collective::AllToAll, n) * std::max(up.latencySeconds, out.latencySeconds);
+}
+
+double nodeLimitedAllToAllSeconds(double tensorBytes, double copiesPerToken, std::int64_t nodeLimit, std::int64_t n,
+                                  std::int64_t inNode, const Interconnect &up, const Interconnect &out)
+{
+    const std::int64_t local = std::max<std::int64_t>(inNode, 1);
+    if (nodeLimit <= 0 || local >= n || copiesPerToken <= 0)
+        return allToAllSeconds(tensorBytes, n, inNode, up, out);
+    const double nodes = std::ceil(static_cast<double>(n) / static_cast<double>(local));
+    const double reached = std::min(static_cast<double>(nodeLimit), nodes);
+    const double remoteNodes = reached * (nodes - 1) / nodes;
+    const double across = tensorBytes / copiesPerToken * remoteNodes / out.collectiveBandwidth();
+    const double within = tensorBytes * static_cast<double>(local - 1) / static_cast<double>(local) / up.collectiveBandwidth();
     return std::max(within, across) + ringSteps(Collective::AllToAll, n) * std::max(up.latencySeconds, out.latencySeconds);
 }
 

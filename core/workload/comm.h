@@ -37,6 +37,18 @@ double collectiveSeconds(Collective c, double tensorBytes, std::int64_t n, doubl
 double allToAllSeconds(double tensorBytes, std::int64_t n, std::int64_t inNode, const Interconnect &up,
                        const Interconnect &out);
 
+/// The same all-to-all of a Mixture-of-Experts layer whose routing reaches at most `nodeLimit`
+/// nodes per token, each token crossing the scale-out link once per remote node it reaches and
+/// fanned out to its experts' GPUs over the scale-up link there (DeepSeek-V3, Section 3.2.2:
+/// "each token will be dispatched to at most 4 nodes", sent once over InfiniBand to the GPU of
+/// the same in-node index, then forwarded over NVLink; DeepEP's normal kernels). `tensorBytes`
+/// holds `copiesPerToken` rows of each token; the token reaches min(nodeLimit, nodes) nodes, its
+/// own among them with probability min(nodeLimit, nodes) / nodes under balanced routing, and every
+/// row but the receiving GPU's own crosses the scale-up link. nodeLimit 0, or a group in one
+/// node: allToAllSeconds.
+double nodeLimitedAllToAllSeconds(double tensorBytes, double copiesPerToken, std::int64_t nodeLimit, std::int64_t n,
+                                  std::int64_t inNode, const Interconnect &up, const Interconnect &out);
+
 /// Which parallel group a collective runs in.
 enum class CommGroup { Tp, Cp, Pp, Dp, Ep, Host };  ///< Host: GPU <-> CPU memory (offload)
 QString commGroupName(CommGroup g);

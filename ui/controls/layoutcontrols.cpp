@@ -124,6 +124,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     chooserRow(m_etp, "etp");
     m_capacity = static_cast<QDoubleSpinBox *>(m_fields->addRow(form, "capacity_factor", {.decimals = 2, .step = 0.05}));
     m_epOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "ep_overlap"));
+    m_epNodeLimit = m_fields->addRow(form, "ep_node_limit");
     m_dpOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "dp_overlap"));
     m_gradFusion = static_cast<QCheckBox *>(m_fields->addRow(form, "grad_accumulation_fusion"));
     chooserRow(m_globalBatch, "global_batch");
@@ -314,6 +315,7 @@ void LayoutControls::offerExperts(const Scenario &s, std::int64_t dp)
     m_form->setRowVisible(m_etp, moe);
     m_form->setRowVisible(m_capacity, moe);
     m_form->setRowVisible(m_epOverlap, moe);
+    m_form->setRowVisible(m_epNodeLimit, moe);
     if (!moe)
         return;
     // MoE parallel folding: EP x ETP over the attention's TP x DP x CP ranks.

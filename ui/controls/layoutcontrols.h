@@ -81,6 +81,7 @@ private:
     QComboBox *m_etp;
     QDoubleSpinBox *m_capacity = nullptr;
     QCheckBox *m_epOverlap = nullptr;
+    QWidget *m_epNodeLimit = nullptr;
     QCheckBox *m_dpOverlap = nullptr;
     QCheckBox *m_gradFusion = nullptr;
     QCheckBox *m_tpOverlap = nullptr;
