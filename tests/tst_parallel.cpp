@@ -204,6 +204,10 @@ private slots:
         QCOMPARE(nodeLimitedAllToAllSeconds(bytes, rows, 4, 8, 8, *up, *up), allToAllSeconds(bytes, 8, 8, *up, *up));
         // A limit above the group's nodes reaches every node: 8 x 7/8 crossings, as many as rows.
         QCOMPARE_LT(std::abs(nodeLimitedAllToAllSeconds(bytes, rows, 16, 64, 8, *up, *out) / plain - 1), 1e-12);
+        // Two rows a token (top-2) reach at most two nodes, whatever the limit: InfiniBand carries
+        // what the plain all-to-all sends, and only the NVLink fan-out is added.
+        const double top2 = nodeLimitedAllToAllSeconds(bytes, 2, 4, 64, 8, *up, *out);
+        QCOMPARE_LT(std::abs(top2 / plain - 1), 1e-12);
     }
 
     // The DP reduction hides behind the last micro-batch's backward with dp_overlap (PyTorch

@@ -70,7 +70,8 @@ double nodeLimitedAllToAllSeconds(double tensorBytes, double copiesPerToken, std
     if (nodeLimit <= 0 || local >= n || copiesPerToken <= 0)
         return allToAllSeconds(tensorBytes, n, inNode, up, out);
     const double nodes = std::ceil(static_cast<double>(n) / static_cast<double>(local));
-    const double reached = std::min(static_cast<double>(nodeLimit), nodes);
+    // A token's rows reach no more nodes than there are rows.
+    const double reached = std::min({static_cast<double>(nodeLimit), nodes, copiesPerToken});
     const double remoteNodes = reached * (nodes - 1) / nodes;
     const double across = tensorBytes / copiesPerToken * remoteNodes / out.collectiveBandwidth();
     const double within = tensorBytes * static_cast<double>(local - 1) / static_cast<double>(local) / up.collectiveBandwidth();

@@ -42,8 +42,8 @@ double allToAllSeconds(double tensorBytes, std::int64_t n, std::int64_t inNode, 
 /// fanned out to its experts' GPUs over the scale-up link there (DeepSeek-V3, Section 3.2.2:
 /// "each token will be dispatched to at most 4 nodes", sent once over InfiniBand to the GPU of
 /// the same in-node index, then forwarded over NVLink; DeepEP's normal kernels). `tensorBytes`
-/// holds `copiesPerToken` rows of each token; the token reaches min(nodeLimit, nodes) nodes, its
-/// own among them with probability min(nodeLimit, nodes) / nodes under balanced routing, and every
+/// holds `copiesPerToken` rows of each token; the token reaches R = min(nodeLimit, nodes, rows)
+/// nodes, its own among them with probability R / nodes under balanced routing, and every
 /// row but the receiving GPU's own crosses the scale-up link. nodeLimit 0, or a group in one
 /// node: allToAllSeconds.
 double nodeLimitedAllToAllSeconds(double tensorBytes, double copiesPerToken, std::int64_t nodeLimit, std::int64_t n,
