@@ -44,4 +44,14 @@ inline bool near(double actual, double expected, double relTol)
     return std::abs(actual - expected) <= relTol * std::abs(expected);
 }
 
+/// Seconds per step of the step's collectives in one group, hidden or not.
+inline double commSeconds(const Report &r, CommGroup group)
+{
+    double seconds = 0;
+    for (const CommOp &op : r.step.comm)
+        if (op.group == group)
+            seconds += op.seconds;
+    return seconds;
+}
+
 } // namespace napkin::test

@@ -93,16 +93,6 @@ const CommOp *commOp(const Report &r, const char *name)
     return it == r.step.comm.cend() ? nullptr : &*it;
 }
 
-/// Seconds per step of the step's collectives in one group, hidden or not.
-double commSeconds(const Report &r, CommGroup group)
-{
-    double seconds = 0;
-    for (const CommOp &op : r.step.comm)
-        if (op.group == group)
-            seconds += op.seconds;
-    return seconds;
-}
-
 /// Its buffer's bytes (0: no such collective).
 double commTensorBytes(const Report &r, const char *name)
 {
@@ -357,7 +347,7 @@ private slots:
         s.microBatch = 1;
         s.timeBasis = TimeBasis::Estimated;
         const Report exposed = test::reportFor(s);
-        const double tpSeconds = commSeconds(exposed, CommGroup::Tp);
+        const double tpSeconds = test::commSeconds(exposed, CommGroup::Tp);
         QVERIFY(tpSeconds > 0);
         QCOMPARE_LT(std::abs(exposed.step.tpExposed / tpSeconds - 1), 1e-12);
         s.tpOverlap = true;
@@ -371,7 +361,7 @@ private slots:
         s.gpuId = QStringLiteral("b200");
         const Report b200 = test::reportFor(s);
         QVERIFY(!b200.gpu.tpOverlapEfficiency);
-        const double b200Tp = commSeconds(b200, CommGroup::Tp);
+        const double b200Tp = test::commSeconds(b200, CommGroup::Tp);
         QCOMPARE_LT(std::abs(b200.step.tpExposed - std::max(0.0, b200Tp - b200.step.computeMatmul)), 1e-12);
         // On an A100 the measured overlap is slower than none.
         s.gpuId = QStringLiteral("a100-80gb-sxm");
@@ -384,7 +374,7 @@ private slots:
         s.tpOverlap = true;
         s.sequenceParallel = false;  // no SP: nothing to split into chunks
         const Report noSp = test::reportFor(s);
-        const double noSpTp = commSeconds(noSp, CommGroup::Tp);
+        const double noSpTp = test::commSeconds(noSp, CommGroup::Tp);
         QCOMPARE_LT(std::abs(noSp.step.tpExposed / noSpTp - 1), 1e-12);
     }
 

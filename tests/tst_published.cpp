@@ -77,22 +77,15 @@ private slots:
         QVERIFY2(gpuHours < 180e3 * 1.30, qPrintable(QString::number(gpuHours)));  // 1.26x with the node limit
         // The all-to-all is what the overlap changes: without DualPipe it is exposed whole, and the
         // node limit halves it (8 routed rows a token against 4 nodes at most).
-        const auto epSeconds = [](const Report &report) {
-            double sum = 0;
-            for (const CommOp &op : report.step.comm)
-                if (op.group == CommGroup::Ep)
-                    sum += op.seconds;
-            return sum;
-        };
         s.epOverlap = false;
         const Report exposed = test::reportFor(s);
-        QCOMPARE_LT(std::abs(exposed.step.epExposed / epSeconds(exposed) - 1), 1e-9);
+        QCOMPARE_LT(std::abs(exposed.step.epExposed / test::commSeconds(exposed, CommGroup::Ep) - 1), 1e-9);
         QVERIFY(exposed.step.epExposed > r.step.epExposed);
         QVERIFY(exposed.time.gpuHours > gpuHours * 1.2);
         s.epNodeLimit = 0;
         const Report everyRow = test::reportFor(s);
         // The bytes over InfiniBand halve; each all-to-all's 63 latency steps stay.
-        const double ratio = epSeconds(everyRow) / epSeconds(exposed);
+        const double ratio = test::commSeconds(everyRow, CommGroup::Ep) / test::commSeconds(exposed, CommGroup::Ep);
         QVERIFY2(ratio > 1.7 && ratio < 2, qPrintable(QString::number(ratio)));
     }
 
