@@ -177,8 +177,12 @@ void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
     if (st.overlapContention > 0)
         t << "                   of which compute slowed by hidden collectives " << fmt::duration(st.overlapContention)
           << " (" << fmt::percent(kOverlapComputeSlowdown, 1) << " while they run, Lee et al. 2025)\n";
-    t << "  pipeline bubble  " << fmt::duration(st.bubble) << "   (pp - 1)/(m x vpp) = " << fmt::percent(st.bubbleFraction, 1)
-      << " (Narayanan et al. 2021)\n";
+    if (r.layout.dualPipe)
+        t << "  pipeline bubble  " << fmt::duration(st.bubble) << "   DualPipe (pp/2 - 1)(F&B + B - 3W) = "
+          << fmt::percent(st.bubbleFraction, 1) << " (DeepSeek-V3, Table 2)\n";
+    else
+        t << "  pipeline bubble  " << fmt::duration(st.bubble) << "   (pp - 1)/(m x vpp) = " << fmt::percent(st.bubbleFraction, 1)
+          << " (Narayanan et al. 2021)\n";
     t << "  optimizer        " << fmt::duration(st.optimizer) << '\n';
     t << "  step             " << fmt::duration(st.stepSeconds) << "   estimated MFU " << fmt::percent(st.estimatedMfu)
       << ", HFU " << fmt::percent(st.estimatedHfu) << ", " << fmt::number(st.tokensPerSecondPerGpu) << " tokens/s per GPU\n";

@@ -844,6 +844,72 @@ private slots:
             << QStringLiteral("napkin: --etp: ep x etp = 32 x 2 = 64 must divide tp x dp x cp = 2 x 16 x 1 = 32");
         QTest::newRow("expert TP on a dense model") << QStringLiteral("report --preset llama3-8b --gpus 8 --tp 2 --etp 2")
                                                     << QStringLiteral("napkin: --etp: must be 1 or unset for a dense model");
+        // deepseek-ai/DualPipe, dualpipe.py: "num_ranks % 2 == 0", "num_chunks % 2 == 0 and
+        // num_chunks >= num_ranks * 2".
+        QTest::newRow("DualPipe on an odd pipeline")
+            << QStringLiteral("report --preset llama3-8b --gpus 6 --pp 3 --batch 1 --global-batch 24 --pp-schedule dualpipe")
+            << QStringLiteral("napkin: --pp-schedule: \"dualpipe\" needs an even pp");
+        QTest::newRow("DualPipe interleaved")
+            << QStringLiteral("report --preset llama3-8b --gpus 8 --pp 4 --vpp 2 --batch 1 --global-batch 16 --pp-schedule dualpipe")
+            << QStringLiteral("napkin: --pp-schedule: \"dualpipe\" needs vpp = 1");
+        QTest::newRow("DualPipe with fewer than 2 x pp micro-batches")
+            << QStringLiteral("report --preset llama3-8b --gpus 8 --pp 4 --batch 1 --global-batch 12 --pp-schedule dualpipe")
+            << QStringLiteral("napkin: --pp-schedule: \"dualpipe\" needs an even number of micro-batches per step, at "
+                              "least 2 x pp = 8, half entering from each end: raise global_batch (got 6)");
+    }
+
+    // DualPipe (DeepSeek-V3, Section 3.2.1 and Table 2; deepseek-ai/DualPipe's README table):
+    // rank i holds stages i and pp - 1 - i, "2x" the parameters and "PP + 1" micro-batches of
+    // activations per device, and a bubble of (PP/2 - 1)(F&B + B - 3W): none at all with two
+    // stages, where 1F1B idles one micro-batch.
+    void dualPipeFollowsTable2()
+    {
+        Scenario s = test::presetScenario("llama3-8b");  // 32 layers: 4 a stage on 8 stages
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 8;
+        s.pp = 8;
+        s.seqLen = 4096;
+        s.flashAttention = true;
+        s.microBatch = 1;
+        s.globalBatch = 32;
+        s.timeBasis = TimeBasis::Estimated;
+        const Report one = test::reportFor(s);
+        s.ppSchedule = PipelineSchedule::DualPipe;
+        const Report dual = test::reportFor(s);
+        QVERIFY(dual.layout.dualPipe && !one.layout.dualPipe);
+        for (qsizetype i = 0; i < 8; ++i) {
+            const StageMemory &st = dual.memory.perStage[i];
+            QCOMPARE(st.params, one.memory.perStage[i].params + one.memory.perStage[7 - i].params);
+            QCOMPARE(st.inFlightMicroBatches, 9.0);  // PP + 1
+            QCOMPARE(st.layers, 8);
+        }
+        // A middle rank holds two stages alike: twice the parameters of one.
+        QCOMPARE(dual.memory.perStage[3].params, 2 * one.memory.perStage[3].params);
+        // Activations: 9 micro-batches of 4 layers (two stages' worth at 4.5 each) against 1F1B's
+        // first stage holding 8 of its 4 layers plus the embedding's.
+        QVERIFY(dual.memory.perStage[3].bytes.activations > one.memory.perStage[3].bytes.activations);
+        // The bubble shrinks from 7 micro-batches' time to 3 pairs' (F&B + B - 3W).
+        QVERIFY(dual.step.bubble > 0);
+        QVERIFY(dual.step.bubble < one.step.bubble * 3.0 / 7);
+        QVERIFY(dual.step.stepSeconds < one.step.stepSeconds);
+        // The work is the same: rank 0 runs half the micro-batches through stage 0 (with the
+        // embedding) and half through stage 7 (with the head), 1F1B's slowest stage all of them.
+        QVERIFY(dual.step.computeMatmul < one.step.computeMatmul);
+
+        // Two stages: (2/2 - 1) pairs, no bubble; 1F1B idles (pp - 1)/m of the step.
+        s.pp = 2;
+        s.globalBatch = 16;  // DP 4: 4 micro-batches, 2 x pp
+        const Report twoDual = test::reportFor(s);
+        QCOMPARE(twoDual.step.bubble, 0.0);
+        QCOMPARE(twoDual.step.bubbleFraction, 0.0);
+        s.ppSchedule = PipelineSchedule::OneFOneB;
+        const Report twoOne = test::reportFor(s);
+        QCOMPARE(twoOne.step.bubbleFraction, 1.0 / 4);
+        // Without a pipeline the schedule changes nothing.
+        s.pp = 1;
+        const Report flat = test::reportFor(s);
+        s.ppSchedule = PipelineSchedule::DualPipe;
+        QCOMPARE(test::reportFor(s).step.stepSeconds, flat.step.stepSeconds);
     }
 
     // MoE parallel folding (Megatron-Core; Liu et al. 2025): the published Qwen3-235B-A22B layout

@@ -56,6 +56,7 @@ private slots:
         s.flashAttention = true;
         s.epOverlap = true;
         s.epNodeLimit = 4;  // Section 3.2.2: each token dispatched to at most 4 nodes
+        s.ppSchedule = PipelineSchedule::DualPipe;  // Section 3.2.1
         s.tokens = 1e12;
         s.timeBasis = TimeBasis::Estimated;
         const Report r = test::reportFor(s);
@@ -67,14 +68,23 @@ private slots:
         // still slows the compute beside it (18.9%, Lee et al. 2025; DeepSeek gives its
         // communication 20 of the H800's 132 SMs, Section 3.2.2, about as much). Its node-limited
         // dispatch is modelled: each token crosses InfiniBand once per node it reaches, at most 4
-        // (--ep-node-limit), half the rows Megatron-Core's all-to-all dispatcher would send. Two
-        // things still put the estimate above the band: DualPipe's bubble, (PP/2 - 1) chunks
-        // against 1F1B's PP - 1 (Table 2), and its FP8 dispatch (Section 3.3), neither modelled.
-        QEXPECT_FAIL("", "DualPipe's smaller pipeline bubble and DeepSeek's FP8 dispatch are not modelled: Napkin's "
-                         "1F1B bubble alone is 2.8 s of a 25 s step",
+        // (--ep-node-limit), half the rows Megatron-Core's all-to-all dispatcher would send. So is
+        // DualPipe's schedule: rank 0 runs half the micro-batches through the embedding's stage and
+        // half through the head's (with the MTP module), where 1F1B left the last stage the
+        // slowest by the head's and MTP's work, and the bubble is 7 pairs of (F&B + B - 3W)
+        // against 1F1B's 15 micro-batches. The estimate then falls below the band: it runs fast,
+        // as on the published H100 rows of tst_measuredtraining (about 10% on average).
+        QEXPECT_FAIL("", "Napkin's kernel sum runs fast against published runs (tst_measuredtraining): 0.82x here "
+                         "with DualPipe and the node-limited dispatch",
                      Continue);
         QVERIFY2(gpuHours > 180e3 * 0.85 && gpuHours < 180e3 * 1.25, qPrintable(QString::number(gpuHours)));
-        QVERIFY2(gpuHours < 180e3 * 1.30, qPrintable(QString::number(gpuHours)));  // 1.26x with the node limit
+        QVERIFY2(gpuHours > 180e3 * 0.80 && gpuHours < 180e3 * 0.85, qPrintable(QString::number(gpuHours)));
+        // Under 1F1B the same run is the slower by its last stage's head and MTP, and its bubble.
+        Scenario oneFOneB = s;
+        oneFOneB.ppSchedule = PipelineSchedule::OneFOneB;
+        const Report flushed = test::reportFor(oneFOneB);
+        QVERIFY(flushed.step.bubble > 2 * r.step.bubble);
+        QVERIFY(flushed.time.gpuHours > 1.4 * gpuHours);
         // The all-to-all is what the overlap changes: without DualPipe it is exposed whole, and the
         // node limit halves it (8 routed rows a token against 4 nodes at most).
         s.epOverlap = false;

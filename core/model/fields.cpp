@@ -394,6 +394,19 @@ std::vector<ScenarioField> buildFields()
          "the first stage holds a little more.",
          nullptr, [](const Scenario &s) { return integer(s.vpp); },
          [](Scenario &s, const QJsonValue &v) { s.vpp = toInt(v); }},
+        {"pp_schedule", "pp-schedule", nullptr, K::Choice, G::Parallel, 0, 0, false, false, nullptr,
+         "pipeline schedule: 1f1b (interleaved with vpp > 1), or dualpipe (DeepSeek-V3: even pp, vpp 1, "
+         "micro-batches even and at least 2 x pp)",
+         T::Time, "Pipeline schedule", "How micro-batches flow through the stages. 1F1B (Narayanan et al. 2021): "
+         "one direction, bubble (pp − 1)/(m × vpp). DualPipe (DeepSeek-V3, Section 3.2.1): micro-batches enter "
+         "from both ends, each rank holds two stages (twice the parameters, pp + 1 micro-batches of activations), "
+         "pairs a forward with a backward chunk and fills the bubble with weight gradients: (pp/2 − 1)(F&B + B − 3W) "
+         "(Table 2). Needs an even pp, vpp 1, and an even number of micro-batches, at least 2 × pp.",
+         choicesOf<kPipelineScheduleNames>,
+         [](const Scenario &s) -> QJsonValue { return enumName(kPipelineScheduleNames, static_cast<int>(s.ppSchedule)); },
+         [](Scenario &s, const QJsonValue &v) {
+             s.ppSchedule = static_cast<PipelineSchedule>(*enumValue(kPipelineScheduleNames, v.toString()));
+         }},
         {"cp", "cp", nullptr, K::Integer, G::Parallel, 1, kMax, false, false, "N",
          "context-parallel ranks (2 x cp divides seq_len)",
          T::Activations, "CP", "Context-parallel ranks: the sequence split across them, K and V passed round a "

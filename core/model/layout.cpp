@@ -19,6 +19,7 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode)
     l.globalBatch = s.globalBatch.value_or(s.microBatch * l.dp);
     l.microBatches = l.globalBatch / (s.microBatch * l.dp);
     l.gpusPerNode = s.gpusPerNode.value_or(defaultGpusPerNode);
+    l.dualPipe = s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1;
     return l;
 }
 
@@ -133,6 +134,21 @@ std::optional<Refusal> validateLayout(const Scenario &s)
                                               "interleaved schedule (Megatron-LM): raise global_batch or set vpp = 1 (got %3)")
                                    .arg(micro).arg(s.pp).arg(s.vpp));
     }
+    if (s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1) {
+        // deepseek-ai/DualPipe, dualpipe.py: "assert num_ranks % 2 == 0" and "num_chunks % 2 == 0
+        // and num_chunks >= num_ranks * 2".
+        if (s.pp % 2 != 0)
+            return rule("pp_schedule", QStringLiteral("\"dualpipe\" needs an even pp: rank i holds stage i and stage "
+                                                      "pp - 1 - i (got pp = %1)").arg(s.pp));
+        if (s.vpp > 1)
+            return rule("pp_schedule", QStringLiteral("\"dualpipe\" needs vpp = 1: each rank's two stages are its "
+                                                      "chunks (got vpp = %1)").arg(s.vpp));
+        if (micro % 2 != 0 || micro < 2 * s.pp)
+            return rule("pp_schedule", QStringLiteral("\"dualpipe\" needs an even number of micro-batches per step, at "
+                                                      "least 2 x pp = %1, half entering from each end: raise "
+                                                      "global_batch (got %2)")
+                                           .arg(2 * s.pp).arg(micro));
+    }
     return std::nullopt;
 }
 
@@ -154,7 +170,10 @@ bool microBatchFits(const Scenario &s, std::int64_t microBatch)
     const std::int64_t perStep = microBatch * (s.gpus / model);
     if (*s.globalBatch % perStep != 0)
         return false;
-    return s.vpp <= 1 || (*s.globalBatch / perStep) % s.pp == 0;
+    const std::int64_t micro = *s.globalBatch / perStep;
+    if (s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && (micro % 2 != 0 || micro < 2 * s.pp))
+        return false;
+    return s.vpp <= 1 || micro % s.pp == 0;
 }
 
 std::vector<std::int64_t> stageLayers(std::int64_t layers, std::int64_t pp)
@@ -164,6 +183,26 @@ std::vector<std::int64_t> stageLayers(std::int64_t layers, std::int64_t pp)
     for (std::int64_t i = 1; i <= extra; ++i)
         ++out[static_cast<std::size_t>(i)];
     return out;
+}
+
+std::vector<std::int64_t> candidateRanks(const Layout &l)
+{
+    if (!l.dualPipe)
+        return candidateStages(l.pp);
+    // Rank i holds stages i and pp - 1 - i: rank 0 the embedding and the head; the extra layers
+    // of an uneven split go to stages 1, 2, ..., so rank 1 or the middle rank holds the most.
+    std::vector<std::int64_t> out{0};
+    for (std::int64_t rank : {std::min<std::int64_t>(1, l.pp / 2 - 1), l.pp / 2 - 1})
+        if (rank != out.back())
+            out.push_back(rank);
+    return out;
+}
+
+std::vector<std::int64_t> rankStages(const Layout &l, std::int64_t rank)
+{
+    if (l.dualPipe && l.pp - 1 - rank != rank)
+        return {rank, l.pp - 1 - rank};
+    return {rank};
 }
 
 std::vector<std::int64_t> candidateStages(std::int64_t pp)
@@ -177,6 +216,8 @@ std::vector<std::int64_t> candidateStages(std::int64_t pp)
 
 double inFlightMicroBatches(const Layout &l, std::int64_t stage)
 {
+    if (l.dualPipe)
+        return static_cast<double>(l.pp + 1) / 2;  // of each of the rank's two stages
     if (l.vpp == 1)
         return static_cast<double>(std::min(l.pp - stage, l.microBatches));
     const std::int64_t chunks = std::min((l.pp - stage - 1) * 2 + (l.vpp - 1) * l.pp + 1, l.microBatches * l.vpp);

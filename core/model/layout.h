@@ -26,6 +26,9 @@ struct Layout {
     /// al.'s m, and the gradient-accumulation steps when pp = 1.
     std::int64_t microBatches = 1;
     std::int64_t gpusPerNode = 8;
+    /// DualPipe (Scenario::ppSchedule, with pp > 1): rank i holds stages i and pp - 1 - i
+    /// (rankStages), micro-batches enter from both ends.
+    bool dualPipe = false;
     /// Ranks ZeRO and the distributed optimizer shard over: DP x CP, as Megatron-LM's
     /// distributed optimizer does (its data-parallel group with context parallelism).
     std::int64_t shardGroup() const { return dp * cp; }
@@ -84,8 +87,19 @@ std::vector<std::int64_t> stageDenseLayers(std::int64_t layers, std::int64_t pp,
 /// repeats stage 1 or has less.
 std::vector<std::int64_t> candidateStages(std::int64_t pp);
 
+/// The pipeline ranks that can be the slowest or hold the most memory: candidateStages(), or
+/// under DualPipe ranks 0, 1 and pp/2 - 1 (ranks pp/2 and above mirror those below).
+std::vector<std::int64_t> candidateRanks(const Layout &layout);
+
+/// The pipeline stages pipeline rank `rank` holds: itself, and under DualPipe stage
+/// pp - 1 - rank too (DeepSeek-V3, Section 3.2.1; deepseek-ai/DualPipe: "2x" parameters per
+/// device), so that rank 0 holds the embedding's stage and the head's.
+std::vector<std::int64_t> rankStages(const Layout &layout, std::int64_t rank);
+
 /// Micro-batches whose activations stage `stage` holds at its peak, in units of the whole
 /// stage's layers. 1F1B: min(pp - stage, m) (Narayanan et al. 2021, Section 2.2.1).
+/// DualPipe: (pp + 1) / 2 of each of a rank's two stages, pp + 1 stage-chunks in all
+/// (DeepSeek-V3, Table 2: activations "PP + 1" per device against 1F1B's "PP").
 /// Interleaved: the stage's warm-up of (pp - stage - 1) x 2 + (vpp - 1) x pp model chunks
 /// plus one (Megatron-LM's interleaved schedule), at most m x vpp, each chunk 1/vpp of the
 /// stage: stage 0 holds pp x (1 + (pp - 1)/(pp x vpp)) (Korthikanti et al. 2022, Section 4.2.3).
@@ -93,6 +107,7 @@ double inFlightMicroBatches(const Layout &layout, std::int64_t stage);
 
 /// The pipeline bubble as a fraction of ideal compute time, (pp - 1) / (m x vpp)
 /// (Narayanan et al. 2021, Section 2.2.2 for interleaved 1F1B; vpp = 1 gives 1F1B's).
+/// DualPipe's depends on the chunks' times, not only on the layout: estimateStepTime.
 double bubbleFraction(const Layout &layout);
 
 } // namespace napkin

@@ -19,6 +19,12 @@ enum class Arch { Gpt2, Llama };
 /// What the backward pass recomputes instead of storing (Korthikanti et al. 2022, Section 4).
 enum class Recompute { None, Selective, Full };
 
+/// How micro-batches flow through the pipeline stages: 1F1B (PipeDream-Flush, Narayanan et al.
+/// 2021; interleaved when vpp > 1), or DualPipe (DeepSeek-V3, Section 3.2.1): micro-batches from
+/// both ends at once, each rank holding stage i and stage pp - 1 - i, a forward and a backward
+/// chunk overlapped, weight gradients deferred into the bubble (Table 2).
+enum class PipelineSchedule { OneFOneB, DualPipe };
+
 /// Which formula counts activation memory: Korthikanti et al. 2022, or what autograd keeps in
 /// Napkin's reference PyTorch decoders (tests/validation/ACTIVATION_MODEL.md).
 enum class ActivationModel { Korthikanti, PyTorch };
@@ -192,6 +198,8 @@ struct Scenario {
     bool tpOverlap = false;
     std::int64_t pp = 1;              ///< pipeline stages (at most the layers; uneven stages allowed)
     std::int64_t vpp = 1;             ///< virtual stages per pipeline rank (interleaved 1F1B)
+    /// The pipeline schedule when pp > 1 (none without a pipeline).
+    PipelineSchedule ppSchedule = PipelineSchedule::OneFOneB;
     std::int64_t cp = 1;              ///< context-parallel ranks (split the sequence)
     /// Expert-parallel ranks: the routed experts are split over ep ranks of DP x CP (each holds
     /// experts / ep of them); ZeRO shards the expert state over the other DP x CP / ep ranks.
@@ -282,6 +290,10 @@ inline constexpr EnumEntry kRecomputeNames[] = {
     {static_cast<int>(Recompute::None), "none", "None"},
     {static_cast<int>(Recompute::Selective), "selective", "Selective (attention)"},
     {static_cast<int>(Recompute::Full), "full", "Full (layer inputs only)"},
+};
+inline constexpr EnumEntry kPipelineScheduleNames[] = {
+    {static_cast<int>(PipelineSchedule::OneFOneB), "1f1b", "1F1B"},
+    {static_cast<int>(PipelineSchedule::DualPipe), "dualpipe", "DualPipe (DeepSeek-V3)"},
 };
 inline constexpr EnumEntry kActivationModelNames[] = {
     {static_cast<int>(ActivationModel::Korthikanti), "korthikanti", "Korthikanti et al. 2022"},

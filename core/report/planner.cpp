@@ -242,6 +242,10 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                             for (std::int64_t vpp = 1; vpp <= (pp > 1 ? 8 : 1); ++vpp) {
                                 if (vpp > 1 && (vpp > m.layers / pp || micro % pp != 0))
                                     continue;
+                                // The scenario's schedule: DualPipe runs what validateLayout lets it.
+                                if (s.ppSchedule == PipelineSchedule::DualPipe && pp > 1
+                                    && (pp % 2 != 0 || vpp > 1 || micro % 2 != 0 || micro < 2 * pp))
+                                    continue;
                                 // ZeRO stages the offload allows (optimizer: 1+, params: 3); one
                                 // replica shards nothing, so it takes the lowest of them.
                                 const int zeroLo = lowestZeroStage(s.offload);

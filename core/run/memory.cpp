@@ -26,6 +26,23 @@ WorkloadSums paramSums(const Scenario &s)
     return blockSums(s, recipes().first(), 1);  // parameters do not depend on the recipe's bytes
 }
 
+/// Per pipeline rank, the sum of a per-stage figure over the stages the rank holds (rankStages:
+/// under DualPipe, stage i and stage pp - 1 - i).
+QList<double> perRank(const Layout &l, const QList<double> &perStage)
+{
+    if (!l.dualPipe || perStage.size() != l.pp)
+        return perStage;
+    QList<double> out;
+    out.reserve(perStage.size());
+    for (std::int64_t i = 0; i < l.pp; ++i) {
+        double sum = 0;
+        for (std::int64_t stage : rankStages(l, i))
+            sum += perStage[stage];
+        out.append(sum);
+    }
+    return out;
+}
+
 QList<double> stageParamsFrom(const Scenario &s, const Layout &l, const WorkloadSums &sums)
 {
     if (s.paramsOverride)
@@ -44,7 +61,7 @@ QList<double> stageParamsFrom(const Scenario &s, const Layout &l, const Workload
             n += sums.paramsHead;
         out.append(n);
     }
-    return out;
+    return perRank(l, out);
 }
 
 /// One figure of every stage of the report, in stage order.
@@ -82,7 +99,7 @@ QList<double> stageExpertParams(const Scenario &s, const Layout &l, const Worklo
         const auto at = static_cast<std::size_t>(i);
         out.append(perBlock * static_cast<double>(layers[at] - dense[at]) + (i == l.pp - 1 ? sums.expertParamsHead : 0));
     }
-    return out;
+    return perRank(l, out);
 }
 
 QList<double> stageExpertParams(const MemoryReport &m)
@@ -162,16 +179,19 @@ double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l,
     const std::vector<std::int64_t> dense = stageDenseLayers(s.model.layers, l.pp, denseBlocks(s));
     const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
     double worst = 0;
-    for (std::int64_t i : candidateStages(l.pp)) {
-        const double inFlight = inFlightMicroBatches(l, i);
-        const auto at = static_cast<std::size_t>(i);
-        double act = (a.perLayer * static_cast<double>(layers[at] - dense[at])
-                      + a.perDenseLayer * static_cast<double>(dense[at]))
-                     * inFlight;
-        if (i == 0)
-            act += a.embedding * inFlight;
-        if (i == l.pp - 1)
-            act += a.head;
+    for (std::int64_t i : candidateRanks(l)) {
+        double act = 0;
+        for (std::int64_t stage : rankStages(l, i)) {
+            const double inFlight = inFlightMicroBatches(l, stage);
+            const auto at = static_cast<std::size_t>(stage);
+            act += (a.perLayer * static_cast<double>(layers[at] - dense[at])
+                    + a.perDenseLayer * static_cast<double>(dense[at]))
+                   * inFlight;
+            if (stage == 0)
+                act += a.embedding * inFlight;
+            if (stage == l.pp - 1)
+                act += a.head;
+        }
         const StageInputs in{params[i], experts.value(i), block, act, 0};
         worst = std::max(worst, stageBytes(in, s, recipe, s.zeroStage, static_cast<double>(l.shardGroup()),
                                            static_cast<double>(l.expertShardGroup()), nullptr)
@@ -204,18 +224,27 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
     for (std::int64_t i = 0; i < l.pp; ++i) {
         StageMemory st;
         st.stage = i;
-        st.layers = layers[static_cast<std::size_t>(i)];
         st.params = params[i];
         st.expertParams = experts.value(i);
-        st.inFlightMicroBatches = inFlightMicroBatches(l, i);
-        const auto denseHere = static_cast<double>(dense[static_cast<std::size_t>(i)]);
+        st.inFlightMicroBatches = 0;
+        st.layers = 0;
+        for (std::int64_t stage : rankStages(l, i)) {
+            st.layers += layers[static_cast<std::size_t>(stage)];
+            st.inFlightMicroBatches += inFlightMicroBatches(l, stage);
+        }
         const auto held = [&](const ActivationBreakdown &a) {
-            double bytes = (a.perLayer * (static_cast<double>(st.layers) - denseHere) + a.perDenseLayer * denseHere)
-                           * st.inFlightMicroBatches;
-            if (i == 0)
-                bytes += a.embedding * st.inFlightMicroBatches;
-            if (i == l.pp - 1)
-                bytes += a.head;  // the last stage runs each micro-batch's backward at once
+            double bytes = 0;
+            for (std::int64_t stage : rankStages(l, i)) {
+                const auto at = static_cast<std::size_t>(stage);
+                const double inFlight = inFlightMicroBatches(l, stage);
+                bytes += (a.perLayer * static_cast<double>(layers[at] - dense[at])
+                          + a.perDenseLayer * static_cast<double>(dense[at]))
+                         * inFlight;
+                if (stage == 0)
+                    bytes += a.embedding * inFlight;
+                if (stage == l.pp - 1)
+                    bytes += a.head;  // the last stage runs each micro-batch's backward at once
+            }
             return bytes;
         };
         StageInputs in{st.params, st.expertParams, block, held(r.activations), held(one)};

@@ -55,6 +55,7 @@ struct MemoryBreakdown {
 };
 
 /// One pipeline stage on one of its GPUs.
+/// One pipeline rank's GPU: its stage, or under DualPipe its two (rankStages), summed.
 struct StageMemory {
     std::int64_t stage = 0;
     std::int64_t layers = 0;           ///< transformer blocks on the stage
@@ -107,7 +108,7 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
 QList<double> stageExpertParams(const Scenario &s, const Layout &l, const WorkloadSums &sums);
 QList<double> stageExpertParams(const MemoryReport &m);
 
-/// The worst stage's total bytes per GPU, for the planner: only candidateStages() are computed.
+/// The worst stage's total bytes per GPU, for the planner: only candidateRanks() are computed.
 double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &layout);
 /// The same from the one-block sums at the scenario's micro-batch (blockSums()), for callers
 /// that reuse them.

@@ -84,8 +84,12 @@ StageCompute stageCompute(const std::vector<WorkloadOp> &ops, const StepMachine 
             c.optimizer += seconds;
             continue;
         }
-        if (op.phase == Phase::Backward)
+        if (op.phase == Phase::Backward) {
             c.backward += seconds;
+            // A linear layer's backward is two GEMMs of equal FLOPs, dX = dY W^T and dW = X^T dY.
+            if (op.kind == OpKind::Matmul)
+                c.weightGrad += seconds / 2;
+        }
         if (op.kind == OpKind::Matmul) {
             c.matmul += seconds;
         } else if (op.kind == OpKind::Attention) {
@@ -107,6 +111,7 @@ StageCompute minus(StageCompute a, const StageCompute &b)
     a.attention -= b.attention;
     a.other -= b.other;
     a.backward -= b.backward;
+    a.weightGrad -= b.weightGrad;
     a.attentionCore -= b.attentionCore;
     a.optimizer -= b.optimizer;
     a.fixed -= b.fixed;
@@ -119,6 +124,7 @@ StageCompute scaled(StageCompute a, double k)
     a.attention *= k;
     a.other *= k;
     a.backward *= k;
+    a.weightGrad *= k;
     a.attentionCore *= k;
     a.optimizer *= k;
     a.fixed *= k;
@@ -131,6 +137,7 @@ void addTo(StageCompute &a, const StageCompute &b)
     a.attention += b.attention;
     a.other += b.other;
     a.backward += b.backward;
+    a.weightGrad += b.weightGrad;
     a.attentionCore += b.attentionCore;
     a.optimizer += b.optimizer;
     a.fixed += b.fixed;
@@ -194,6 +201,7 @@ struct StageTime {
     double dp = 0;                  ///< exposed, per step
     double host = 0;                ///< offload traffic exposed, per step
     double contention = 0;          ///< per step: compute slowed by hidden collectives, inside cp, ep and dp
+    double bubble = 0;              ///< per step: the pipeline's idle time
     double seconds = 0;             ///< the whole step on this stage
 };
 
@@ -269,8 +277,11 @@ private:
     double m_scale = 1;  ///< the calibration's communication factor
 };
 
+/// One stage's step: its micro-batches with their TP, CP, PP and EP collectives, and, with
+/// `stepComm`, the once-a-step DP (or ZeRO) and offload traffic of `stageParams`.
 StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
-                    const WorkloadInput &in, double stageParams, const ComputeParts &parts, CommSink sink)
+                    const WorkloadInput &in, double stageParams, const ComputeParts &parts, CommSink sink,
+                    bool stepComm = true)
 {
     StageTime t;
     const double denseL = std::min(in.denseLayers, in.layers);
@@ -371,7 +382,7 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
     t.perMicroBatch = t.compute.total() + t.tp + t.cp + t.pp + t.ep;
 
     const std::int64_t shards = l.shardGroup();
-    if (shards > 1) {
+    if (shards > 1 && stepComm) {
         const Links::Ring ring = machine.links.ring(CommGroup::Dp, l);
         const double grads = stageParams * recipe.gradBytes;
         const double weights = stageParams * recipe.weightBytes;
@@ -403,7 +414,7 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         }
         sink.expose(from, t.dp, seconds);
     }
-    if (s.offload != Offload::None && machine.links.host) {
+    if (s.offload != Offload::None && machine.links.host && stepComm) {
         // ZeRO-Offload (Ren et al. 2021, Section 4): this GPU's partition of the gradients goes
         // to the CPU as the backward produces them (hidden behind it), and the updated
         // parameters come back after the CPU's step (exposed whole). ZeRO-Infinity (Rajbhandari
@@ -427,7 +438,73 @@ StageTime stageTime(const Scenario &s, const Recipe &recipe, const Layout &l, co
         }
         sink.expose(from, t.host, seconds);
     }
-    t.seconds = m * t.perMicroBatch * (1 + bubbleFraction(l)) + t.dp + t.host + t.compute.optimizer;
+    t.bubble = m * t.perMicroBatch * bubbleFraction(l);
+    t.seconds = m * t.perMicroBatch + t.bubble + t.dp + t.host + t.compute.optimizer;
+    return t;
+}
+
+/// The average of two stages' per-micro-batch figures (a DualPipe rank runs half its
+/// micro-batches through each).
+StageCompute mean(StageCompute a, const StageCompute &b)
+{
+    addTo(a, b);
+    const double optimizer = a.optimizer - b.optimizer;  // a's alone: the rank's, over both stages
+    a = scaled(a, 0.5);
+    a.optimizer = optimizer;
+    return a;
+}
+
+/// Pipeline rank `rank` under DualPipe (DeepSeek-V3, Section 3.2.1): half the step's
+/// micro-batches enter at stage 0 and half at stage pp - 1, so the rank runs m / 2 through each
+/// of its stages, rank and pp - 1 - rank (rankStages), a forward chunk of one direction beside a
+/// backward chunk of the other. Its DP reduction and optimizer cover both stages' parameters
+/// (`rankParams`, already summed). Bubble, Table 2: (pp/2 - 1)(F&B + B - 3W), F&B the time of
+/// an overlapped forward-backward pair (a micro-batch's compute with its exposed
+/// communication), B a full backward chunk and W its weight-gradient part, deferred into the
+/// bubble (the zero-bubble split, Qi et al. 2023).
+StageTime dualPipeRankTime(const Scenario &s, const Recipe &recipe, const Layout &l, const StepMachine &machine,
+                           std::int64_t rank, double rankParams, const QList<double> &optimizerParams,
+                           const ComputeParts &parts, QList<CommOp> *comm, double commScale)
+{
+    Layout half = l;
+    half.microBatches = l.microBatches / 2;  // validateLayout: even
+    const std::vector<std::int64_t> stages = rankStages(l, rank);
+    QList<CommOp> first, second;
+    const WorkloadInput inA = stageWorkload(s, recipe, stages.front(), optimizerParams);
+    const StageTime a = stageTime(s, recipe, half, machine, inA, rankParams, parts,
+                                  CommSink(comm ? &first : nullptr, commScale));
+    StageTime t = a;
+    if (stages.size() == 2) {
+        WorkloadInput inB = stageWorkload(s, recipe, stages.back(), optimizerParams);
+        inB.optimizerParams = 0;  // the rank's optimizer is a's, over both stages
+        const StageTime b = stageTime(s, recipe, half, machine, inB, 0, parts,
+                                      CommSink(comm ? &second : nullptr, commScale), false);
+        t.compute = mean(a.compute, b.compute);
+        t.tp = (a.tp + b.tp) / 2;
+        t.cp = (a.cp + b.cp) / 2;
+        t.pp = (a.pp + b.pp) / 2;
+        t.ep = (a.ep + b.ep) / 2;
+        t.perMicroBatch = (a.perMicroBatch + b.perMicroBatch) / 2;
+        t.contention = a.contention + b.contention;
+        // The same collectives of the two stages, one entry each, over the rank's micro-batches.
+        for (const CommOp &op : second) {
+            auto same = std::find_if(first.begin(), first.end(), [&op](const CommOp &o) { return o.name == op.name; });
+            if (same == first.end()) {
+                first.append(op);
+                continue;
+            }
+            same->count += op.count;
+            same->bytes += op.bytes;
+            same->seconds += op.seconds;
+            same->exposedSeconds += op.exposedSeconds;
+        }
+    }
+    const double m = static_cast<double>(l.microBatches);
+    const double pairs = static_cast<double>(l.pp) / 2 - 1;
+    t.bubble = pairs * std::max(0.0, t.perMicroBatch + t.compute.backward - 3 * t.compute.weightGrad);
+    t.seconds = m * t.perMicroBatch + t.bubble + t.dp + t.host + t.compute.optimizer;
+    if (comm)
+        *comm = std::move(first);
     return t;
 }
 
@@ -459,11 +536,17 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     }
     StageTime slowest;
     QList<CommOp> comm;
-    for (std::int64_t stage : candidateStages(l.pp)) {
-        const WorkloadInput in = stageWorkload(s, recipe, stage, optimizerParams);
+    for (std::int64_t stage : candidateRanks(l)) {
         QList<CommOp> stageComm;
-        const StageTime t = stageTime(s, recipe, l, machine, in, stageParams.value(stage), parts,
-                                      CommSink(listComm ? &stageComm : nullptr, machine.commScale));
+        StageTime t;
+        if (l.dualPipe) {
+            t = dualPipeRankTime(s, recipe, l, machine, stage, stageParams.value(stage), optimizerParams, parts,
+                                 listComm ? &stageComm : nullptr, machine.commScale);
+        } else {
+            const WorkloadInput in = stageWorkload(s, recipe, stage, optimizerParams);
+            t = stageTime(s, recipe, l, machine, in, stageParams.value(stage), parts,
+                          CommSink(listComm ? &stageComm : nullptr, machine.commScale));
+        }
         if (stage == 0 || t.seconds > slowest.seconds) {
             slowest = t;
             comm = std::move(stageComm);
@@ -483,8 +566,8 @@ StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const L
     r.dpExposed = slowest.dp;
     r.hostExposed = slowest.host;
     r.overlapContention = slowest.contention;
-    r.bubbleFraction = bubbleFraction(l);
-    r.bubble = m * slowest.perMicroBatch * r.bubbleFraction;
+    r.bubble = slowest.bubble;
+    r.bubbleFraction = slowest.perMicroBatch > 0 ? slowest.bubble / (m * slowest.perMicroBatch) : 0;
     r.optimizer = slowest.compute.optimizer;
     r.stepSeconds = slowest.seconds;
     const double gpus = static_cast<double>(l.gpus());

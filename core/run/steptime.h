@@ -96,7 +96,9 @@ inline double overlapContentionSeconds(double hiddenSeconds)
 /// gathers hide behind that micro-batch's compute. What a CP, EP, DP or ZeRO-3 collective hides
 /// still slows the compute that hides it (overlapContentionSeconds), which its exposed time
 /// includes; overlapped TP's measured efficiency already counts its own. Step = m x (compute + exposed TP, CP and PP)
-/// x (1 + bubble) + exposed DP + the optimizer (Narayanan et al. 2021, Section 2.2).
+/// x (1 + bubble) + exposed DP + the optimizer (Narayanan et al. 2021, Section 2.2). DualPipe:
+/// each rank runs half its micro-batches through each of its two stages, and its bubble is
+/// (pp/2 - 1)(F&B + B - 3W) (DeepSeek-V3, Table 2).
 struct StepTimeReport {
     std::int64_t stage = 0;          ///< the slowest stage
     double microBatches = 1;
@@ -115,7 +117,7 @@ struct StepTimeReport {
     double overlapContention = 0;
     double bubble = 0;               ///< idle pipeline time
     double optimizer = 0;
-    double bubbleFraction = 0;       ///< (pp - 1) / (m x vpp)
+    double bubbleFraction = 0;       ///< bubble / (m x a micro-batch): (pp - 1) / (m x vpp) under 1F1B
     double stepSeconds = 0;
     double commExposedSeconds() const { return tpExposed + cpExposed + ppExposed + epExposed + dpExposed + hostExposed; }
     double estimatedMfu = 0;         ///< model FLOPs per GPU per step / (step x GEMM peak)
@@ -141,6 +143,7 @@ struct StepTimeReport {
 struct StageCompute {
     double matmul = 0, attention = 0, other = 0;  ///< forward + backward + recompute, seconds
     double backward = 0;     ///< the backward pass alone, seconds
+    double weightGrad = 0;   ///< of backward, the weight-gradient GEMMs (half of each linear layer's)
     double attentionCore = 0;  ///< the attention kernels alone (forward + backward), for CP overlap
     double optimizer = 0;    ///< the optimizer step, seconds (once per step)
     double fixed = 0;        ///< the kernels' fixed time (StepMachine::kernelFixedSeconds), inside the three parts
@@ -164,7 +167,7 @@ struct ComputeParts {
 ComputeParts computeParts(const Scenario &s, const Recipe &recipe, const StepMachine &machine);
 
 /// The step time of a scenario; `optimizerParams` per stage as for computeRoofline(),
-/// `stageParams` the parameters on one GPU of each stage before ZeRO. Only candidateStages()
+/// `stageParams` the parameters on one GPU of each stage before ZeRO (per pipeline rank: rankStages()). Only candidateRanks()
 /// can be slowest, so only they are timed. Without `listComm` the collectives are timed but not listed (the planner).
 StepTimeReport estimateStepTime(const Scenario &s, const Recipe &recipe, const Layout &layout,
                                 const StepMachine &machine, const QList<double> &stageParams,

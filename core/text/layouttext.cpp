@@ -21,6 +21,8 @@ QString splitText(std::int64_t tp, std::int64_t pp, std::int64_t vpp, std::int64
 QString splitText(const Layout &l)
 {
     QString text = splitText(l.tp, l.pp, l.vpp, l.cp, l.dp, l.ep, l.sp);
+    if (l.dualPipe)
+        text.replace(QStringLiteral("pp %1").arg(l.pp), QStringLiteral("pp %1 (DualPipe)").arg(l.pp));
     if (l.etp != l.tp)  // MoE parallel folding: the experts' own tensor parallelism
         text += QStringLiteral(" · etp %1").arg(l.etp);
     return text;

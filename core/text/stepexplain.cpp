@@ -227,6 +227,15 @@ QString stepSegmentText(const Report &r, StepComponent c)
         break;
     }
     case StepComponent::Bubble:
+        if (l.dualPipe) {
+            body = tr("DualPipe (DeepSeek-V3, Table 2): (pp/2 − 1) × (F&B + B − 3W) = (%1/2 − 1) pairs of a forward "
+                      "and a backward chunk overlapped, plus a backward chunk, less the three weight-gradient "
+                      "chunks deferred into the bubble = %2, %3 of %4")
+                       .arg(l.pp)
+                       .arg(fmt::duration(s.bubble), fmt::percent(s.bubbleFraction, 1),
+                            fmt::duration(s.stepSeconds - s.bubble - s.dpExposed - s.optimizer));
+            break;
+        }
         body = tr("(pp − 1) / (m × vpp) × m × per-micro-batch time = (%1 − 1) / (%2 × %3) = %4 of %5 "
                   "(Narayanan et al. 2021, Section 2.2)")
                    .arg(l.pp).arg(l.microBatches).arg(l.vpp)

@@ -119,6 +119,7 @@ LayoutControls::LayoutControls(ScenarioController *controller, QWidget *parent)
     m_tpOverlap = static_cast<QCheckBox *>(m_fields->addRow(form, "tp_overlap"));
     chooserRow(m_pp, "pp");
     chooserRow(m_vpp, "vpp");
+    m_ppSchedule = m_fields->addRow(form, "pp_schedule");
     chooserRow(m_cp, "cp");
     chooserRow(m_ep, "ep");
     chooserRow(m_etp, "etp");
@@ -264,7 +265,7 @@ void LayoutControls::showModeRows(const Scenario &s)
     // padding. Those rows would change nothing shown, so they leave instead.
     const bool training = s.mode == Mode::Training;
     const bool moe = s.model.moe() && !s.paramsOverride;
-    for (QWidget *row : {static_cast<QWidget *>(m_sp), static_cast<QWidget *>(m_vpp), static_cast<QWidget *>(m_cp),
+    for (QWidget *row : {static_cast<QWidget *>(m_sp), static_cast<QWidget *>(m_vpp), m_ppSchedule, static_cast<QWidget *>(m_cp),
                          static_cast<QWidget *>(m_globalBatch), static_cast<QWidget *>(m_derived),
                          static_cast<QWidget *>(m_timeBasis), static_cast<QWidget *>(m_dpOverlap),
                          static_cast<QWidget *>(m_gradFusion), static_cast<QWidget *>(m_tpOverlap)})

@@ -82,6 +82,7 @@ private:
     QDoubleSpinBox *m_capacity = nullptr;
     QCheckBox *m_epOverlap = nullptr;
     QWidget *m_epNodeLimit = nullptr;
+    QWidget *m_ppSchedule = nullptr;  ///< the pipeline schedule (training only)
     QCheckBox *m_dpOverlap = nullptr;
     QCheckBox *m_gradFusion = nullptr;
     QCheckBox *m_tpOverlap = nullptr;
