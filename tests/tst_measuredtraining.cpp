@@ -28,7 +28,7 @@
 //  - The same summary, 25.11 container, DGX-B200 (docs/performance-summary-archive.md at
 //    0a25f91; recipes in scripts/performance/configs/): Llama 3 8B FP8 (8 GPUs, micro-batch 2),
 //    Llama 3.1 405B FP8 (128 GPUs, TP 4, PP 8, CP 2, VP 8, batch 64) and GPT-OSS 120B BF16 (64
-//    GPUs, micro-batch 4, EP 8, batch 512). Their FP8 is current scaling: each cast first finds
+//    GPUs, micro-batch 4, EP 64 as its recipe sets it, batch 512). Their FP8 is current scaling: each cast first finds
 //    its tensor's amax, one more read that Napkin's delayed-scaling casts leave out.
 // The H100 rows are described as those recipes run them: FlashAttention (Transformer Engine),
 // Megatron's distributed optimizer (ZeRO 1), gradients kept and reduced in bf16 under FP8 as under
@@ -238,8 +238,13 @@ QList<Case> cases()
          128.0 * 8192 / (30624.0 * 8));
     published("Llama 3.1 405B FP8, 128 B200, CP 2 (Bridge)", "bridge-b200",
          b200(h100Run("llama3.1-405b", 128, 4, 8, 8, 2, 1, 64, 8192, true), 1), 64.0 * 8192 / (661.0 * 128));
-    published("GPT-OSS 120B BF16, 64 B200, EP 8 (Bridge)", "bridge-b200",
-         b200(h100Run("gpt-oss-120b", 64, 1, 1, 1, 1, 8, 512, 4096, false), 4), 512.0 * 4096 / (8213.0 * 64));
+    // GPT-OSS: the 25.11 table prints EP 8, but the recipe that release ran sets EP 64
+    // (Megatron-Bridge v0.2.0, 7af9601, 2025-11-26: scripts/performance/configs/gpt_oss/
+    // workload_base_configs.py, GPT_OSS_120B_B200_BF16_BASE_CONFIG, expert_model_parallel_size=64,
+    // micro_batch_size=4), as 26.02's EP 64 run measured alike (8,047 tokens/s/GPU); the recipe
+    // moved to EP 8 in March 2026 (904597bd3) and 26.02.01 measured 13,722.
+    published("GPT-OSS 120B BF16, 64 B200, EP 64 (Bridge)", "bridge-b200",
+         b200(h100Run("gpt-oss-120b", 64, 1, 1, 1, 1, 64, 512, 4096, false), 4), 512.0 * 4096 / (8213.0 * 64));
     return all;
 }
 
