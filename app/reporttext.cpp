@@ -112,7 +112,7 @@ void writeMemory(QTextStream &t, const Report &r, ByteUnit unit, const std::opti
     const MemoryReport &m = r.memory;
     t << "\nMemory per GPU (" << fmt::unitName(unit) << ", ZeRO stage " << m.zeroStage << " over "
       << m.layout.shardGroup() << " DP x CP ranks; bytes/param " << m.recipe.weightBytes << '/' << m.recipe.gradBytes << '/'
-      << m.recipe.optimizerBytes << (m.layout.pp > 1 ? QStringLiteral("; worst stage %1 of %2").arg(m.worstStage).arg(m.layout.pp) : QString())
+      << m.recipe.optimizerBytes << (m.layout.pp > 1 ? QStringLiteral("; worst %1 of %2").arg(pipelineRankText(m.layout, m.worstStage)).arg(m.layout.pp) : QString())
       << ")\n";
     t << "  params                        " << gb(m.perGpu.params) << '\n';
     t << "  grads                         " << gb(m.perGpu.grads) << '\n';
@@ -151,9 +151,12 @@ void writeMemory(QTextStream &t, const Report &r, ByteUnit unit, const std::opti
     for (int stage = 0; stage < kZeroStages; ++stage)
         t << stage << ": " << gb(m.byZeroStage[stage].total()) << (stage < 3 ? "   " : "\n");
     if (m.layout.pp > 1) {
-        t << "  by pipeline stage             (layers, micro-batches in flight: total)\n";
+        // DualPipe: each rank holds stage i and stage pp - 1 - i (rankStages).
+        const bool ranks = m.layout.dualPipe;
+        t << (ranks ? "  by pipeline rank (2 stages)  (layers, micro-batches in flight: total)\n"
+                    : "  by pipeline stage             (layers, micro-batches in flight: total)\n");
         for (const StageMemory &st : m.perStage)
-            t << "    stage " << pad(QString::number(st.stage), 4) << pad(QString::number(st.layers), 4) << " layers, "
+            t << (ranks ? "    rank  " : "    stage ") << pad(QString::number(st.stage), 4) << pad(QString::number(st.layers), 4) << " layers, "
               << pad(fmt::number(st.inFlightMicroBatches), 6) << ": " << gb(st.bytes.total())
               << (st.stage == m.worstStage ? "   <- worst" : "") << '\n';
     }
@@ -162,7 +165,7 @@ void writeMemory(QTextStream &t, const Report &r, ByteUnit unit, const std::opti
 void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
 {
     const StepTimeReport &st = r.step;
-    t << "\nStep time, bottom-up (stage " << st.stage << "; matmul efficiency "
+    t << "\nStep time, bottom-up (" << pipelineRankText(r.layout, st.stage) << "; matmul efficiency "
       << fmt::percent(st.matmulEfficiency) << ", memory efficiency " << fmt::percent(st.memoryEfficiency) << ")\n";
     t << "  compute          " << fmt::duration(st.computeMatmul + st.computeAttention + st.computeOther) << "   matmul "
       << fmt::duration(st.computeMatmul) << " + attention " << fmt::duration(st.computeAttention) << " + other "

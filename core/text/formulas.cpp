@@ -2,6 +2,7 @@
 
 #include "core/run/kvcache.h"
 #include "core/text/explain.h"
+#include "core/text/layouttext.h"
 
 #include <QCoreApplication>
 
@@ -69,7 +70,7 @@ QString modelStateText(const Report &r, ByteUnit unit)
     const Layout &l = r.memory.layout;
     const bool split = l.tp > 1 || l.pp > 1;
     const double n = split ? r.memory.perStage[r.memory.worstStage].params : static_cast<double>(r.params.total);
-    const QString who = split ? tr("N on this GPU (stage %1 of %2, tp %3)").arg(r.memory.worstStage).arg(l.pp).arg(l.tp)
+    const QString who = split ? tr("N on this GPU (%1 of %2, tp %3)").arg(pipelineRankText(l, r.memory.worstStage)).arg(l.pp).arg(l.tp)
                               : QStringLiteral("N");
     return tr("Model state per GPU = %12 × (params %1 B + grads %2 B + optimizer and master %3 B) = %4 × %5 B, "
               "ZeRO %6: %7 → %8\nparams %9 + grads %10 + optimizer %11 (Rajbhandari et al. 2019, Figure 1)")

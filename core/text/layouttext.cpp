@@ -28,6 +28,14 @@ QString splitText(const Layout &l)
     return text;
 }
 
+QString pipelineRankText(const Layout &l, std::int64_t rank)
+{
+    const std::vector<std::int64_t> stages = rankStages(l, rank);
+    if (stages.size() == 2)
+        return QStringLiteral("rank %1 (stages %2 and %3)").arg(rank).arg(stages.front()).arg(stages.back());
+    return QStringLiteral("stage %1").arg(rank);
+}
+
 QString plannedLayoutText(const PlannedLayout &p)
 {
     return splitText(p.tp, p.pp, p.vpp, p.cp, p.dp, p.ep, p.sp)

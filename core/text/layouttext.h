@@ -18,6 +18,10 @@ QString splitText(std::int64_t tp, std::int64_t pp, std::int64_t vpp, std::int64
                   std::int64_t ep, bool sp);
 QString splitText(const Layout &l);
 
+/// The GPU of pipeline rank `rank`: "stage 3", or under DualPipe, whose ranks hold two stages,
+/// "rank 0 (stages 0 and 7)".
+QString pipelineRankText(const Layout &l, std::int64_t rank);
+
 /// A planner row: the split, then the ZeRO stage, micro-batch and recompute,
 /// "tp 8 · pp 16 · cp 1 · dp 128 · SP · ZeRO 1 · b 1 · selective".
 QString plannedLayoutText(const PlannedLayout &p);

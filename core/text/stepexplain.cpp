@@ -261,7 +261,7 @@ QString stepSummaryText(const Report &r)
     const QString yours = t.utilizationBasis == UtilizationBasis::Hfu ? tr("your HFU %1").arg(fmt::percent(t.utilizationFraction, 1))
                                                                       : tr("your MFU %1").arg(fmt::percent(t.utilizationFraction, 1));
     // With a pipeline the step is its slowest stage's: which one, beside the time.
-    const QString step = r.layout.pp > 1 ? tr("%1 (stage %2 of %3)").arg(fmt::duration(s.stepSeconds)).arg(s.stage).arg(r.layout.pp)
+    const QString step = r.layout.pp > 1 ? tr("%1 (%2 of %3)").arg(fmt::duration(s.stepSeconds), pipelineRankText(r.layout, s.stage)).arg(r.layout.pp)
                                          : fmt::duration(s.stepSeconds);
     // A calibrated step says so first: it is the user's measurement, not the bare estimate.
     const QString kind = r.scenario.calibration ? tr("Step (calibrated) %1").arg(step) : tr("Step %1").arg(step);

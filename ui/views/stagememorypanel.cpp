@@ -1,5 +1,7 @@
 #include "ui/views/stagememorypanel.h"
 
+#include "core/text/layouttext.h"
+
 #include "ui/widgets/barlabels.h"
 
 #include "ui/widgets/chartstyle.h"
@@ -150,7 +152,8 @@ void StageMemoryPanel::refresh()
     const StageMemory &worst = mem.perStage[mem.worstStage];
     setFittingChartTitle(m_chart,
                          shown.size() < l.pp ? tr("Memory per GPU, %1 of %2 pipeline stages (ZeRO %3)").arg(shown.size()).arg(l.pp).arg(mem.zeroStage)
-                                             : tr("Memory per GPU by pipeline stage (ZeRO %1)").arg(mem.zeroStage),
+                         : l.dualPipe ? tr("Memory per GPU by pipeline rank (DualPipe, ZeRO %1)").arg(mem.zeroStage)
+                                      : tr("Memory per GPU by pipeline stage (ZeRO %1)").arg(mem.zeroStage),
                          tr("Per pipeline stage"));
     setFittingAxisTitle(m_chart, m_axisY, tr("%1 per GPU").arg(fmt::unitName(m_unit)), fmt::unitName(m_unit));
     QList<LegendEntry> legend;
@@ -165,8 +168,8 @@ void StageMemoryPanel::refresh()
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)), QChar(0x2501)});
     // The worst stage, marked ▶ under its bar; each stage's own figures are on hover.
     legend.append({palette().color(QPalette::WindowText),
-                   tr("worst: stage %1, %2 layers, %3 micro-batches in flight, %4")
-                       .arg(mem.worstStage).arg(worst.layers).arg(fmt::number(worst.inFlightMicroBatches))
+                   tr("worst: %1, %2 layers, %3 micro-batches in flight, %4")
+                       .arg(pipelineRankText(l, mem.worstStage)).arg(worst.layers).arg(fmt::number(worst.inFlightMicroBatches))
                        .arg(fmt::bytesIn(worst.bytes.total(), m_unit, 1)),
                    QChar(0x25B6)});
     m_legend->setEntries(legend);
@@ -180,9 +183,11 @@ void StageMemoryPanel::showHover(const QPointF &chartPos, const QPoint &globalPo
         const int k = static_cast<int>(std::lround(v.x()));
         if (k >= 0 && k < m_shown.size() && std::fabs(v.x() - k) <= m_series->barWidth() / 2) {
             const StageMemory &st = m_report->memory.perStage[m_shown[k]];
-            m_hoverText = tr("Stage %1: %2 layers, %3 parameters on this GPU, %4 micro-batches in flight\n"
+            QString who = pipelineRankText(m_report->memory.layout, st.stage);
+            who[0] = who[0].toUpper();
+            m_hoverText = tr("%1: %2 layers, %3 parameters on this GPU, %4 micro-batches in flight\n"
                              "params %5 + grads %6 + optimizer %7 + experts %12 + activations %8 + framework %9 + reserved %10 = %11")
-                              .arg(st.stage).arg(st.layers)
+                              .arg(who).arg(st.layers)
                               .arg(fmt::count(static_cast<std::int64_t>(std::llround(st.params))), fmt::number(st.inFlightMicroBatches),
                                    fmt::bytesIn(st.bytes.params, m_unit, 2), fmt::bytesIn(st.bytes.grads, m_unit, 2),
                                    fmt::bytesIn(st.bytes.optimizerAndMasterWeights, m_unit, 2),
