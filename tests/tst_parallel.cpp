@@ -924,6 +924,17 @@ private slots:
         s.ppSchedule = PipelineSchedule::OneFOneB;
         const Report twoOne = test::reportFor(s);
         QCOMPARE(twoOne.step.bubbleFraction, 1.0 / 4);
+        // Serving runs no schedule of micro-batches: an odd pipeline is no refusal there, and the
+        // schedule changes nothing.
+        Scenario serving = s;
+        serving.mode = Mode::Inference;
+        serving.pp = 3;
+        serving.gpus = 6;
+        serving.globalBatch.reset();
+        const Report servedDual = test::reportFor(serving);
+        serving.ppSchedule = PipelineSchedule::OneFOneB;
+        QCOMPARE(test::reportFor(serving).inference->ttftSeconds, servedDual.inference->ttftSeconds);
+        QVERIFY(!servedDual.layout.dualPipe);
         // Without a pipeline the schedule changes nothing.
         s.pp = 1;
         const Report flat = test::reportFor(s);

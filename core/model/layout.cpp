@@ -19,7 +19,7 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode)
     l.globalBatch = s.globalBatch.value_or(s.microBatch * l.dp);
     l.microBatches = l.globalBatch / (s.microBatch * l.dp);
     l.gpusPerNode = s.gpusPerNode.value_or(defaultGpusPerNode);
-    l.dualPipe = s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1;
+    l.dualPipe = s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && s.mode == Mode::Training;
     return l;
 }
 
@@ -134,8 +134,8 @@ std::optional<Refusal> validateLayout(const Scenario &s)
                                               "interleaved schedule (Megatron-LM): raise global_batch or set vpp = 1 (got %3)")
                                    .arg(micro).arg(s.pp).arg(s.vpp));
     }
-    if (s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1) {
-        // deepseek-ai/DualPipe, dualpipe.py: "assert num_ranks % 2 == 0" and "num_chunks % 2 == 0
+    if (s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && s.mode == Mode::Training) {
+        // Training only (serving runs no schedule of micro-batches). deepseek-ai/DualPipe, dualpipe.py: "assert num_ranks % 2 == 0" and "num_chunks % 2 == 0
         // and num_chunks >= num_ranks * 2".
         if (s.pp % 2 != 0)
             return rule("pp_schedule", QStringLiteral("\"dualpipe\" needs an even pp: rank i holds stage i and stage "
@@ -171,7 +171,8 @@ bool microBatchFits(const Scenario &s, std::int64_t microBatch)
     if (*s.globalBatch % perStep != 0)
         return false;
     const std::int64_t micro = *s.globalBatch / perStep;
-    if (s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && (micro % 2 != 0 || micro < 2 * s.pp))
+    if (s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && s.mode == Mode::Training
+        && (micro % 2 != 0 || micro < 2 * s.pp))
         return false;
     return s.vpp <= 1 || micro % s.pp == 0;
 }
