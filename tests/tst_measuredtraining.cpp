@@ -28,8 +28,8 @@
 //  - The same summary, 25.11 container, DGX-B200 (docs/performance-summary-archive.md at
 //    0a25f91; recipes in scripts/performance/configs/): Llama 3 8B FP8 (8 GPUs, micro-batch 2),
 //    Llama 3.1 405B FP8 (128 GPUs, TP 4, PP 8, CP 2, VP 8, batch 64) and GPT-OSS 120B BF16 (64
-//    GPUs, micro-batch 4, EP 64 as its recipe sets it, batch 512). Their FP8 is current scaling: each cast first finds
-//    its tensor's amax, one more read that Napkin's delayed-scaling casts leave out.
+//    GPUs, micro-batch 4, EP 64 as its recipe sets it, batch 512). Their FP8 is current scaling
+//    (--fp8-scaling current): each cast first measures its tensor's amax.
 // The H100 rows are described as those recipes run them: FlashAttention (Transformer Engine),
 // Megatron's distributed optimizer (ZeRO 1), gradients kept and reduced in bf16 under FP8 as under
 // BF16 (NeMo's scripts/performance/helpers.py set_precision_configs sets grad_reduce_in_fp32 = False
@@ -210,16 +210,22 @@ QList<Case> cases()
     published("Llama 3.1 70B FP8, 64 H100 (DGXC)", "dgxc-fp8", h100Run("llama3-70b", 64, 4, 8, 5, 1, 1, 128, 8192, true), 9.86);
     published("Llama 3.1 405B FP8, 512 H100 (DGXC)", "dgxc-fp8", h100Run("llama3.1-405b", 512, 8, 8, 8, 2, 1, 256, 8192, true), 12.37);
     published("GPT-3 175B FP8, 128 H100 (DGXC)", "dgxc-fp8", gpt3(128, 256, true), 5.626);
-    // Megatron-Bridge 26.04.01, DGX H100: tokens/s/GPU 8,960 and 5,824.
+    // Megatron-Bridge 26.04.01, DGX H100: tokens/s/GPU 8,960 and 5,824. Bridge's FP8 is current
+    // scaling: its performance scripts offer fp8_cs, fp8_mx and fp8_sc and no delayed scaling
+    // (scripts/performance/utils/precision.py at v0.2.0 and v0.4.1, get_precision_config).
+    const auto currentScaling = [](Scenario s) {
+        s.fp8Scaling = Fp8Scaling::Current;
+        return s;
+    };
     published("Qwen3-30B-A3B FP8, 16 H100, EP 16 (Bridge)", "bridge-moe",
-         h100Run("qwen3-30b-a3b", 16, 1, 1, 1, 1, 16, 1024, 4096, true), 1024.0 * 4096 / (8960.0 * 16));
+         currentScaling(h100Run("qwen3-30b-a3b", 16, 1, 1, 1, 1, 16, 1024, 4096, true)), 1024.0 * 4096 / (8960.0 * 16));
     published("GPT-OSS 120B BF16, 64 H100, EP 8 (Bridge)", "bridge-moe",
          h100Run("gpt-oss-120b", 64, 1, 4, 1, 1, 8, 1280, 4096, false), 1280.0 * 4096 / (5824.0 * 64));
     // MoE parallel folding: EP over TP x DP with expert TP 1. Qwen3-235B-A22B, Megatron-Bridge
     // 26.04.01 (1,712 tokens/s/GPU; its recipe overlaps the all-to-all, 1F1B, and leaves TP's
     // collectives unoverlapped); DeepSeek-V3, DGX Cloud Benchmarking v25.05 (deepseek_v3/
     // pretraining/README.md at 68eaf7e: 52.04 s per step, BF16, TP 2, PP 16, EP 64).
-    Scenario qwen = h100Run("qwen3-235b-a22b", 256, 2, 8, 4, 1, 32, 8192, 4096, true);
+    Scenario qwen = currentScaling(h100Run("qwen3-235b-a22b", 256, 2, 8, 4, 1, 32, 8192, 4096, true));
     qwen.etp = 1;
     qwen.epOverlap = true;
     qwen.tpOverlap = false;
@@ -234,10 +240,11 @@ QList<Case> cases()
         s.microBatch = microBatch;
         return s;
     };
-    published("Llama 3 8B FP8, 8 B200 (Bridge)", "bridge-b200", b200(h100Run("llama3-8b", 8, 1, 1, 1, 1, 1, 128, 8192, true), 2),
-         128.0 * 8192 / (30624.0 * 8));
+    published("Llama 3 8B FP8, 8 B200 (Bridge)", "bridge-b200",
+         currentScaling(b200(h100Run("llama3-8b", 8, 1, 1, 1, 1, 1, 128, 8192, true), 2)), 128.0 * 8192 / (30624.0 * 8));
     published("Llama 3.1 405B FP8, 128 B200, CP 2 (Bridge)", "bridge-b200",
-         b200(h100Run("llama3.1-405b", 128, 4, 8, 8, 2, 1, 64, 8192, true), 1), 64.0 * 8192 / (661.0 * 128));
+         currentScaling(b200(h100Run("llama3.1-405b", 128, 4, 8, 8, 2, 1, 64, 8192, true), 1)),
+         64.0 * 8192 / (661.0 * 128));
     // GPT-OSS: the 25.11 table prints EP 8, but the recipe that release ran sets EP 64
     // (Megatron-Bridge v0.2.0, 7af9601, 2025-11-26: scripts/performance/configs/gpt_oss/
     // workload_base_configs.py, GPT_OSS_120B_B200_BF16_BASE_CONFIG, expert_model_parallel_size=64,

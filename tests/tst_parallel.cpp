@@ -16,6 +16,10 @@
 #include <QRegularExpression>
 #include <QProcess>
 
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+
 using namespace napkin;
 
 Q_DECLARE_METATYPE(napkin::Scenario)
@@ -747,6 +751,50 @@ private slots:
         ops = firstStageOps(s, test::reportFor(s).memory.recipe);
         QVERIFY(opsNamed(ops, "FP8 cast (input)", Phase::Forward).empty());
         QVERIFY(opsNamed(ops, "FP8 cast (grad)", Phase::Backward).empty());
+    }
+
+    // FP8 current scaling (Transformer Engine's Float8CurrentScalingQuantizer::quantize_impl,
+    // transformer_engine/pytorch/csrc/quantizer.cpp): an amax kernel and a scale kernel before each
+    // cast. The amax reads the bf16 tensor again, except where its producer measured it
+    // (quantize_with_amax): the norm before the QKV projection and the MLP, the activation before
+    // the MLP's down projection, and the activation's backward before the up projection's
+    // gradient. Llama 3 8B at 4,096 tokens: four tensors a block read once more, the QKV
+    // projection's gradient (6,144 wide), the output projection's input and gradient and the
+    // MLP down projection's gradient (4,096 wide each), and 12 more kernels.
+    void fp8CurrentScalingMeasuresEachAmaxFirst()
+    {
+        Scenario s = test::presetScenario("llama3-8b");
+        s.seqLen = 4096;
+        s.microBatch = 1;
+        s.recipeId = QStringLiteral("fp8-mixed-adamw");
+        const Recipe recipe = test::reportFor(s).memory.recipe;
+        const auto amaxOps = [&recipe](const Scenario &sc) {
+            std::vector<WorkloadOp> all = firstStageOps(sc, recipe), out;
+            std::copy_if(all.cbegin(), all.cend(), std::back_inserter(out),
+                         [](const WorkloadOp &op) { return std::strncmp(op.name, "FP8 amax", 8) == 0; });
+            return out;
+        };
+        QVERIFY(amaxOps(s).empty());  // delayed scaling, the default
+        s.fp8Scaling = Fp8Scaling::Current;
+        const std::vector<WorkloadOp> ops = amaxOps(s);
+        double bytesPerLayer = 0, launchesPerLayer = 0;
+        for (const WorkloadOp &op : ops) {
+            QCOMPARE(op.count, 32.0);  // every block, none of the bf16 head
+            bytesPerLayer += op.bytes;
+            launchesPerLayer += op.launches;
+        }
+        QCOMPARE(bytesPerLayer, 4096.0 * (6144 + 3 * 4096) * 2);
+        QCOMPARE(launchesPerLayer, 12.0);
+        // It costs step time, and nothing under a bf16 recipe.
+        s.gpuId = QStringLiteral("b200");
+        s.timeBasis = TimeBasis::Estimated;
+        const double current = test::reportFor(s).step.stepSeconds;
+        s.fp8Scaling = Fp8Scaling::Delayed;
+        QCOMPARE_GT(current, test::reportFor(s).step.stepSeconds);
+        s.recipeId = QStringLiteral("bf16-mixed-adamw");
+        const double bf16 = test::reportFor(s).step.stepSeconds;
+        s.fp8Scaling = Fp8Scaling::Current;
+        QCOMPARE(test::reportFor(s).step.stepSeconds, bf16);
     }
 
     void bubble_data()

@@ -264,6 +264,19 @@ std::vector<ScenarioField> buildFields()
          nullptr,
          [](const Scenario &s) -> QJsonValue { return s.recipeId; },
          [](Scenario &s, const QJsonValue &v) { s.recipeId = v.toString(); }},
+        {"fp8_scaling", "fp8-scaling", nullptr, K::Choice, G::Run, 0, 0, false, false, nullptr,
+         "how an fp8 recipe's GEMMs find their scales: delayed (amax history, Transformer Engine's "
+         "DelayedScaling) or current (an amax pass before each cast, Float8CurrentScaling)",
+         T::Time, "FP8 scaling", "How the FP8 GEMMs' per-tensor scales are found (Transformer Engine). Delayed: from "
+         "an amax history of earlier steps, recorded by the cast itself. Current: each tensor's amax is measured "
+         "right before its cast, one more read of it and two more kernels (amax, scale), unless the norm or "
+         "activation that produced it measured the amax on the way (Transformer Engine's fused paths). Megatron-"
+         "Bridge's FP8 recipes use current scaling; NeMo 2.0's performance scripts default to delayed.",
+         choicesOf<kFp8ScalingNames>,
+         [](const Scenario &s) -> QJsonValue { return enumName(kFp8ScalingNames, static_cast<int>(s.fp8Scaling)); },
+         [](Scenario &s, const QJsonValue &v) {
+             s.fp8Scaling = static_cast<Fp8Scaling>(*enumValue(kFp8ScalingNames, v.toString()));
+         }},
         {"recompute", "recompute", nullptr, K::Choice, G::Run, 0, 0, false, false, nullptr,
          "activation recomputation (Korthikanti et al. 2022)",
          T::Activations, "Recompute", "What the backward pass recomputes instead of storing (Korthikanti et al. "

@@ -25,6 +25,11 @@ enum class Recompute { None, Selective, Full };
 /// chunk overlapped, weight gradients deferred into the bubble (Table 2).
 enum class PipelineSchedule { OneFOneB, DualPipe };
 
+/// How FP8 GEMMs' per-tensor scales are found (Transformer Engine recipes): delayed scaling takes
+/// each scale from an amax history of earlier steps, recorded by the cast kernel itself;
+/// current scaling measures the tensor's amax right before its cast (Float8CurrentScaling).
+enum class Fp8Scaling { Delayed, Current };
+
 /// Which formula counts activation memory: Korthikanti et al. 2022, or what autograd keeps in
 /// Napkin's reference PyTorch decoders (tests/validation/ACTIVATION_MODEL.md).
 enum class ActivationModel { Korthikanti, PyTorch };
@@ -198,6 +203,8 @@ struct Scenario {
     bool tpOverlap = false;
     std::int64_t pp = 1;              ///< pipeline stages (at most the layers; uneven stages allowed)
     std::int64_t vpp = 1;             ///< virtual stages per pipeline rank (interleaved 1F1B)
+    /// How FP8 GEMMs' scales are found (matters only under an fp8 recipe).
+    Fp8Scaling fp8Scaling = Fp8Scaling::Delayed;
     /// The pipeline schedule when pp > 1 (none without a pipeline).
     PipelineSchedule ppSchedule = PipelineSchedule::OneFOneB;
     std::int64_t cp = 1;              ///< context-parallel ranks (split the sequence)
@@ -290,6 +297,10 @@ inline constexpr EnumEntry kRecomputeNames[] = {
     {static_cast<int>(Recompute::None), "none", "None"},
     {static_cast<int>(Recompute::Selective), "selective", "Selective (attention)"},
     {static_cast<int>(Recompute::Full), "full", "Full (layer inputs only)"},
+};
+inline constexpr EnumEntry kFp8ScalingNames[] = {
+    {static_cast<int>(Fp8Scaling::Delayed), "delayed", "Delayed"},
+    {static_cast<int>(Fp8Scaling::Current), "current", "Current"},
 };
 inline constexpr EnumEntry kPipelineScheduleNames[] = {
     {static_cast<int>(PipelineSchedule::OneFOneB), "1f1b", "1F1B"},

@@ -13,6 +13,7 @@ WorkloadInput recipeWorkloadInput(const Scenario &s, const Recipe &recipe)
     WorkloadInput in = workloadInput(s, recipe.activationBytes, recipe.weightBytes, recipe.gradBytes,
                                      recipe.optimizerBytes, recipe.optimizerFlopsPerParam);
     in.fp8Gemms = recipe.matmulDtype() == QLatin1String("fp8");
+    in.fp8CurrentScaling = in.fp8Gemms && s.fp8Scaling == Fp8Scaling::Current;
     return in;
 }
 

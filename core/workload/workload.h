@@ -93,6 +93,8 @@ struct WorkloadInput {
     /// The linear layers' GEMMs run in FP8 (Transformer Engine): each brings the kernels that
     /// cast its inputs (OpBuilder::fp8Casts).
     bool fp8Gemms = false;
+    /// Under fp8Gemms, Scenario::fp8Scaling is current: each cast first measures its tensor's amax.
+    bool fp8CurrentScaling = false;
     double optimizerFlopsPerParam = 15;
     double optimizerParams = 0;  ///< parameters this GPU updates (after TP, PP and ZeRO)
     /// Gradient accumulation outside the GEMMs (Scenario::gradAccumulationFusion off): the

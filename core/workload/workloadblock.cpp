@@ -16,8 +16,11 @@ void WorkloadBuilder::attentionProjections()
     if (in.kvLoraRank > 0) {
         latentAttentionProjections();
     } else {
+        // Transformer Engine's LayerNormLinear: the norm measures its output's amax.
+        ops.amaxFusedInput = true;
         ops.matmul("QKV projection", L, T, d, (qw + 2 * kv) / tp,
                    {inputSaved, d * (qw + 2 * kv) / tp + (biased ? (qw + 2 * kv) / tp : 0)});  // MLA has none
+        ops.amaxFusedInput = false;
     }
     if (in.qkNorm) {
         // Qwen3: an RMSNorm over each head's queries and keys, a head_dim weight each,
@@ -145,9 +148,9 @@ void WorkloadBuilder::blockMlp()
     if (in.experts > 0)
         mixtureOfExperts();
     else if (llama)
-        mlp("MLP gate + up", "SwiGLU", "MLP down", L, T, sb, ff, 1, inputSaved, in.tp);
+        mlp("MLP gate + up", "SwiGLU", "MLP down", L, T, sb, ff, 1, inputSaved, in.tp, true);
     else
-        mlp("MLP up", "GELU", "MLP down", L, T, sb, ff, 1, inputSaved, in.tp);
+        mlp("MLP up", "GELU", "MLP down", L, T, sb, ff, 1, inputSaved, in.tp, true);
 }
 
 // One MLP over `tokensHere` tokens of this GPU (`tokensAll` over the micro-batch, for the
@@ -155,21 +158,30 @@ void WorkloadBuilder::blockMlp()
 // experts): gpt2's up, GELU and down with biases, or llama's fused gate-and-up, SwiGLU and
 // down. `groups` weight sets of it sit on this GPU (experts).
 void WorkloadBuilder::mlp(const char *up, const char *act, const char *down, double count, double tokensHere,
-                          double tokensAll, double width, double groups, double inSaved, double widthSplit)
+                          double tokensAll, double width, double groups, double inSaved, double widthSplit,
+                          bool fusedNorm)
 {
+    // A dense MLP is Transformer Engine's LayerNormMLP: under FP8 current scaling its norm, its
+    // activation and the activation's backward measure the amax of what they hand the GEMMs.
+    // Megatron-Core's experts take permuted tokens and run their own activation: none fused.
+    ops.amaxFusedInput = fusedNorm;
+    ops.amaxFusedGrad = fusedNorm;
     const double ffSaved = full ? 0 : split(B * tokensAll * width);  // one width-wide tensor
     const double bias = biased ? 1 : 0;
     if (llama) {
         ops.groupedMatmul(up, count, groups, tokensHere, d, 2 * width / widthSplit,
                           {inSaved, groups * 2 * (d + bias) * width / widthSplit});
+        ops.amaxFusedGrad = false;
         // The fused gate-and-up output (2 d_ff wide); the reference keeps gate, SiLU and up apart.
         ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / widthSplit, kSwigluFlops, 2, 1, 0,
                         {(pytorch ? 3 : 2) * ffSaved, 0});
     } else {
         ops.groupedMatmul(up, count, groups, tokensHere, d, width / widthSplit, {inSaved, groups * (d * width + width) / widthSplit});
+        ops.amaxFusedGrad = false;
         ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / widthSplit, kGeluFlops, 1, 1, 0, {ffSaved, 0});
     }
     ops.groupedMatmul(down, count, groups, tokensHere, width / widthSplit, d, {ffSaved, groups * (width * d / widthSplit + bias * d)});
+    ops.amaxFusedInput = false;
 }
 
 void WorkloadBuilder::mixtureOfExperts()
@@ -218,7 +230,7 @@ void WorkloadBuilder::mixtureOfExperts()
             in.sharedExperts * in.expertDff, 1, 0, in.tp);  // they read the norm's output, kept once above
     if (denseL > 0)
         mlp(llama ? "dense MLP gate + up" : "dense MLP up", llama ? "dense SwiGLU" : "dense GELU", "dense MLP down",
-            denseL, T, sb, ff, 1, inputSaved, in.tp);
+            denseL, T, sb, ff, 1, inputSaved, in.tp, true);
 }
 
 } // namespace napkin

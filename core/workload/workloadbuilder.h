@@ -49,6 +49,11 @@ public:
     bool expert = false;  ///< the ops added now are a routed expert's
     bool fusedAttention = false;  ///< the ops added now are FlashAttention kernels
     bool highPrecision = false;   ///< the GEMMs added now stay in the compute dtype (WorkloadOp::highPrecision)
+    /// Under FP8 current scaling, the GEMMs added now take an input (or, backward, an incoming
+    /// gradient) whose amax the kernel that produced it measured: Transformer Engine's fused
+    /// norm (LayerNormLinear, LayerNormMLP) and activation paths (quantize_with_amax).
+    bool amaxFusedInput = false;
+    bool amaxFusedGrad = false;
     double attentionHeadDim = 0;  ///< with fusedAttention: WorkloadOp::attentionHeadDim
     double attentionLength = 0;   ///< with fusedAttention: WorkloadOp::attentionLength
 
@@ -108,6 +113,13 @@ public:
     /// (columnwise copies for FP8 on Hopper) and "Performance Optimizations: FP8 weight
     /// caching"; cublasLtMatmul's FP8 requirement "A must be transposed and B non-transposed".
     /// FLOPs: amax compare, scale and convert, 3 per element.
+    /// Current scaling (WorkloadInput::fp8CurrentScaling) runs two kernels before each cast
+    /// (Transformer Engine, transformer_engine/pytorch/csrc/quantizer.cpp,
+    /// Float8CurrentScalingQuantizer::quantize_impl: nvte_compute_amax, then
+    /// nvte_compute_scale_from_amax, then nvte_quantize_v2): the amax reads the bf16 tensor once
+    /// more, 1 FLOP an element, unless its producer measured it (amaxFusedInput, amaxFusedGrad:
+    /// quantize_with_amax), and the scale is a kernel of its own. Under sequence parallelism the
+    /// amax is also all-reduced over TP, a 4-byte collective left out.
     void fp8Casts(double count, double inputs, double outputs)
     {
         if (!m_in.fp8Gemms || highPrecision)
@@ -117,6 +129,20 @@ public:
             inputs * (a + 2));
         add("FP8 cast (grad)", Phase::Backward, OpKind::Elementwise, count, 3 * outputs, 0,
             outputs * (a + 2));
+        if (!m_in.fp8CurrentScaling)
+            return;
+        amaxPass("FP8 amax + scale (input)", Phase::Forward, count, amaxFusedInput ? 0 : inputs);
+        amaxPass("FP8 amax + scale (grad)", Phase::Backward, count, amaxFusedGrad ? 0 : outputs);
+    }
+
+    /// Current scaling's kernels before one cast: the amax over `elements` (0: measured by the
+    /// producer) and the scale from it, each its own launch.
+    void amaxPass(const char *name, Phase phase, double count, double elements)
+    {
+        const std::size_t before = m_out.size();
+        add(name, phase, OpKind::Elementwise, count, elements, 0, elements * m_in.activationBytes);
+        if (m_out.size() > before)
+            m_out.back().launches = elements > 0 ? 2 : 1;
     }
 
     /// A permutation of `elements` activations (rows gathered into a new order): each read once
@@ -172,8 +198,9 @@ public:
 private:
     void latentAttentionProjections();
     void mixtureOfExperts();
+    /// `fusedNorm`: a dense MLP behind its own norm (Transformer Engine's LayerNormMLP).
     void mlp(const char *up, const char *act, const char *down, double count, double tokensHere, double tokensAll,
-             double width, double groups, double inSaved, double widthSplit);
+             double width, double groups, double inSaved, double widthSplit, bool fusedNorm = false);
 
     /// A tensor of `bytes` over the micro-batch placed on this GPU: one TP keeps whole (/ tp
     /// only with SP), or one TP splits; either / cp.

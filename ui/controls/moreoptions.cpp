@@ -79,6 +79,7 @@ QWidget *MoreOptions::buildSetupGroup()
         m_recipe->addItem(r.name, r.id);
         m_recipe->setItemData(m_recipe->count() - 1, r.source, Qt::ToolTipRole);
     }
+    m_fp8Scaling = m_fields->addRow(form, "fp8_scaling");
     m_recompute = static_cast<QComboBox *>(m_fields->addRow(form, "recompute"));
     // An offload needs a ZeRO stage that shards what it moves: choosing one raises the stage.
     m_offload = static_cast<QComboBox *>(m_fields->addRow(form, "offload", {}, [](Scenario &s) {
@@ -174,9 +175,12 @@ void MoreOptions::sync(const Scenario &s)
     for (QWidget *w : {static_cast<QWidget *>(m_zero), static_cast<QWidget *>(m_recompute),
                        static_cast<QWidget *>(m_offload)})
         m_setupForm->setRowVisible(w, training);
+    // The FP8 scaling recipe only matters to the FP8 GEMMs of a training recipe.
+    const std::optional<Recipe> recipe = findRecipe(s.recipeId);
+    m_setupForm->setRowVisible(m_fp8Scaling, training && recipe && recipe->matmulDtype() == QLatin1String("fp8"));
     m_activations->setVisible(training);
     m_servingGroup->setVisible(!training);
-    const QSignalBlocker recipe(m_recipe);
+    const QSignalBlocker recipeBox(m_recipe);
     const QSignalBlocker price(m_price);
     const QSignalBlocker catalogPrice(m_catalogPrice);
     m_recipe->setCurrentIndex(m_recipe->findData(s.recipeId));

@@ -72,6 +72,7 @@ private:
     NumberSpinBox *m_gpus = nullptr;
     QComboBox *m_zero = nullptr;
     QComboBox *m_recipe = nullptr;
+    QWidget *m_fp8Scaling = nullptr;  ///< shown under an fp8 recipe only
     QComboBox *m_recompute = nullptr;
     QComboBox *m_offload = nullptr;
     QComboBox *m_utilizationBasis = nullptr;
