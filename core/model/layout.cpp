@@ -19,7 +19,7 @@ Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode)
     l.globalBatch = s.globalBatch.value_or(s.microBatch * l.dp);
     l.microBatches = l.globalBatch / (s.microBatch * l.dp);
     l.gpusPerNode = s.gpusPerNode.value_or(defaultGpusPerNode);
-    l.dualPipe = s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && s.mode == Mode::Training;
+    l.dualPipe = runsDualPipe(s);
     return l;
 }
 
@@ -31,6 +31,16 @@ Refusal rule(const char *field, const QString &problem)
 }
 
 } // namespace
+
+bool runsDualPipe(const Scenario &s)
+{
+    return s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && s.mode == Mode::Training;
+}
+
+bool dualPipeTakes(std::int64_t pp, std::int64_t microBatches)
+{
+    return microBatches % 2 == 0 && microBatches >= 2 * pp;
+}
 
 Scenario withSimplestLayout(Scenario s)
 {
@@ -134,16 +144,15 @@ std::optional<Refusal> validateLayout(const Scenario &s)
                                               "interleaved schedule (Megatron-LM): raise global_batch or set vpp = 1 (got %3)")
                                    .arg(micro).arg(s.pp).arg(s.vpp));
     }
-    if (s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && s.mode == Mode::Training) {
-        // Training only (serving runs no schedule of micro-batches). deepseek-ai/DualPipe, dualpipe.py: "assert num_ranks % 2 == 0" and "num_chunks % 2 == 0
-        // and num_chunks >= num_ranks * 2".
+    if (runsDualPipe(s)) {
+        // deepseek-ai/DualPipe, dualpipe.py: "assert num_ranks % 2 == 0"; dualPipeTakes.
         if (s.pp % 2 != 0)
             return rule("pp_schedule", QStringLiteral("\"dualpipe\" needs an even pp: rank i holds stage i and stage "
                                                       "pp - 1 - i (got pp = %1)").arg(s.pp));
         if (s.vpp > 1)
             return rule("pp_schedule", QStringLiteral("\"dualpipe\" needs vpp = 1: each rank's two stages are its "
                                                       "chunks (got vpp = %1)").arg(s.vpp));
-        if (micro % 2 != 0 || micro < 2 * s.pp)
+        if (!dualPipeTakes(s.pp, micro))
             return rule("pp_schedule", QStringLiteral("\"dualpipe\" needs an even number of micro-batches per step, at "
                                                       "least 2 x pp = %1, half entering from each end: raise "
                                                       "global_batch (got %2)")
@@ -171,8 +180,7 @@ bool microBatchFits(const Scenario &s, std::int64_t microBatch)
     if (*s.globalBatch % perStep != 0)
         return false;
     const std::int64_t micro = *s.globalBatch / perStep;
-    if (s.ppSchedule == PipelineSchedule::DualPipe && s.pp > 1 && s.mode == Mode::Training
-        && (micro % 2 != 0 || micro < 2 * s.pp))
+    if (runsDualPipe(s) && !dualPipeTakes(s.pp, micro))
         return false;
     return s.vpp <= 1 || micro % s.pp == 0;
 }

@@ -44,6 +44,14 @@ struct Layout {
 /// the GPU's catalog node size, used when the scenario sets none.
 Layout deriveLayout(const Scenario &s, std::int64_t defaultGpusPerNode);
 
+/// Whether the scenario runs DualPipe: its schedule, a pipeline to run it on, and training
+/// (serving runs no schedule of micro-batches).
+bool runsDualPipe(const Scenario &s);
+/// DualPipe's micro-batch rule (deepseek-ai/DualPipe, dualpipe.py: "num_chunks % 2 == 0 and
+/// num_chunks >= num_ranks * 2"): an even number per step, at least 2 x pp, half entering from
+/// each end.
+bool dualPipeTakes(std::int64_t pp, std::int64_t microBatches);
+
 /// The rules a layout must follow (after each field's range), each refusal naming its field and the rule:
 /// tp divides heads and kv_heads; pp <= layers; vpp > 1 needs pp > 1, at least vpp layers
 /// on every stage (chunks as even as the count allows; Llama 3 405B's 126 layers on 16 stages

@@ -244,7 +244,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                                     continue;
                                 // The scenario's schedule: DualPipe runs what validateLayout lets it.
                                 if (s.ppSchedule == PipelineSchedule::DualPipe && pp > 1
-                                    && (pp % 2 != 0 || vpp > 1 || micro % 2 != 0 || micro < 2 * pp))
+                                    && (pp % 2 != 0 || vpp > 1 || !dualPipeTakes(pp, micro)))
                                     continue;
                                 // ZeRO stages the offload allows (optimizer: 1+, params: 3); one
                                 // replica shards nothing, so it takes the lowest of them.

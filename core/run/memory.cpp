@@ -64,6 +64,27 @@ QList<double> stageParamsFrom(const Scenario &s, const Layout &l, const Workload
     return perRank(l, out);
 }
 
+/// The activations pipeline rank `rank` holds at its peak, of each stage it holds
+/// (rankStages): each stage's blocks times its micro-batches in flight, the embedding's output
+/// with the first stage's, and the head's once on the last stage, which runs each micro-batch's
+/// backward at once.
+double rankActivationBytes(const Layout &l, const ActivationBreakdown &a, const std::vector<std::int64_t> &layers,
+                           const std::vector<std::int64_t> &dense, std::int64_t rank)
+{
+    double bytes = 0;
+    for (std::int64_t stage : rankStages(l, rank)) {
+        const auto at = static_cast<std::size_t>(stage);
+        const double inFlight = inFlightMicroBatches(l, stage);
+        bytes += (a.perLayer * static_cast<double>(layers[at] - dense[at]) + a.perDenseLayer * static_cast<double>(dense[at]))
+                 * inFlight;
+        if (stage == 0)
+            bytes += a.embedding * inFlight;
+        if (stage == l.pp - 1)
+            bytes += a.head;
+    }
+    return bytes;
+}
+
 /// One figure of every stage of the report, in stage order.
 QList<double> eachStage(const MemoryReport &m, double StageMemory::*figure)
 {
@@ -180,19 +201,7 @@ double worstStageBytes(const Scenario &s, const Recipe &recipe, const Layout &l,
     const double block = s.paramsOverride ? 0 : sums.paramsPerBlock;
     double worst = 0;
     for (std::int64_t i : candidateRanks(l)) {
-        double act = 0;
-        for (std::int64_t stage : rankStages(l, i)) {
-            const double inFlight = inFlightMicroBatches(l, stage);
-            const auto at = static_cast<std::size_t>(stage);
-            act += (a.perLayer * static_cast<double>(layers[at] - dense[at])
-                    + a.perDenseLayer * static_cast<double>(dense[at]))
-                   * inFlight;
-            if (stage == 0)
-                act += a.embedding * inFlight;
-            if (stage == l.pp - 1)
-                act += a.head;
-        }
-        const StageInputs in{params[i], experts.value(i), block, act, 0};
+        const StageInputs in{params[i], experts.value(i), block, rankActivationBytes(l, a, layers, dense, i), 0};
         worst = std::max(worst, stageBytes(in, s, recipe, s.zeroStage, static_cast<double>(l.shardGroup()),
                                            static_cast<double>(l.expertShardGroup()), nullptr)
                                     .total());
@@ -232,22 +241,8 @@ MemoryReport computeMemory(const Scenario &s, const Recipe &recipe, const GpuSpe
             st.layers += layers[static_cast<std::size_t>(stage)];
             st.inFlightMicroBatches += inFlightMicroBatches(l, stage);
         }
-        const auto held = [&](const ActivationBreakdown &a) {
-            double bytes = 0;
-            for (std::int64_t stage : rankStages(l, i)) {
-                const auto at = static_cast<std::size_t>(stage);
-                const double inFlight = inFlightMicroBatches(l, stage);
-                bytes += (a.perLayer * static_cast<double>(layers[at] - dense[at])
-                          + a.perDenseLayer * static_cast<double>(dense[at]))
-                         * inFlight;
-                if (stage == 0)
-                    bytes += a.embedding * inFlight;
-                if (stage == l.pp - 1)
-                    bytes += a.head;  // the last stage runs each micro-batch's backward at once
-            }
-            return bytes;
-        };
-        StageInputs in{st.params, st.expertParams, block, held(r.activations), held(one)};
+        StageInputs in{st.params, st.expertParams, block, rankActivationBytes(l, r.activations, layers, dense, i),
+                       rankActivationBytes(l, one, layers, dense, i)};
         st.bytes = stageBytes(in, s, recipe, s.zeroStage, shards, expertShards, &st.overheads);
         inputs.push_back(in);
         r.perStage.append(st);

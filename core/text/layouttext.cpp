@@ -5,9 +5,11 @@
 namespace napkin {
 
 QString splitText(std::int64_t tp, std::int64_t pp, std::int64_t vpp, std::int64_t cp, std::int64_t dp,
-                  std::int64_t ep, bool sp)
+                  std::int64_t ep, bool sp, bool dualPipe)
 {
     QString text = QStringLiteral("tp %1 · pp %2").arg(tp).arg(pp);
+    if (dualPipe)
+        text += QStringLiteral(" (DualPipe)");
     if (vpp > 1)
         text += QStringLiteral(" (vpp %1)").arg(vpp);
     text += QStringLiteral(" · cp %1 · dp %2").arg(cp).arg(dp);
@@ -20,9 +22,7 @@ QString splitText(std::int64_t tp, std::int64_t pp, std::int64_t vpp, std::int64
 
 QString splitText(const Layout &l)
 {
-    QString text = splitText(l.tp, l.pp, l.vpp, l.cp, l.dp, l.ep, l.sp);
-    if (l.dualPipe)
-        text.replace(QStringLiteral("pp %1").arg(l.pp), QStringLiteral("pp %1 (DualPipe)").arg(l.pp));
+    QString text = splitText(l.tp, l.pp, l.vpp, l.cp, l.dp, l.ep, l.sp, l.dualPipe);
     if (l.etp != l.tp)  // MoE parallel folding: the experts' own tensor parallelism
         text += QStringLiteral(" · etp %1").arg(l.etp);
     return text;

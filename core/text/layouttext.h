@@ -13,9 +13,10 @@ namespace napkin {
 
 /// How a run is split across its GPUs, in the one spelling every text uses (the report, the
 /// step's explanation, the planner): "tp 8 · pp 16 (vpp 2) · cp 2 · dp 64", then " · ep 8"
-/// when the experts are split and " · SP" with sequence parallelism.
+/// when the experts are split and " · SP" with sequence parallelism; "pp 16 (DualPipe)" under
+/// that schedule.
 QString splitText(std::int64_t tp, std::int64_t pp, std::int64_t vpp, std::int64_t cp, std::int64_t dp,
-                  std::int64_t ep, bool sp);
+                  std::int64_t ep, bool sp, bool dualPipe = false);
 QString splitText(const Layout &l);
 
 /// The GPU of pipeline rank `rank`: "stage 3", or under DualPipe, whose ranks hold two stages,
