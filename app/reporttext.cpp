@@ -8,6 +8,7 @@
 
 #include "core/report/baseline.h"
 #include "core/text/layouttext.h"
+#include "core/text/stepexplain.h"
 #include "core/model/modelshape.h"
 
 #include <QStringList>
@@ -191,6 +192,8 @@ void writeStep(QTextStream &t, const Report &r, ByteUnit unit)
       << ", HFU " << fmt::percent(st.estimatedHfu) << ", " << fmt::number(st.tokensPerSecondPerGpu) << " tokens/s per GPU\n";
     if (r.scenario.calibration)
         t << "  calibration      " << calibrationSummary(*r.scenario.calibration) << '\n';
+    t << "  track record     " << (r.scenario.calibration ? "uncalibrated, " : "") << trackRecordPhrase(r.scenario)
+      << "; the runs: docs/validation.md\n";
     qsizetype linkWidth = 15;  // "nvlink4 + ib-ndr" (an all-to-all across nodes) is wider
     for (const CommOp &op : st.comm)
         linkWidth = std::max(linkWidth, op.linkId.size() + 1);

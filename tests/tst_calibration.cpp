@@ -1,10 +1,13 @@
 // Calibration from measured runs (napkin calibrate): the fit recovers factors that generated
 // the "measured" steps, one run moves the factors by the least that explains it, a calibrated
-// scenario survives its file, and what no efficiency can explain is refused by name.
+// scenario survives its file, what no efficiency can explain is refused by name, and the
+// estimate states its track record against published runs.
 
 #include "core/io/scenariojson.h"
 #include "core/report/calibration.h"
 #include "core/report/report.h"
+#include "core/report/trackrecord.h"
+#include "core/text/stepexplain.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -163,6 +166,45 @@ private slots:
         QVERIFY(!fit.ok());
         QCOMPARE(fit.refusal().field, QStringLiteral("runs[2].measured_step_seconds"));
         QVERIFY(!calibrate({}, test::catalog(), {}).ok());
+    }
+
+    void theEstimateStatesItsTrackRecord()
+    {
+        // Beside the step, the record of the scenario's kind of model against published runs
+        // (core/report/trackrecord.h; tst_measuredtraining checks its figures); once calibrated,
+        // the runs it came from first.
+        Scenario dense = preset("llama3-8b", 8);
+        const auto plain = computeReport(dense, test::catalog());
+        QVERIFY(plain.ok());
+        const QString text = stepTrackRecordText(*plain);
+        QVERIFY2(text.startsWith(QStringLiteral("Track record: on %1 published dense runs (A100 80G, H100 SXM, B200) the "
+                                                "estimate averaged ")
+                                     .arg(trackRecords().front().runs)),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("faster than measured (")), qPrintable(text));
+
+        Scenario moe = preset("qwen3-30b-a3b", 16);
+        moe.ep = 16;
+        const auto routed = computeReport(moe, test::catalog());
+        QVERIFY2(routed.ok(), qPrintable(routed.refusalMessage()));
+        QCOMPARE(&trackRecordFor(moe), &trackRecords().at(1));
+        QVERIFY2(stepTrackRecordText(*routed).contains(QStringLiteral("published Mixture-of-Experts runs (H100 SXM, B200)")),
+                 qPrintable(stepTrackRecordText(*routed)));
+
+        const auto fit = calibrate({MeasuredRun{QStringLiteral("mine"), dense, 1.25 * stepOf(dense), std::nullopt}},
+                                   test::catalog(), {});
+        QVERIFY(fit.ok());
+        dense.calibration = *fit;
+        const auto calibrated = computeReport(dense, test::catalog());
+        QVERIFY(calibrated.ok());
+        QVERIFY2(stepTrackRecordText(*calibrated).startsWith(QStringLiteral("Calibrated on 1 measured run. Before calibration, on ")),
+                 qPrintable(stepTrackRecordText(*calibrated)));
+
+        dense.calibration.reset();
+        dense.mode = Mode::Inference;
+        const auto serving = computeReport(dense, test::catalog());
+        QVERIFY2(serving.ok(), qPrintable(serving.refusalMessage()));
+        QVERIFY(stepTrackRecordText(*serving).isEmpty());
     }
 };
 

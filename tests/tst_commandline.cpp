@@ -1,5 +1,6 @@
 // The `napkin` command line: options resolve into a Scenario; bad input exits 2 with one line.
 #include "app/commandline.h"
+#include "core/report/trackrecord.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -575,6 +576,11 @@ private slots:
         QCOMPARE(before.status, 0);
         const QJsonObject time0 = QJsonDocument::fromJson(before.out).object().value(QStringLiteral("time")).toObject();
         QCOMPARE(time0.value(QStringLiteral("calibrated")).toBool(), false);
+        // Uncalibrated, the estimate carries its record against published dense runs.
+        const QJsonObject record = time0.value(QStringLiteral("track_record")).toObject();
+        QCOMPARE(record.value(QStringLiteral("kind")).toString(), QStringLiteral("dense"));
+        QCOMPARE(record.value(QStringLiteral("runs")).toInt(), trackRecords().front().runs);
+        QCOMPARE(record.value(QStringLiteral("mean_error")).toDouble(), trackRecords().front().meanError);
         const double estimated = time0.value(QStringLiteral("step_seconds")).toDouble();
         // A measured step 20% slower than the estimate.
         const double measured = estimated * 1.2;
@@ -597,6 +603,7 @@ private slots:
         QCOMPARE(time1.value(QStringLiteral("calibration")).toObject().value(QStringLiteral("runs")).toInt(), 1);
         const Run text = runNapkin(split(QStringLiteral("report --scenario ") + saved));
         QVERIFY2(text.out.contains("calibrated on 1 run"), text.out.constData());
+        QVERIFY2(text.out.contains("track record     uncalibrated, on "), text.out.constData());
     }
 
     // napkin budget --json: the keys, in base units, and the text's numbers.

@@ -46,6 +46,7 @@
 
 #include "core/report/calibration.h"
 #include "core/report/report.h"
+#include "core/report/trackrecord.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -269,6 +270,48 @@ class TestMeasuredTraining final : public QObject
 {
     Q_OBJECT
 
+private:
+    /// The window and the report state the estimate's track record (core/report/trackrecord.cpp):
+    /// it must be this table's, kind by kind, to the 0.05 percentage point it prints.
+    static void checkTrackRecords(const QList<Case> &all)
+    {
+        for (const TrackRecord &record : trackRecords()) {
+            TrackRecord seen;
+            seen.lowest = 1e9;
+            seen.highest = -1e9;
+            QStringList gpus;
+            for (const Case &c : all) {
+                if (&trackRecordFor(c.scenario) != &record)
+                    continue;
+                const double e = estimate(c.scenario) / c.measuredSeconds - 1;
+                ++seen.runs;
+                seen.meanError += e;
+                seen.meanAbsError += std::abs(e);
+                seen.lowest = std::min(seen.lowest, e);
+                seen.highest = std::max(seen.highest, e);
+                const QString gpu = test::catalog().findGpu(c.scenario.gpuId)->shortName;
+                if (!gpus.contains(gpu))
+                    gpus.append(gpu);
+            }
+            seen.meanError /= seen.runs;
+            seen.meanAbsError /= seen.runs;
+            qInfo("track record, %s runs on %s: %d, mean error %+.2f%%, mean |error| %.2f%%, from %+.2f%% to %+.2f%%",
+                  qPrintable(record.kind), qPrintable(gpus.join(QStringLiteral(", "))), seen.runs, seen.meanError * 100,
+                  seen.meanAbsError * 100, seen.lowest * 100, seen.highest * 100);
+            QCOMPARE(gpus.join(QStringLiteral(", ")), record.gpus);
+            QCOMPARE(seen.runs, record.runs);
+            for (const auto &[stated, measured] : {std::pair{record.meanError, seen.meanError},
+                                                   std::pair{record.meanAbsError, seen.meanAbsError},
+                                                   std::pair{record.lowest, seen.lowest},
+                                                   std::pair{record.highest, seen.highest}})
+                QVERIFY2(std::abs(stated - measured) <= 0.0005,
+                         qPrintable(QStringLiteral("%1: stated %2%, the table gives %3%")
+                                        .arg(record.kind)
+                                        .arg(stated * 100, 0, 'f', 2)
+                                        .arg(measured * 100, 0, 'f', 2)));
+        }
+    }
+
 private slots:
     void uncalibratedAgainstMeasured()
     {
@@ -296,6 +339,7 @@ private slots:
         const double average = sum / static_cast<double>(all.size());
         qInfo("published training runs: %lld, average |error| %.1f%%, worst %.1f%%", static_cast<long long>(all.size()),
               average * 100, worst * 100);
+        checkTrackRecords(all);
         QVERIFY(all.size() >= 15);
         // The targets: average within 8%, every row within 15%. Napkin's GEMMs run at a measured
         // figure plus a fixed time per launch (the H100's from realistic training shapes, the

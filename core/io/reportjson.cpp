@@ -1,6 +1,7 @@
 #include "core/io/reportjson.h"
 
 #include "core/report/baseline.h"
+#include "core/report/trackrecord.h"
 
 #include "core/io/scenariojson.h"
 
@@ -140,6 +141,18 @@ QJsonObject memoryJson(const Report &r)
     return memory;
 }
 
+QJsonObject trackRecordJson(const TrackRecord &t)
+{
+    return {{QStringLiteral("kind"), t.kind},
+            {QStringLiteral("gpus"), t.gpus},
+            {QStringLiteral("runs"), t.runs},
+            {QStringLiteral("mean_error"), t.meanError},
+            {QStringLiteral("mean_abs_error"), t.meanAbsError},
+            {QStringLiteral("lowest_error"), t.lowest},
+            {QStringLiteral("highest_error"), t.highest},
+            {QStringLiteral("source"), QStringLiteral("tests/tst_measuredtraining.cpp")}};
+}
+
 QJsonObject timeJson(const Report &r)
 {
     const TimeReport &t = r.time;
@@ -163,6 +176,9 @@ QJsonObject timeJson(const Report &r)
                                                          {QStringLiteral("runs"), integer(r.scenario.calibration->runs.size())},
                                                          {QStringLiteral("date"), r.scenario.calibration->date}})
                                 : QJsonValue(QJsonValue::Null)},
+        // How far the uncalibrated estimate has been from published measured runs of this kind
+        // of model (core/report/trackrecord.h): errors are estimated / measured - 1.
+        {QStringLiteral("track_record"), trackRecordJson(trackRecordFor(r.scenario))},
         {QStringLiteral("estimated_mfu"), r.step.estimatedMfu},
         {QStringLiteral("estimated_hfu"), r.step.estimatedHfu},
         {QStringLiteral("bubble_fraction"), r.step.bubbleFraction},

@@ -1,12 +1,13 @@
 #include "core/text/stepexplain.h"
 
+#include "core/report/trackrecord.h"
 #include "core/text/layouttext.h"
-
 #include "core/text/units.h"
 
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 namespace napkin {
@@ -276,6 +277,49 @@ QString stepRunText(const Report &r)
     return tr("Run: %1 at your utilisation · %2 estimated (%3 steps); the time shown elsewhere uses %4")
         .arg(fmt::duration(t.secondsUtilization), fmt::duration(t.secondsEstimated), fmt::number(t.steps),
              t.timeBasis == TimeBasis::Estimated ? tr("the estimate") : tr("your utilisation"));
+}
+
+namespace {
+
+/// An estimate's error (estimated / measured - 1) in words: "10.1% faster" is an estimate that
+/// came out 10.1% shorter than the measured step.
+QString errorWords(double e)
+{
+    if (std::abs(e) < 0.0005)
+        return fmt::percent(0, 1);
+    return e < 0 ? tr("%1 faster").arg(fmt::percent(-e, 1)) : tr("%1 slower").arg(fmt::percent(e, 1));
+}
+
+/// The same against the measurement: "10.1% faster than measured", or "the measured time".
+QString errorAgainstMeasured(double e)
+{
+    return std::abs(e) < 0.0005 ? tr("the measured time") : tr("%1 than measured").arg(errorWords(e));
+}
+
+} // namespace
+
+QString trackRecordPhrase(const Scenario &s)
+{
+    const TrackRecord &t = trackRecordFor(s);
+    return tr("on %1 published %2 runs (%3) the estimate averaged %4 (%5 to %6)")
+        .arg(t.runs)
+        .arg(t.kind, t.gpus, errorAgainstMeasured(t.meanError), errorWords(t.lowest), errorWords(t.highest));
+}
+
+QString stepTrackRecordText(const Report &r)
+{
+    if (r.scenario.mode != Mode::Training)
+        return {};
+    const QString record = trackRecordPhrase(r.scenario);
+    if (r.scenario.calibration) {
+        const auto runs = r.scenario.calibration->runs.size();
+        return tr("Calibrated on %1 measured run%2. Before calibration, %3.")
+            .arg(runs)
+            .arg(runs == 1 ? QString() : QStringLiteral("s"), record);
+    }
+    return tr("Track record: %1. Calibrating on a run of your own (Edit > Calibrate from a Measured Run, or napkin "
+              "calibrate) corrects it for your cluster.")
+        .arg(record);
 }
 
 QString layoutLine(const Layout &l)

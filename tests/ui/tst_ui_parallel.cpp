@@ -23,6 +23,8 @@
 #include "ui/state/scenariocontroller.h"
 #include "ui/views/stagememorypanel.h"
 #include "ui/views/steptimepanel.h"
+#include "core/report/trackrecord.h"
+#include "core/text/units.h"
 #include "ui/widgets/textstrip.h"
 
 #include <QBarSet>
@@ -125,6 +127,14 @@ private slots:
         QVERIFY(stepComponentSeconds(r.step, StepComponent::Bubble) > 0);     // pp 4
         QVERIFY(stepComponentSeconds(r.step, StepComponent::ModelComm) > 0);  // tp 8
         QVERIFY(step->summary()->text().contains(QStringLiteral("estimated MFU")));
+        // Under it, how far the estimate has been from published runs of dense models, the
+        // figures tst_measuredtraining checks against its table.
+        const TrackRecord &dense = trackRecords().front();
+        QVERIFY(!step->trackRecordLine()->isHidden());
+        QVERIFY2(step->trackRecordLine()->text().startsWith(
+                     QStringLiteral("Track record: on %1 published dense runs").arg(dense.runs)),
+                 qPrintable(step->trackRecordLine()->text()));
+        QVERIFY(step->trackRecordLine()->text().contains(fmt::percent(-dense.meanError, 1) + QStringLiteral(" faster")));
 
         // The layout picture says what it draws.
         QCOMPARE(w.dashboard()->layoutPicture()->title(),

@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QHorizontalStackedBarSeries>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -37,6 +38,7 @@ StepTimePanel::StepTimePanel(QWidget *parent)
     : QWidget(parent),
       m_summary(new TextStrip(this)),
       m_run(new TextStrip(this)),
+      m_record(new TextStrip(this)),
       m_chart(newChart()),
       m_view(new ChartView(m_chart, this)),
       m_series(new QHorizontalStackedBarSeries),
@@ -53,6 +55,10 @@ StepTimePanel::StepTimePanel(QWidget *parent)
     m_run->setLines(2);
     m_run->setTextAsToolTip(true);
     m_run->setAccessibleName(tr("The run on each time basis"));
+    // The estimate's track record against published runs: two lines at most, the whole text on hover.
+    m_record->setLines(2);
+    m_record->setTextAsToolTip(true);
+    m_record->setAccessibleName(tr("The estimate's track record"));
     setFittingChartTitle(m_chart, tr("One optimizer step on the slowest stage"), tr("One step"));
     m_chart->setObjectName(QStringLiteral("stepTimeChart"));
     m_view->setAccessibleName(tr("Step-time breakdown chart"));
@@ -87,7 +93,9 @@ StepTimePanel::StepTimePanel(QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
     layout->addWidget(m_run);
+    layout->addWidget(m_record);
 
+    connect(m_chart, &QChart::plotAreaChanged, this, &StepTimePanel::fitTrackRecord);
     connect(m_view, &ChartView::hovered, this, &StepTimePanel::showHover);
     connect(m_view, &ChartView::left, this, [this] {
         m_hoverText.clear();
@@ -130,7 +138,11 @@ void StepTimePanel::setReport(const Report &report)
     setFittingAxisTitle(m_chart, m_axisX, tr("%1 per optimizer step").arg(unitName), unitName);
     m_legend->setEntries(legend);
     m_summary->setText(stepSummaryText(report));
-    m_run->setText(stepRunText(report));
+    const QString run = stepRunText(report);
+    const QString record = stepTrackRecordText(report);
+    m_run->setText(run);
+    m_run->setToolTip(run + QStringLiteral("\n\n") + record);  // the record too, for when it gives way
+    m_record->setText(record);
 }
 
 QString StepTimePanel::legendText() const
@@ -162,6 +174,21 @@ void StepTimePanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
         QToolTip::hideText();
     else
         QToolTip::showText(globalPos, m_hoverText, m_view);
+}
+
+void StepTimePanel::fitTrackRecord()
+{
+    // The track record gives way to the chart: it shows while the plot keeps six lines of its
+    // tick labels' text (large text on a short panel hides it; the run line's tooltip keeps it).
+    // Each side of the rule counts the record's own height, so showing it cannot hide it again.
+    constexpr qreal kReadablePlotLines = 6;
+    const qreal line = QFontMetricsF(m_axisX->labelsFont()).height();
+    const bool shown = !m_record->isHidden();
+    const qreal space = m_record->sizeHint().height() + (layout() ? layout()->spacing() : 0);
+    const qreal plotWithRecord = m_chart->plotArea().height() - (shown ? 0 : space);
+    const bool fits = plotWithRecord >= kReadablePlotLines * line;
+    if (fits != shown)
+        m_record->setHidden(!fits);
 }
 
 void StepTimePanel::changeEvent(QEvent *event)

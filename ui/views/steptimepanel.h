@@ -42,6 +42,7 @@ public:
     QString legendText() const;
     TextStrip *summary() const { return m_summary; }
     TextStrip *runLine() const { return m_run; }
+    TextStrip *trackRecordLine() const { return m_record; }
     /// The segment under a point in chart coordinates, if any.
     std::optional<StepComponent> segmentAt(const QPointF &chartPos) const;
     QString hoverText() const { return m_hoverText; }
@@ -51,9 +52,11 @@ protected:
 
 private:
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
+    void fitTrackRecord();
 
     TextStrip *m_summary;
     TextStrip *m_run;
+    TextStrip *m_record;  ///< how far the estimate has been from published runs (stepTrackRecordText)
     QChart *m_chart;
     ChartView *m_view;
     QHorizontalStackedBarSeries *m_series;
