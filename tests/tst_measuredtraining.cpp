@@ -18,8 +18,8 @@
 //    NeMo 25.02.01 and 24.12 containers), printed train_step_timing on DGX H100: Llama 3.1 8B,
 //    70B and 405B, and GPT-3 175B, each in BF16 and FP8, at the smallest scale printed
 //    (llama3.1/README.md, nemo_megatron/README_175b.md at 741c886).
-//  - MLPerf Training v3.1, NVIDIA's GPT-3 175B on 10,752 H100 (Eos): its configuration files
-//    and the train_step_timing its result log prints for every step.
+//  - MLPerf Training v3.1, NVIDIA's GPT-3 175B on 512 to 10,752 H100 (Eos), six scales: their
+//    configuration files and the train_step_timing their result logs print for every step.
 //  - NVIDIA Megatron-Bridge performance summary (docs/performance-summary-archive.md at
 //    067f987), DGX H100 Mixture-of-Experts rows, containers 26.04.01: Qwen3-30B-A3B (FP8, 16
 //    GPUs, EP 16) and GPT-OSS 120B (BF16, 64 GPUs, PP 4, EP 8); the iteration is GBS x seq_len /
@@ -213,17 +213,27 @@ QList<Case> cases()
     published("Llama 3.1 70B FP8, 64 H100 (DGXC)", "dgxc-fp8", h100Run("llama3-70b", 64, 4, 8, 5, 1, 1, 128, 8192, true), 9.86);
     published("Llama 3.1 405B FP8, 512 H100 (DGXC)", "dgxc-fp8", h100Run("llama3.1-405b", 512, 8, 8, 8, 2, 1, 256, 8192, true), 12.37);
     published("GPT-3 175B FP8, 128 H100 (DGXC)", "dgxc-fp8", gpt3(128, 256, true), 5.626);
-    // MLPerf Training v3.1 (2023), NVIDIA's GPT-3 175B on Eos: 10,752 H100 in 1,344 DGX H100
-    // nodes (mlcommons/training_results_v3.1, NVIDIA/benchmarks/gpt3/implementations/pytorch/):
-    // config_DGXH100_1344x8x8x4x8_mbs1.sh sets TP 4, PP 8, micro-batch 1 and MINIBS 8 (global
-    // batch 8 x 10,752 / 32 = 2,688) with TP overlap; config_fp8.sh FP8 with delayed scaling;
-    // conf/custom.yaml sequence 2,048, 12 virtual stages (its default: config_common.sh, which
-    // could override it, is not in the stored results), SP, no dropout, no recomputation.
-    // results/eos-dfw_n1344_ngc23.09_nemo/gpt3/result_1.txt logs NeMo's train_step_timing for
-    // every step: 0.929 to 0.935 s, after each block's first step (0.88 s, after an evaluation).
-    Scenario mlperf = gpt3(10752, 2688, true);
-    mlperf.vpp = 12;
-    published("GPT-3 175B FP8, 10,752 H100 (MLPerf v3.1)", "mlperf", mlperf, 0.930);
+    // MLPerf Training v3.1 (2023), NVIDIA's GPT-3 175B on Eos (DGX H100 nodes), every scale it
+    // submitted (mlcommons/training_results_v3.1, NVIDIA/benchmarks/gpt3/implementations/pytorch/):
+    // config_DGXH100_<nodes>x8x<MINIBS>x4x8_mbs1.sh sets TP 4, PP 8, micro-batch 1 and TP overlap,
+    // the global batch MINIBS x GPUs / 32; config_fp8.sh FP8 with delayed scaling;
+    // conf/custom.yaml sequence 2,048, 12 virtual stages (its default: config_common.sh, which could
+    // override it, is not in the stored results), SP, no dropout, no recomputation. The 64-node run
+    // is the 96-node file's (MINIBS 128) at DGXNNODES=64. Each results/eos*_n<nodes>_ngc23.09_nemo/
+    // gpt3/result_0.txt (result_1.txt for 1,344 nodes) logs NeMo's train_step_timing for every
+    // step; each row is the steady step of the last block (its first step, after an evaluation, runs
+    // a few percent faster).
+    const auto mlperf = [&published](const char *name, std::int64_t gpus, std::int64_t globalBatch, double seconds) {
+        Scenario s = gpt3(gpus, globalBatch, true);
+        s.vpp = 12;
+        published(name, "mlperf-gpt3", s, seconds);
+    };
+    mlperf("GPT-3 175B FP8, 512 H100 (MLPerf v3.1)", 512, 2048, 11.045);
+    mlperf("GPT-3 175B FP8, 4,096 H100 (MLPerf v3.1)", 4096, 2048, 1.607);
+    mlperf("GPT-3 175B FP8, 6,144 H100 (MLPerf v3.1)", 6144, 3072, 1.619);
+    mlperf("GPT-3 175B FP8, 8,192 H100 (MLPerf v3.1)", 8192, 4096, 1.621);
+    mlperf("GPT-3 175B FP8, 10,240 H100 (MLPerf v3.1)", 10240, 2560, 0.925);
+    mlperf("GPT-3 175B FP8, 10,752 H100 (MLPerf v3.1)", 10752, 2688, 0.930);
     // Megatron-Bridge 26.04.01, DGX H100: tokens/s/GPU 8,960 and 5,824. Bridge's FP8 is current
     // scaling: its performance scripts offer fp8_cs, fp8_mx and fp8_sc and no delayed scaling
     // (scripts/performance/utils/precision.py at v0.2.0 and v0.4.1, get_precision_config).
@@ -375,7 +385,7 @@ private slots:
         double sum = 0;
         int count = 0;
         for (const char *family : {"narayanan2021", "korthikanti2022-full", "korthikanti2022-selective", "dgxc-bf16",
-                                   "dgxc-fp8", "bridge-moe", "bridge-b200"}) {
+                                   "dgxc-fp8", "mlperf-gpt3", "bridge-moe", "bridge-b200"}) {
             const Case *first = nullptr;
             for (const Case &c : all)
                 if (c.family == QLatin1String(family)) {
