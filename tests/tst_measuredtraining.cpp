@@ -18,8 +18,9 @@
 //    NeMo 25.02.01 and 24.12 containers), printed train_step_timing on DGX H100: Llama 3.1 8B,
 //    70B and 405B, and GPT-3 175B, each in BF16 and FP8, at the smallest scale printed
 //    (llama3.1/README.md, nemo_megatron/README_175b.md at 741c886).
-//  - MLPerf Training v3.1, NVIDIA's GPT-3 175B on 512 to 10,752 H100 (Eos), six scales: their
-//    configuration files and the train_step_timing their result logs print for every step.
+//  - MLPerf Training v3.1, NVIDIA's GPT-3 175B on 512 to 10,752 H100 (Eos), six scales, and
+//    MLPerf Training v5.0, its Llama 3.1 405B on 512 to 8,192 H100, five: their configuration
+//    files and the step times their result logs print for every step.
 //  - NVIDIA Megatron-Bridge performance summary (docs/performance-summary-archive.md at
 //    067f987), DGX H100 Mixture-of-Experts rows, containers 26.04.01: Qwen3-30B-A3B (FP8, 16
 //    GPUs, EP 16) and GPT-OSS 120B (BF16, 64 GPUs, PP 4, EP 8); the iteration is GBS x seq_len /
@@ -234,6 +235,27 @@ QList<Case> cases()
     mlperf("GPT-3 175B FP8, 8,192 H100 (MLPerf v3.1)", 8192, 4096, 1.621);
     mlperf("GPT-3 175B FP8, 10,240 H100 (MLPerf v3.1)", 10240, 2560, 0.925);
     mlperf("GPT-3 175B FP8, 10,752 H100 (MLPerf v3.1)", 10752, 2688, 0.930);
+    // MLPerf Training v5.0 (2025), NVIDIA's Llama 3.1 405B pretraining on Eos (DGX H100), every
+    // H100 scale it submitted (mlcommons' results as mirrored in prishajain1/training_results_v5.0,
+    // NVIDIA/benchmarks/llama31_405b/implementations/eos-dfw_n<nodes>_ngc25.01_nemo/):
+    // config_DGXH100_<nodes>x8x<MINIBS>xtp8pp8cp2.sh sets TP 8, PP 8, 8 virtual stages, CP 2,
+    // micro-batch 1 and TP overlap, the global batch nodes x MINIBS / 16; config_common.sh FP8, the
+    // distributed optimizer, overlapped gradient reduction and parameter gathers; pretrain.py
+    // sequence 8,192 and gradients reduced in bf16. Each results/eos-dfw_n<nodes>_ngc25.01_nemo/
+    // llama31_405b/result_0.txt logs train_step_time for every step: the rows take the last block's
+    // typical step (512 GPUs: 55.15 to 55.29 s; 8,192 GPUs: 5.13 to 5.30 s), leaving out its
+    // occasional stalls. Not modelled: FP8 parameter gathers (charged in bf16) and the embedding and
+    // loss counted as layers when the stages are split (ASYM_PP_EMBED, ASYM_PP_LOSS).
+    const auto mlperfLlama = [&published](const char *name, std::int64_t gpus, std::int64_t globalBatch,
+                                          double seconds) {
+        published(name, "mlperf-llama405b", h100Run("llama3.1-405b", gpus, 8, 8, 8, 2, 1, globalBatch, 8192, true),
+                  seconds);
+    };
+    mlperfLlama("Llama 3.1 405B FP8, 512 H100 (MLPerf v5.0)", 512, 1152, 55.19);
+    mlperfLlama("Llama 3.1 405B FP8, 2,048 H100 (MLPerf v5.0)", 2048, 1152, 14.24);
+    mlperfLlama("Llama 3.1 405B FP8, 2,432 H100 (MLPerf v5.0)", 2432, 1216, 12.73);
+    mlperfLlama("Llama 3.1 405B FP8, 2,560 H100 (MLPerf v5.0)", 2560, 1120, 11.19);
+    mlperfLlama("Llama 3.1 405B FP8, 8,192 H100 (MLPerf v5.0)", 8192, 1536, 5.20);
     // Megatron-Bridge 26.04.01, DGX H100: tokens/s/GPU 8,960 and 5,824. Bridge's FP8 is current
     // scaling: its performance scripts offer fp8_cs, fp8_mx and fp8_sc and no delayed scaling
     // (scripts/performance/utils/precision.py at v0.2.0 and v0.4.1, get_precision_config).
@@ -385,7 +407,7 @@ private slots:
         double sum = 0;
         int count = 0;
         for (const char *family : {"narayanan2021", "korthikanti2022-full", "korthikanti2022-selective", "dgxc-bf16",
-                                   "dgxc-fp8", "mlperf-gpt3", "bridge-moe", "bridge-b200"}) {
+                                   "dgxc-fp8", "mlperf-gpt3", "mlperf-llama405b", "bridge-moe", "bridge-b200"}) {
             const Case *first = nullptr;
             for (const Case &c : all)
                 if (c.family == QLatin1String(family)) {
