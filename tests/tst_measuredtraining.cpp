@@ -18,9 +18,10 @@
 //    NeMo 25.02.01 and 24.12 containers), printed train_step_timing on DGX H100: Llama 3.1 8B,
 //    70B and 405B, and GPT-3 175B, each in BF16 and FP8, at the smallest scale printed
 //    (llama3.1/README.md, nemo_megatron/README_175b.md at 741c886).
-//  - MLPerf Training v3.1, NVIDIA's GPT-3 175B on 512 to 10,752 H100 (Eos), six scales, and
-//    MLPerf Training v5.0, its Llama 3.1 405B on 512 to 8,192 H100, five: their configuration
-//    files and the step times their result logs print for every step.
+//  - MLPerf Training v3.1, NVIDIA's GPT-3 175B on 512 to 10,752 H100 (Eos), six scales; v4.1, the
+//    same at micro-batch 2 on 256 and 512 H100 and 64 B200; and v5.0, its Llama 3.1 405B on 512
+//    to 8,192 H100, five scales: their configuration files and the step times their result logs
+//    print for every step.
 //  - NVIDIA Megatron-Bridge performance summary (docs/performance-summary-archive.md at
 //    067f987), DGX H100 Mixture-of-Experts rows, containers 26.04.01: Qwen3-30B-A3B (FP8, 16
 //    GPUs, EP 16) and GPT-OSS 120B (BF16, 64 GPUs, PP 4, EP 8); the iteration is GBS x seq_len /
@@ -235,6 +236,26 @@ QList<Case> cases()
     mlperf("GPT-3 175B FP8, 8,192 H100 (MLPerf v3.1)", 8192, 4096, 1.621);
     mlperf("GPT-3 175B FP8, 10,240 H100 (MLPerf v3.1)", 10240, 2560, 0.925);
     mlperf("GPT-3 175B FP8, 10,752 H100 (MLPerf v3.1)", 10752, 2688, 0.930);
+    // MLPerf Training v4.1 (2024), NVIDIA's GPT-3 175B with micro-batch 2 (mlcommons' results as
+    // mirrored in swsok/training_results_v4.1, NVIDIA/benchmarks/gpt3/implementations/<dir>/):
+    // config_DGXH100_32x8x256x4x8_mbs2.sh, config_DGXH100_64x8x128x4x8_mbs2.sh and
+    // config_DGXB200_8x8x1024x4x8_mbs2_cg.sh set TP 4, PP 8, 6 virtual stages, micro-batch 2, TP
+    // overlap and a global batch of 2,048; config_fp8.sh FP8 with delayed scaling; config_common.sh
+    // the distributed optimizer; conf/custom.yaml sequence 2,048, SP, no recomputation. The B200
+    // file also reads config_common_blackwell.sh, which is not in the stored results. Each
+    // results/<dir>/gpt3/result_0.txt logs train_step_timing for every step (the last block,
+    // after its first step: 18.361-18.378 s on 256 H100, 9.486-9.504 s on 512, 36.038-36.052 s on
+    // 64 B200; the B200 run also replays each layer as a CUDA graph).
+    const auto mlperfMbs2 = [&published](const char *name, const char *family, const char *gpu, std::int64_t gpus,
+                                         double seconds) {
+        Scenario s = gpt3(gpus, 2048, true);
+        s.gpuId = QLatin1String(gpu);
+        s.microBatch = 2;
+        published(name, family, s, seconds);
+    };
+    mlperfMbs2("GPT-3 175B FP8, 256 H100, mbs 2 (MLPerf v4.1)", "mlperf-gpt3-v4.1", "h100-sxm", 256, 18.369);
+    mlperfMbs2("GPT-3 175B FP8, 512 H100, mbs 2 (MLPerf v4.1)", "mlperf-gpt3-v4.1", "h100-sxm", 512, 9.495);
+    mlperfMbs2("GPT-3 175B FP8, 64 B200 (MLPerf v4.1)", "mlperf-b200", "b200", 64, 36.045);
     // MLPerf Training v5.0 (2025), NVIDIA's Llama 3.1 405B pretraining on Eos (DGX H100), every
     // H100 scale it submitted (mlcommons' results as mirrored in prishajain1/training_results_v5.0,
     // NVIDIA/benchmarks/llama31_405b/implementations/eos-dfw_n<nodes>_ngc25.01_nemo/):
@@ -407,7 +428,8 @@ private slots:
         double sum = 0;
         int count = 0;
         for (const char *family : {"narayanan2021", "korthikanti2022-full", "korthikanti2022-selective", "dgxc-bf16",
-                                   "dgxc-fp8", "mlperf-gpt3", "mlperf-llama405b", "bridge-moe", "bridge-b200"}) {
+                                   "dgxc-fp8", "mlperf-gpt3", "mlperf-gpt3-v4.1", "mlperf-llama405b", "bridge-moe",
+                                   "bridge-b200"}) {
             const Case *first = nullptr;
             for (const Case &c : all)
                 if (c.family == QLatin1String(family)) {

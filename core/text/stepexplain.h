@@ -25,12 +25,12 @@ QString stepSummaryText(const Report &r);
 /// "Run: 66.0 days at your utilisation · 48.1 days estimated; the run's time uses ..."
 QString stepRunText(const Report &r);
 /// How far the uncalibrated estimate has been from published measured runs of the scenario's
-/// kind of model (trackRecordFor), and what calibrating does: "Track record: on 40 published
-/// dense runs (A100 80G, H100 SXM, B200) the estimate averaged 8.6% faster than measured
-/// (19.2% faster to 2.3% slower). ..." Training only (empty when serving).
+/// kind of model (trackRecordFor), and what calibrating does: "Track record: on 43 published
+/// dense runs (A100 80G, H100 SXM, B200) the estimate averaged 7.8% faster than measured
+/// (19.2% faster to 3.3% slower). ..." Training only (empty when serving).
 QString stepTrackRecordText(const Report &r);
-/// Its middle: "on 40 published dense runs (A100 80G, H100 SXM, B200) the estimate averaged
-/// 8.6% faster than measured (19.2% faster to 2.3% slower)".
+/// Its middle: "on 43 published dense runs (A100 80G, H100 SXM, B200) the estimate averaged
+/// 7.8% faster than measured (19.2% faster to 3.3% slower)".
 QString trackRecordPhrase(const Scenario &s);
 /// "tp 8 · pp 4 · cp 1 · dp 2 · SP · 64 micro-batches": a layout in one line.
 QString layoutLine(const Layout &l);
