@@ -5,8 +5,9 @@ namespace napkin {
 const QList<TrackRecord> &trackRecords()
 {
     // tests/tst_measuredtraining.cpp, uncalibratedAgainstMeasured: its rows and their sources
-    // (Narayanan et al. 2021, Korthikanti et al. 2022, NVIDIA DGX Cloud Benchmarking and
-    // Megatron-Bridge's performance summaries). That test checks every figure here.
+    // (Narayanan et al. 2021, Korthikanti et al. 2022, NVIDIA DGX Cloud Benchmarking,
+    // Megatron-Bridge's performance summaries, MLPerf Training v3.1, v4.1 and v5.0). That test
+    // checks every figure here.
     static const QList<TrackRecord> records = {
         {QStringLiteral("dense"), QStringLiteral("A100 80G, H100 SXM, B200"), 43, -0.0784, 0.0821, -0.1923, 0.0333},
         {QStringLiteral("Mixture-of-Experts"), QStringLiteral("H100 SXM, B200"), 5, -0.1431, 0.2039, -0.4739, 0.1522},

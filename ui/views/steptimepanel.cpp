@@ -141,7 +141,8 @@ void StepTimePanel::setReport(const Report &report)
     const QString run = stepRunText(report);
     const QString record = stepTrackRecordText(report);
     m_run->setText(run);
-    m_run->setToolTip(run + QStringLiteral("\n\n") + record);  // the record too, for when it gives way
+    if (!record.isEmpty())
+        m_run->setToolTip(run + QStringLiteral("\n\n") + record);  // the record too, for when it gives way
     m_record->setText(record);
 }
 
