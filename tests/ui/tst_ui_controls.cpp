@@ -15,6 +15,7 @@
 #include "ui/views/gputimechart.h"
 #include "guitestfixture.h"
 #include "ui/shell/helpdialog.h"
+#include "core/report/trackrecord.h"
 #include "ui/widgets/linkedslider.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/controls/moreoptions.h"
@@ -545,6 +546,12 @@ private slots:
         for (const char *source : {"Kaplan et al. 2020", "Narayanan et al. 2021", "Korthikanti et al. 2022",
                                    "Rajbhandari et al. 2019", "Dao et al. 2022", "Williams, Waterman and Patterson 2009"})
             QVERIFY2(html.contains(QLatin1String(source)), source);
+        // The estimated step is explained, with its record against published runs.
+        QVERIFY(html.contains(QLatin1String("<h3>The estimated step</h3>")));
+        QVERIFY2(html.contains(QStringLiteral("Dense runs (A100 80G, H100 SXM, B200): %1 published runs")
+                                   .arg(trackRecords().front().runs)),
+                 qPrintable(html));
+        QVERIFY(html.contains(QLatin1String("Mixture-of-Experts runs (H100 SXM, B200)")));
         // Opening it leaves the window usable: it is not modal.
         MainWindow w(env().catalog(), Scenario{});
         QVERIFY(uitest::showAndWait(w));

@@ -1,5 +1,8 @@
 #include "ui/shell/helpdialog.h"
 
+#include "core/report/trackrecord.h"
+#include "core/run/steptime.h"
+
 #include <QDialogButtonBox>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -20,6 +23,50 @@ HelpDialog::HelpDialog(QWidget *parent) : QDialog(parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     resize(760, 640);
 }
+
+namespace {
+
+/// The bottom-up step (time basis "estimated", the step chart) and how far it has been from
+/// published measured runs: the record comes from core/report/trackrecord.h, which
+/// tst_measuredtraining keeps equal to its table, so this page cannot state stale figures.
+QString estimatedStepSection()
+{
+    // estimated / measured - 1 in words: below zero the estimate was faster than the run.
+    const auto words = [](double e) {
+        return e < 0 ? HelpDialog::tr("%1% faster").arg(-100 * e, 0, 'f', 1)
+                     : HelpDialog::tr("%1% slower").arg(100 * e, 0, 'f', 1);
+    };
+    QString records;
+    for (const TrackRecord &t : trackRecords())
+        records += HelpDialog::tr("<li>%1 runs (%2): %3 published runs, the estimate %4 than measured on average, "
+                                  "from %5 to %6.</li>")
+                       .arg(t.kind.at(0).toUpper() + t.kind.mid(1), t.gpus)
+                       .arg(t.runs)
+                       .arg(words(t.meanError), words(t.lowest), words(t.highest));
+    return HelpDialog::tr(
+               "<h3>The estimated step</h3>"
+               "<p>Bottom-up, on the slowest pipeline stage. Every op of one micro-batch takes max(FLOPs / "
+               "(peak &times; the GPU's measured GEMM efficiency), bytes / (bandwidth &times; its measured "
+               "memory efficiency)) plus the GPU's fixed time per kernel launch; FlashAttention runs at its "
+               "measured efficiency for its head width and length. Each collective takes the alpha-beta time "
+               "of its link (bus bandwidth as nccl-tests measures it, NCCL's latency per ring step). TP "
+               "collectives and pipeline sends are exposed (TP overlap hides them, up to the GPU's measured "
+               "overlap efficiency); CP's ring exchange hides behind the attention it feeds; DP and ZeRO "
+               "traffic behind the last micro-batch's backward; MoE all-to-alls are exposed unless overlapped. "
+               "Hidden communication slows the compute beside it by %2% while it runs (Lee et al. 2025). "
+               "Step = micro-batches &times; (compute + exposed TP, CP, PP and EP) + pipeline bubble + exposed "
+               "DP + optimizer (Narayanan et al. 2021, Section 2.2). Each efficiency and its source is in the "
+               "GPU catalog (napkin gpus).</p>"
+               "<p>Against published measured training runs (the list and its sources: docs/validation.md), "
+               "before any calibration:</p><ul>%1</ul>"
+               "<p>Edit &gt; Calibrate from a Measured Run fits three factors (compute, memory traffic, "
+               "communication) to a step you measured, least squares on the log of the step time; every "
+               "figure that follows says it is calibrated.</p>")
+        .arg(records)
+        .arg(100 * kOverlapComputeSlowdown, 0, 'f', 1);
+}
+
+} // namespace
 
 QString HelpDialog::html()
 {
@@ -65,6 +112,7 @@ QString HelpDialog::html()
         "utilisations are shown, the one set marked. Peak is the dense datasheet figure for the recipe's compute dtype. "
         "GPU-hours = n &times; hours; GPU-years use 365-day years; cost = GPU-hours &times; price; "
         "energy = n &times; board power (TDP) &times; time, without cooling or PUE.</p>"
+        ) + estimatedStepSection() + tr(
         "<h3>Roofline</h3>"
         "<p>Attainable FLOP/s = min(peak, bandwidth &times; intensity), intensity = FLOPs / bytes moved "
         "(Williams, Waterman and Patterson 2009). The ridge point is peak / bandwidth. Each op's bytes "
@@ -79,6 +127,8 @@ QString HelpDialog::html()
         "<li>Rajbhandari et al. 2019, ZeRO: Memory Optimizations Toward Training Trillion Parameter "
         "Models, arXiv:1910.02054</li>"
         "<li>Dao et al. 2022, FlashAttention, arXiv:2205.14135</li>"
+        "<li>Lee et al. 2025, Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed "
+        "Deep Learning, arXiv:2507.03114</li>"
         "<li>Chowdhery et al. 2022, PaLM, arXiv:2204.02311 (Appendix B, MFU)</li>"
         "<li>Williams, Waterman and Patterson 2009, Roofline: An Insightful Visual Performance Model, "
         "CACM 52(4)</li>"
