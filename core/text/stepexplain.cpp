@@ -279,21 +279,19 @@ QString stepRunText(const Report &r)
              t.timeBasis == TimeBasis::Estimated ? tr("the estimate") : tr("your utilisation"));
 }
 
-namespace {
-
-/// An estimate's error (estimated / measured - 1) in words: "10.1% faster" is an estimate that
-/// came out 10.1% shorter than the measured step.
-QString errorWords(double e)
+QString estimateErrorWords(double e)
 {
     if (std::abs(e) < 0.0005)
         return fmt::percent(0, 1);
     return e < 0 ? tr("%1 faster").arg(fmt::percent(-e, 1)) : tr("%1 slower").arg(fmt::percent(e, 1));
 }
 
-/// The same against the measurement: "10.1% faster than measured", or "the measured time".
+namespace {
+
+/// estimateErrorWords against the measurement: "10.1% faster than measured", or "the measured time".
 QString errorAgainstMeasured(double e)
 {
-    return std::abs(e) < 0.0005 ? tr("the measured time") : tr("%1 than measured").arg(errorWords(e));
+    return std::abs(e) < 0.0005 ? tr("the measured time") : tr("%1 than measured").arg(estimateErrorWords(e));
 }
 
 } // namespace
@@ -303,7 +301,8 @@ QString trackRecordPhrase(const Scenario &s)
     const TrackRecord &t = trackRecordFor(s);
     return tr("on %1 published %2 runs (%3) the estimate averaged %4 (%5 to %6)")
         .arg(t.runs)
-        .arg(t.kind, t.gpus, errorAgainstMeasured(t.meanError), errorWords(t.lowest), errorWords(t.highest));
+        .arg(t.kind, t.gpus, errorAgainstMeasured(t.meanError), estimateErrorWords(t.lowest),
+             estimateErrorWords(t.highest));
 }
 
 QString stepTrackRecordText(const Report &r)

@@ -2,6 +2,7 @@
 
 #include "core/report/trackrecord.h"
 #include "core/run/steptime.h"
+#include "core/text/stepexplain.h"
 
 #include <QDialogButtonBox>
 #include <QTextBrowser>
@@ -31,18 +32,13 @@ namespace {
 /// tst_measuredtraining keeps equal to its table, so this page cannot state stale figures.
 QString estimatedStepSection()
 {
-    // estimated / measured - 1 in words: below zero the estimate was faster than the run.
-    const auto words = [](double e) {
-        return e < 0 ? HelpDialog::tr("%1% faster").arg(-100 * e, 0, 'f', 1)
-                     : HelpDialog::tr("%1% slower").arg(100 * e, 0, 'f', 1);
-    };
     QString records;
     for (const TrackRecord &t : trackRecords())
         records += HelpDialog::tr("<li>%1 runs (%2): %3 published runs, the estimate %4 than measured on average, "
                                   "from %5 to %6.</li>")
                        .arg(t.kind.at(0).toUpper() + t.kind.mid(1), t.gpus)
                        .arg(t.runs)
-                       .arg(words(t.meanError), words(t.lowest), words(t.highest));
+                       .arg(estimateErrorWords(t.meanError), estimateErrorWords(t.lowest), estimateErrorWords(t.highest));
     return HelpDialog::tr(
                "<h3>The estimated step</h3>"
                "<p>Bottom-up, on the slowest pipeline stage. Every op of one micro-batch takes max(FLOPs / "
