@@ -628,6 +628,20 @@ private slots:
         op.phase = Phase::Optimizer;
         op.launches = 1;
         QCOMPARE(stageCompute({op}, m).fixed, 0.0);
+        // A linear layer's backward is two GEMMs, dX = dY W^T and dW = X^T dY, each its own
+        // launch (and a grouped GEMM's two, one per gradient); its forward is one.
+        Scenario s = test::presetScenario("qwen3-30b-a3b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 8;
+        s.ep = 8;
+        int backward = 0;
+        for (const WorkloadOp &w : firstStageOps(s, test::reportFor(s).memory.recipe)) {
+            if (w.kind != OpKind::Matmul || w.phase == Phase::Optimizer)
+                continue;
+            QCOMPARE(w.launches, w.phase == Phase::Backward ? 2.0 : 1.0);
+            backward += w.phase == Phase::Backward;
+        }
+        QVERIFY(backward >= 5);  // QKV, output, router, the experts' up and down, the head
     }
 
     // FP8 GEMMs run at FP8's own measured share of the fp8 peak (SemiAnalysis's GEMMs of Llama
@@ -658,7 +672,7 @@ private slots:
             QCOMPARE(op.highPrecision, head);
             const double rate = head ? 989.5e12 * 0.728 : 1979e12 * 0.647;
             gemms += op.count * std::max(op.flops / rate, op.bytes / (m.bandwidthBytesPerS * m.memoryEfficiency))
-                     + op.count * 5.7e-6;  // the sm_90 fixed time per kernel
+                     + op.count * (op.phase == Phase::Backward ? 2 : 1) * 5.7e-6;  // sm_90's fixed time per GEMM: dX and dW backward
         }
         QCOMPARE(heads, 2);  // its forward and backward
         QCOMPARE_LT(std::abs(stageCompute(ops, m).matmul / gemms - 1), 1e-12);

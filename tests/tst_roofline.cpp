@@ -162,13 +162,14 @@ private slots:
         // it (H100 SXM: fp8 0.647, bf16 0.728, SemiAnalysis's GEMMs of Llama 70B training); the rest as long.
         QCOMPARE(fp8.step.matmulEfficiency, 0.647);
         QCOMPARE(bf16.step.matmulEfficiency, 0.728);
-        // Each GEMM launch also pays the GPU's fixed time (5.7 us on sm_90), whatever its dtype.
+        // Each GEMM launch also pays the GPU's fixed time (5.7 us on sm_90), whatever its dtype;
+        // a backward is two GEMMs (dX and dW), each launched.
         QCOMPARE(fp8.step.kernelFixedSeconds, 5.7e-6);
         double gemmLaunches = 0;
         double headSeconds = 0;  // at bf16's 989.5 x 0.728 both ways (compute-bound)
         for (const RooflineOp &op : fp8.roofline.ops) {
             if (op.kind == OpKind::Matmul && op.phase != Phase::Optimizer) {
-                gemmLaunches += op.count;
+                gemmLaunches += op.count * (op.phase == Phase::Backward ? 2 : 1);
                 if (!op.gemmRoof)
                     headSeconds += op.count * op.flops / (989.5e12 * 0.728);
             }

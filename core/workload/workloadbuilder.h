@@ -83,6 +83,8 @@ public:
         add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
             (m * n * a + k * n * w + m * k * a)          // dX: read dY and W, write dX
                 + (m * k * a + m * n * a + k * n * g));  // dW: read X and dY, write dW
+        if (count > 0)
+            m_out.back().launches = 2;                   // two GEMMs, each launched on its own
         fp8Casts(count, m * k, m * n);
     }
 
@@ -99,6 +101,8 @@ public:
         add(name, Phase::Forward, OpKind::Matmul, count, f, f, m * k * a + weights * w + m * n * a, keeps);
         add(name, Phase::Backward, OpKind::Matmul, count, 2 * f, 2 * f,
             (m * n * a + weights * w + m * k * a) + (m * k * a + m * n * a + weights * g));
+        if (count > 0)
+            m_out.back().launches = 2;  // a grouped GEMM for dX and another for dW
         fp8Casts(count, m * k, m * n);
     }
 
