@@ -644,6 +644,60 @@ private slots:
         QVERIFY(backward >= 5);  // QKV, output, router, the experts' up and down, the head
     }
 
+    // Context parallelism as Transformer Engine rings it (AttnFuncWithCPAndKVP2P): an attention
+    // kernel per ring step each way; forward, the first step's output is rescaled (a read and a
+    // write) and each later step's merged into it by the log-sum-exps (two reads and a write,
+    // with an LSE kernel beside it); backward, each step's dQ, dK and dV are added into the
+    // running ones (a copy first). Llama 3 8B at CP 4, 8,192 tokens, causal: a rank's 2,048
+    // queries of 4,096 wide; a later step covers all of them on the ranks below the diagonal and
+    // half above it, 3/4 on average over the four ranks ((0 + 1/2 x 3) + (1 + 1/2 x 2) + ... ) / 4 / 3.
+    void contextParallelRingStepsAreKernels()
+    {
+        Scenario s = test::presetScenario("llama3-8b");
+        s.gpuId = QStringLiteral("h100-sxm");
+        s.gpus = 4;
+        s.cp = 4;
+        s.seqLen = 8192;
+        s.microBatch = 1;
+        s.flashAttention = true;
+        s.causalHalving = true;
+        const Recipe recipe = test::reportFor(s).memory.recipe;
+        const auto ops = firstStageOps(s, recipe);
+        const double layers = 32;
+        for (const Phase phase : {Phase::Forward, Phase::Backward}) {
+            const auto flash = opsNamed(ops, "FlashAttention", phase);
+            QCOMPARE(flash.size(), std::size_t(1));
+            QCOMPARE(flash[0].launches, 4.0);
+        }
+        double laterShare = 0;  // rank r: r later steps whole, 3 - r halved
+        for (int r = 0; r < 4; ++r)
+            laterShare += (r + 0.5 * (3 - r)) / 3.0 / 4;
+        QCOMPARE(laterShare, 0.75);
+        const double tokens = 8192.0 / 4;
+        const double out = tokens * 4096;
+        const auto merge = opsNamed(ops, "CP partial-output merge", Phase::Forward);
+        QCOMPARE(merge.size(), std::size_t(1));
+        QCOMPARE(merge[0].count, layers);
+        QCOMPARE(merge[0].bytes, 2 * (2 * out + 3 * 3 * laterShare * out));  // bf16
+        QCOMPARE(merge[0].launches, 4.0 + 3.0);
+        const auto sum = opsNamed(ops, "CP partial-gradient sum", Phase::Backward);
+        QCOMPARE(sum.size(), std::size_t(1));
+        const double grads = tokens * (4096 + 1024 + 1024);  // dQ, dK, dV (8 K/V heads of 128)
+        QCOMPARE(sum[0].bytes, 2 * (2 * grads + 3 * 3 * laterShare * grads));
+        QCOMPARE(sum[0].launches, 3 * 4.0);
+        // No ring, no merges: one kernel each way.
+        s.cp = 1;
+        const auto whole = firstStageOps(s, recipe);
+        QVERIFY(opsNamed(whole, "CP partial-output merge", Phase::Forward).empty());
+        QCOMPARE(opsNamed(whole, "FlashAttention", Phase::Forward)[0].launches, 1.0);
+        // Full recompute runs the ring again, its kernels with it.
+        s.cp = 4;
+        s.recompute = Recompute::Full;
+        const auto again = firstStageOps(s, recipe);
+        QCOMPARE(opsNamed(again, "FlashAttention", Phase::Recompute)[0].launches, 4.0);
+        QCOMPARE(opsNamed(again, "CP partial-output merge", Phase::Recompute)[0].launches, 7.0);
+    }
+
     // FP8 GEMMs run at FP8's own measured share of the fp8 peak (SemiAnalysis's GEMMs of Llama
     // 70B training, N(0, 1) inputs: H100 ~1,280 of 1,979 TFLOP/s, 0.647), every other kernel at
     // the bf16 figure (~720 of 989.5, 0.728);

@@ -97,6 +97,8 @@ void WorkloadBuilder::attentionCore()
         ops.add("FlashAttention", Phase::Backward, OpKind::Attention, L,
                 2.5 * model + 2 * kSoftmaxFlops * scores, 2 * model, 2 * io + T * ow * a / tp + lse);
         ops.fusedAttention = false;
+        if (in.cp > 1)
+            contextParallelMerges();
     } else {
         // Batched per head: (s x d_head)(d_head x s) and (s x s)(s x d_head), scores written
         // to HBM at the activation dtype.
@@ -110,6 +112,8 @@ void WorkloadBuilder::attentionCore()
         // Its backward is two GEMMs, dQ = dS K and dK = dS^T Q, and each reads dS.
         ops.add("attention scores QK^T", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk,
                 2 * scores * a + 2 * (q + k) + q + k);
+        if (L > 0)
+            out.back().launches = 2;
         // The softmax output (the reference LLaMA's in fp32, and its cast when no dropout follows).
         double softmaxSaved = B * allScores;
         if (pytorch && llama)
@@ -122,8 +126,39 @@ void WorkloadBuilder::attentionCore()
                             {scoresKept ? split((kMask + B) * allScores) : 0, 0});
         }
         ops.add("attention x V", Phase::Forward, OpKind::Attention, L, pv, pv, scores * a + v + o, {vSaved, 0});
+        // Its backward too: dP = dO V^T and dV = P^T dO.
         ops.add("attention x V", Phase::Backward, OpKind::Attention, L, 2 * pv, 2 * pv, 2 * scores * a + 2 * v + 2 * o);
+        if (L > 0)
+            out.back().launches = 2;
     }
+}
+
+void WorkloadBuilder::contextParallelMerges()
+{
+    // Ring attention as Transformer Engine runs it (AttnFuncWithCPAndKVP2P, transformer_engine/
+    // pytorch/attention/dot_product_attention/context_parallel.py): one attention kernel per
+    // ring step, forward and backward. Forward, each step's partial output joins the running
+    // one by their log-sum-exps (flash_attn_fwd_out_correction_init for the first step, a read
+    // and a write; flash_attn_fwd_out_correction for each later one, two reads and a write; a
+    // log-sum-exp correction kernel beside each later step). Backward, each step's dQ, dK and
+    // dV are added into the running gradients (dq.add_, dk.add_, dv.add_; the first step
+    // copies). Under the causal mask a later step covers half the queries (or keys) on the
+    // ranks it is above the diagonal for: 3/4 of them on average.
+    if (L <= 0)
+        return;  // no blocks on this stage: no attention kernels to follow
+    const double steps = in.cp;
+    const std::size_t attention = out.size();
+    out[attention - 2].launches = steps;  // the forward kernel, once per ring step
+    out[attention - 1].launches = steps;  // the backward kernel
+    const double later = (steps - 1) * (in.causal ? 0.75 : 1.0);
+    const double o = T * in.outWidth / tp;
+    const double grads = T * (in.queryWidth + in.keyWidth + in.valueWidth) / tp;
+    ops.add("CP partial-output merge", Phase::Forward, OpKind::Attention, L, 4 * o * (1 + later), 0,
+            o * a * (2 + 3 * later));
+    out.back().launches = 2 * steps - 1;
+    ops.add("CP partial-gradient sum", Phase::Backward, OpKind::Attention, L, grads * later, 0,
+            grads * a * (2 + 3 * later));
+    out.back().launches = 3 * steps;
 }
 
 void WorkloadBuilder::attentionOutput()

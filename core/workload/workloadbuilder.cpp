@@ -80,7 +80,10 @@ void WorkloadBuilder::recompute(std::size_t layerOpsBegin, std::size_t layerOpsE
             ops.fusedAttention = op.fusedAttention;
             ops.attentionHeadDim = op.attentionHeadDim;
             ops.attentionLength = op.attentionLength;
+            const std::size_t before = out.size();
             ops.add(op.name, Phase::Recompute, op.kind, op.count, op.flops, op.matmulFlops, op.bytes);
+            if (out.size() > before)
+                out.back().launches = op.launches;  // a ring step's kernels run again too
             ops.fusedAttention = false;
         }
     }

@@ -196,6 +196,7 @@ public:
     // workloadblock.cpp: one block's ops, each `count`ed once per layer.
     void attentionProjections();
     void attentionCore();
+    void contextParallelMerges();
     void attentionOutput();
     void blockMlp();
 
