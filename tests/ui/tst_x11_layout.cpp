@@ -25,12 +25,16 @@
 
 #include <QStackedWidget>
 #include <QAbstractAxis>
+#include <QBarCategoryAxis>
+#include <QLogValueAxis>
 #include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QScreen>
@@ -89,18 +93,24 @@ private slots:
     {
         QTest::addColumn<double>("scale");
         QTest::addColumn<bool>("large");
+        QTest::addColumn<QSize>("size");
         for (double s : offeredScales()) {
-            QTest::addRow("text x%.2f", s) << s << false;
+            QTest::addRow("text x%.2f", s) << s << false << QSize(1280, 720);
             // Long titles and legends, GPUs the run does not fit on and a pinned baseline:
             // Llama 3 70B on 64 GPUs.
-            QTest::addRow("text x%.2f, Llama 3 70B x64 pinned", s) << s << true;
+            QTest::addRow("text x%.2f, Llama 3 70B x64 pinned", s) << s << true << QSize(1280, 720);
         }
+        // A classroom projector's 1024x768 at the larger sizes.
+        for (double s : offeredScales())
+            if (s > 1.0)
+                QTest::addRow("1024x768, text x%.2f", s) << s << false << QSize(1024, 768);
     }
 
     void everyTextSizeIsReadable()
     {
         QFETCH(double, scale);
         QFETCH(bool, large);
+        QFETCH(QSize, size);
         Scenario start;
         if (large) {
             start.presetId = QStringLiteral("llama3-70b");
@@ -117,9 +127,9 @@ private slots:
         }
         MainWindow w(env().catalog(), start);
         w.setFontScale(scale);
-        w.resize(1280, 720);
+        w.resize(size);
         QVERIFY(uitest::showAndWait(w));
-        QTRY_COMPARE(w.size(), QSize(1280, 720));
+        QTRY_COMPARE(w.size(), size);
         settle();
         Dashboard *dashboard = w.dashboard();
         QVERIFY(dashboard->width() > 0);
@@ -155,6 +165,21 @@ private slots:
         // Memory, roofline, the every-GPU chart, the stages, the step and the budget, whichever
         // way they are arranged.
         QCOMPARE(checked.size(), 6);
+        // The roofline's toolbar squeezes none of its words ("Compare wit"): its button and
+        // label keep their whole text's width (the hint beside them may give way).
+        if (dashboard->currentArrangement() == Dashboard::Arrangement::Tabs) {
+            dashboard->tabs()->setCurrentWidget(dashboard->rooflinePanel());
+            settle();
+        }
+        for (QWidget *word : dashboard->rooflinePanel()->findChildren<QWidget *>()) {
+            const bool label = qobject_cast<QLabel *>(word) && word->sizePolicy().horizontalPolicy() != QSizePolicy::Ignored;
+            if (!word->isVisible() || !(label || qobject_cast<QPushButton *>(word)))
+                continue;
+            QVERIFY2(word->width() >= word->sizeHint().width(),
+                     qPrintable(QStringLiteral("roofline toolbar: '%1' %2 px of %3")
+                                    .arg(label ? static_cast<QLabel *>(word)->text() : static_cast<QPushButton *>(word)->text())
+                                    .arg(word->width()).arg(word->sizeHint().width())));
+        }
         // The time panel's explanations whole, in the grid or on their own tab.
         if (dashboard->currentArrangement() == Dashboard::Arrangement::Tabs) {
             dashboard->tabs()->setCurrentWidget(dashboard->timePanel());
@@ -163,10 +188,10 @@ private slots:
         // Whole at the normal size and smaller; with larger text a note may have no room left,
         // and then its tooltip has it whole.
         checkTimeNotes(dashboard->timePanel(), scale <= 1.0);
-        // Large text does get tabs; normal text gets the grid.
+        // Large text does get tabs; normal text gets the grid (at 1280x720).
         if (scale >= 1.5)
             QCOMPARE(dashboard->currentArrangement(), Dashboard::Arrangement::Tabs);
-        if (scale <= 1.0)
+        if (scale <= 1.0 && size == QSize(1280, 720))
             QCOMPARE(dashboard->currentArrangement(), Dashboard::Arrangement::Grid);
     }
 
@@ -349,10 +374,33 @@ private:
         for (QAbstractAxis *axis : axes) {
             if (axis->titleText().isEmpty() || !axis->isTitleVisible())
                 continue;
+            // Qt Charts elides an axis title to the side of the plot it runs along.
             const qreal width = QFontMetricsF(axis->titleFont()).horizontalAdvance(axis->titleText());
-            const qreal room = axis->orientation() == Qt::Horizontal ? chart->size().width() : plot.height();
+            const qreal room = axis->orientation() == Qt::Horizontal ? plot.width() : plot.height();
             QVERIFY2(width <= room, qPrintable(QStringLiteral("%1: axis title '%2' %3 px, room %4 px")
                                                    .arg(name, axis->titleText()).arg(width).arg(room)));
+        }
+        // Tick labels whole: under the plot, Qt Charts gives each label the plot's width over the
+        // number of labels, less 5 px each side (its label padding), and elides the rest
+        // ("1000" as "100…", "ZeRO 0" as "Ze…").
+        for (QAbstractAxis *axis : chart->axes(Qt::Horizontal)) {
+            QStringList labels;
+            if (auto *bars = qobject_cast<QBarCategoryAxis *>(axis)) {
+                labels = bars->categories();
+            } else if (auto *log = qobject_cast<QLogValueAxis *>(axis)) {
+                const double step = std::log10(log->base());
+                for (double e = std::ceil(std::log10(log->min()) / step - 1e-9); e <= std::floor(std::log10(log->max()) / step + 1e-9); ++e)
+                    labels << QString::asprintf(log->labelFormat().toLatin1().constData(), std::pow(10.0, e * step));
+            }
+            if (labels.isEmpty() || !axis->isVisible() || !axis->labelsVisible())
+                continue;
+            const QFontMetricsF metrics(axis->labelsFont());
+            for (const QString &label : labels) {
+                const qreal width = metrics.horizontalAdvance(label);
+                const qreal room = plot.width() / labels.size() - 2 * 5;
+                QVERIFY2(width <= room, qPrintable(QStringLiteral("%1: tick label '%2' %3 px, room %4 px")
+                                                       .arg(name, label).arg(width).arg(room)));
+            }
         }
         // And the title is on the X server's screen, not only in the scene.
         if (!chart->title().isEmpty()) {

@@ -326,8 +326,8 @@ void BudgetPanel::showCurves()
                                                            fmt::compactCount(b.inferenceAware->params)), QChar(0x25CB)});
     m_legend->setEntries(legend);
     const QString law = QLatin1String(scalingLawInfo(b.request.law).id);
-    setFittingChartTitle(m_chart, tr("Loss at a fixed budget (%1): the minimum is the compute-optimal model").arg(law),
-                         tr("Loss at a fixed budget (%1)").arg(law));
+    setFittingChartTitle(m_chart, {tr("Loss at a fixed budget (%1): the minimum is the compute-optimal model").arg(law),
+                                   tr("Loss at a fixed budget (%1)").arg(law), tr("Loss at a fixed budget")});
 }
 
 void BudgetPanel::showSummary()

@@ -502,6 +502,15 @@ void Dashboard::arrange()
     // A picture keeps the two columns its design size was laid out for (chartrender.cpp).
     const int columns = m_arrangement == Arrangement::Tabs ? 1 : m_arrangement == Arrangement::Grid ? 2 : fit;
     const bool tabbed = columns < 2;
+    // Tabs with a pinned line, or on a page short for its text (a 1024x768 projector at text
+    // x2, where the legends wrap): the formula keeps one line (elided; its tooltip has it all),
+    // so the chart keeps room for its tick labels. Measured without the formula, whose own
+    // height would otherwise flip the choice back and forth.
+    const int pageLines = (pages.height() + (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0))
+                          / std::max(1, fontMetrics().height());
+    const int formulaLines = tabbed && (m_pinned->isVisibleTo(this) || pageLines < 24) ? 1 : 2;
+    if (m_formula->lines() != formulaLines)
+        m_formula->setLines(formulaLines);
     if (tabbed == m_tabbed && (tabbed || columns == m_columns) && (m_grid->count() > 0 || m_tabs->count() > 0))
         return;
     m_tabbed = tabbed;
@@ -510,9 +519,6 @@ void Dashboard::arrange()
     // Large text: the summary wraps to a second line instead of losing its GPU.
     // With a pinned baseline its line takes the second one (the GPU is in the controls too).
     m_summary->setLines(tabbed && !m_pinned->isVisibleTo(this) ? 2 : 1);
-    // Tabs with a pinned line too: the formula keeps one line (elided; its tooltip has it all),
-    // so the chart keeps its height when the framework's memory adds a legend entry.
-    m_formula->setLines(tabbed && m_pinned->isVisibleTo(this) ? 1 : 2);
     // The every-GPU chart gets a tab of its own: beside the figures it would be too narrow.
     if (tabbed)
         m_time->setChartDetached(true);

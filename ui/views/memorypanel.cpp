@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QChart>
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLineSeries>
@@ -30,13 +31,15 @@ namespace napkin::ui {
 
 namespace {
 
-QString stageLabel(int stage, bool chosen)
+QString stageLabel(int stage, bool chosen, bool compact = false)
 {
     // The bars name their stage; the axis title only explains the marker.
     // No-break spaces: Qt Charts wraps a category label at a space, and the second line is
     // elided away when the plot is short. No space after the ▶ either: a label holding one is
-    // elided even when it would fit.
-    return chosen ? MemoryPanel::tr("▶ZeRO\u00A0%1").arg(stage) : MemoryPanel::tr("ZeRO\u00A0%1").arg(stage);
+    // elided even when it would fit. Compact (a plot too narrow for the names): the number
+    // alone, the axis title saying what it counts.
+    const QString name = compact ? QString::number(stage) : MemoryPanel::tr("ZeRO\u00A0%1").arg(stage);
+    return chosen ? QStringLiteral("▶") + name : name;
 }
 
 } // namespace
@@ -91,6 +94,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
 
+    connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::fitStageLabels);
     connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::placeTotals);
     connect(m_view, &ChartView::hovered, this, &MemoryPanel::showHover);
     connect(m_view, &ChartView::left, this, [this] {
@@ -274,18 +278,44 @@ void MemoryPanel::fitValueAxis(double wanted)
 void MemoryPanel::updateStageTotals(double per)
 {
     const MemoryReport &mem = m_report->memory;
-    QStringList labels;
     for (int stage = 0; stage < kZeroStages; ++stage) {
         const MemoryBreakdown &b = mem.byZeroStage[static_cast<std::size_t>(stage)];
-        labels << stageLabel(stage, stage == mem.zeroStage);
         // A bar taller than a focused axis is cut at the top: its total says so with ↑.
         const bool cut = b.total() / per > m_axisY->max();
         const QString total = (cut ? QStringLiteral("↑ ") : QString()) + fmt::bytesIn(b.total(), m_unit, 1);
         if (m_totals[stage]->text() != total)
             m_totals[stage]->setText(total);
     }
+    relabelStages();
+}
+
+void MemoryPanel::relabelStages()
+{
+    const int chosen = m_report ? m_report->memory.zeroStage : -1;
+    QStringList labels;
+    for (int stage = 0; stage < kZeroStages; ++stage)
+        labels << stageLabel(stage, stage == chosen, m_compactStages);
     if (labels != m_axisX->categories())
         m_axisX->setCategories(labels);
+}
+
+void MemoryPanel::fitStageLabels()
+{
+    // Large text on a small window leaves each bar less room than "▶ZeRO 0" takes: Qt Charts
+    // would elide it to "▶Ze…", which names no stage. The bars then carry their stage's number
+    // and the axis title says what it counts. The room is the plot's width, which the labels
+    // do not change, so the choice cannot flip back and forth.
+    const qreal room = m_chart->plotArea().width() / kZeroStages;
+    if (room <= 0)
+        return;
+    const QFontMetricsF metrics(m_axisX->labelsFont());
+    const bool compact = metrics.horizontalAdvance(stageLabel(0, true)) + 2 * metrics.averageCharWidth() > room;
+    if (compact == m_compactStages)
+        return;
+    m_compactStages = compact;
+    setFittingAxisTitle(m_chart, m_axisX, compact ? tr("ZeRO stage (▶ the chosen one)") : tr("▶ marks the chosen ZeRO stage"),
+                        compact ? tr("ZeRO stage") : QString());
+    relabelStages();
 }
 
 void MemoryPanel::markChosenStage()

@@ -97,6 +97,9 @@ private:
     double wantedAxisMax(double unitBytes) const;
     void fitValueAxis(double wanted);
     void updateStageTotals(double unitBytes);
+    void relabelStages();
+    /// Stage names under the bars, or their numbers alone when the plot is too narrow for them.
+    void fitStageLabels();
     void markChosenStage();
     void updatePinnedOutline(double unitBytes);
     void updateCapacityLine(double unitBytes);
@@ -122,6 +125,7 @@ private:
     std::optional<Report> m_report;
     ByteUnit m_unit = ByteUnit::GB;
     int m_markedStage = -1;
+    bool m_compactStages = false;  ///< the bars carry their stage's number alone (fitStageLabels)
     bool m_dragging = false;
     AxisFocus m_focus = AxisFocus::AllStages;
     QString m_hoverText;

@@ -105,7 +105,8 @@ void RooflinePanel::buildToolbar()
     auto *bar = new QHBoxLayout(m_toolbar);
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_reset);
-    bar->addWidget(new QLabel(tr("Compare with:"), m_toolbar));
+    m_compareLabel = new QLabel(tr("Compare with:"), m_toolbar);
+    bar->addWidget(m_compareLabel);
     bar->addWidget(m_overlayBox);
     bar->addStretch(1);
     bar->addWidget(hint);
@@ -305,8 +306,13 @@ void RooflinePanel::setReport(const Report &report)
     m_ridge->replace(0, r.ridgeIntensity, r.peakFlopsPerS / kUnit);
     m_ridge->setName(tr("Ridge %1 FLOPs/B").arg(fmt::number(r.ridgeIntensity)));
     const QString dtypes = r.twoRoofs() ? tr("%1, %2 GEMMs").arg(r.peakDtype, r.gemmPeakDtype) : r.peakDtype;
-    setChartTitle(m_chart, serving ? tr("Roofline, serving: %1 (%2)").arg(nameWithoutVendor(report.gpu), dtypes)
-                                   : tr("Roofline: %1 (%2)").arg(nameWithoutVendor(report.gpu), dtypes));
+    // Shorter forms for a narrow chart (large text on a small window): the GPU without its
+    // dtypes, then the kind of chart alone (the GPU is in the summary above it).
+    const QString gpuName = nameWithoutVendor(report.gpu);
+    setFittingChartTitle(m_chart, serving ? QStringList{tr("Roofline, serving: %1 (%2)").arg(gpuName, dtypes),
+                                                        tr("Roofline, serving: %1").arg(gpuName), tr("Roofline, serving")}
+                                          : QStringList{tr("Roofline: %1 (%2)").arg(gpuName, dtypes),
+                                                        tr("Roofline: %1").arg(gpuName), tr("Roofline")});
     m_fitX = LogRange::decadesAround(minX, r.twoRoofs() ? std::max(maxX, r.gemmRidgeIntensity) : maxX, 0.25);
     m_fitY = LogRange::decadesAround(minY, std::max(r.peakFlopsPerS, r.gemmPeakFlopsPerS), 0.25);
     refreshRoofs();
@@ -535,9 +541,32 @@ void RooflinePanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
 
 void RooflinePanel::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         restyle();
+        fitToolbar();
+    }
     QWidget::changeEvent(event);
+}
+
+void RooflinePanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitToolbar();
+}
+
+void RooflinePanel::fitToolbar()
+{
+    // Large text on a narrow panel cannot hold "Reset view", "Compare with:" and the GPU list
+    // side by side; rather than clip the label ("Compare wit"), the button says "Reset" (its
+    // tooltip says the rest). Decided on the widths with the long text, so it cannot flip.
+    const QFontMetrics metrics(m_reset->font());
+    const int longReset = m_reset->sizeHint().width() - metrics.horizontalAdvance(m_reset->text())
+                          + metrics.horizontalAdvance(tr("Reset view"));
+    const int spacing = m_toolbar->layout() ? m_toolbar->layout()->spacing() : 6;
+    const int needed = longReset + m_compareLabel->sizeHint().width() + m_overlayBox->minimumSizeHint().width() + 3 * spacing;
+    const QString text = m_toolbar->width() >= needed ? tr("Reset view") : tr("Reset");
+    if (m_reset->text() != text)
+        m_reset->setText(text);
 }
 
 void RooflinePanel::restyle()

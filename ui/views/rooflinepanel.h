@@ -14,6 +14,7 @@
 
 class QChart;
 class QComboBox;
+class QLabel;
 class QLineSeries;
 class QLogValueAxis;
 class QPushButton;
@@ -87,8 +88,11 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// "Reset view", or "Reset" when the toolbar is too narrow for it beside the GPU list.
+    void fitToolbar();
     // The constructor's parts, in the order it calls them (the series in drawing order).
     void buildToolbar();
     void buildAxes();
@@ -113,6 +117,7 @@ private:
     QWidget *m_toolbar;
     QPushButton *m_reset;
     QComboBox *m_overlayBox;
+    QLabel *m_compareLabel = nullptr;
     LegendStrip *m_legend;
     QChart *m_chart;
     ChartView *m_view;

@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QLegend>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -53,25 +54,38 @@ namespace {
 const char kFullTitle[] = "napkinFullTitle";
 const char kCompactTitle[] = "napkinCompactTitle";
 
+const char kTitleForms[] = "napkinTitleForms";
+
 void fitChartTitle(QChart *chart)
 {
-    const QString full = chart->property(kFullTitle).toString();
-    if (full.isEmpty())
+    const QStringList forms = chart->property(kTitleForms).toStringList();
+    if (forms.isEmpty())
         return;
     // Qt Charts elides a title wider than the chart less its margins, and measures it with
-    // some padding of its own: keep two characters' width in hand.
+    // some padding of its own: keep two characters' width in hand. The first form that fits,
+    // else the shortest.
     const QFontMetricsF fm(chart->titleFont());
     const qreal room = chart->size().width() - chart->margins().left() - chart->margins().right() - 16
                        - 2 * fm.averageCharWidth();
-    const bool fits = room <= 0 || fm.horizontalAdvance(full) <= room;
-    setChartTitle(chart, fits ? full : chart->property(kCompactTitle).toString());
+    QString chosen = forms.last();
+    for (const QString &form : forms) {
+        if (room <= 0 || fm.horizontalAdvance(form) <= room) {
+            chosen = form;
+            break;
+        }
+    }
+    setChartTitle(chart, chosen);
 }
 } // namespace
 
 void setFittingChartTitle(QChart *chart, const QString &full, const QString &compact)
 {
-    chart->setProperty(kFullTitle, full);
-    chart->setProperty(kCompactTitle, compact);
+    setFittingChartTitle(chart, QStringList{full, compact});
+}
+
+void setFittingChartTitle(QChart *chart, const QStringList &forms)
+{
+    chart->setProperty(kTitleForms, forms);
     fitChartTitle(chart);
 }
 
@@ -87,12 +101,14 @@ void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full
 void fitAxisTitles(QChart *chart)
 {
     fitChartTitle(chart);
+    fitLogAxisLabels(chart);
     const QRectF plot = chart->plotArea();
     for (QAbstractAxis *axis : chart->axes()) {
         const QString full = axis->property(kFullTitle).toString();
         if (full.isEmpty())
             continue;
-        const qreal room = axis->orientation() == Qt::Vertical ? plot.height() : chart->size().width();
+        // Qt Charts elides an axis title to the plot's side it runs along.
+        const qreal room = axis->orientation() == Qt::Vertical ? plot.height() : plot.width();
         bool fits = QFontMetricsF(axis->titleFont()).horizontalAdvance(full) <= room;
         if (axis->orientation() == Qt::Horizontal) {
             // A short plot gives its bottom title's line back to the bars. The test uses the
@@ -104,6 +120,54 @@ void fitAxisTitles(QChart *chart)
         const QString wanted = fits || plot.isEmpty() ? full : axis->property(kCompactTitle).toString();
         if (axis->titleText() != wanted)
             axis->setTitleText(wanted);
+    }
+}
+
+namespace {
+const char kLabelFitHooked[] = "napkinLabelFitHooked";
+// Qt Charts gives each label of a horizontal axis the plot's width over the number of labels,
+// less this padding on each side (ChartAxisElement's label padding), and elides what is wider.
+constexpr qreal kLabelPadding = 5;
+} // namespace
+
+int logAxisBaseFor(const QLogValueAxis *axis, qreal plotWidth)
+{
+    if (!(axis->min() > 0) || !(axis->max() > axis->min()) || plotWidth <= 0)
+        return 10;
+    const QFontMetricsF metrics(axis->labelsFont());
+    const QByteArray format = axis->labelFormat().toLatin1();
+    for (const int base : {10, 100, 1000, 10000}) {
+        const double step = std::log10(static_cast<double>(base));
+        const double first = std::ceil(std::log10(axis->min()) / step - 1e-9);
+        const double last = std::floor(std::log10(axis->max()) / step + 1e-9);
+        const int count = static_cast<int>(last - first) + 1;
+        if (count <= 1)
+            return base;
+        qreal widest = 0;
+        for (double e = first; e <= last; ++e)
+            widest = std::max(widest, metrics.horizontalAdvance(
+                                          QString::asprintf(format.constData(), std::pow(10.0, e * step))));
+        if (widest + 2 * kLabelPadding <= plotWidth / count)
+            return base;
+    }
+    return 10000;
+}
+
+void fitLogAxisLabels(QChart *chart)
+{
+    const QRectF plot = chart->plotArea();
+    for (QAbstractAxis *a : chart->axes(Qt::Horizontal)) {
+        auto *axis = qobject_cast<QLogValueAxis *>(a);
+        if (!axis)
+            continue;
+        // A zoom changes the labels too: refit on every range change.
+        if (!axis->property(kLabelFitHooked).toBool()) {
+            axis->setProperty(kLabelFitHooked, true);
+            QObject::connect(axis, &QLogValueAxis::rangeChanged, chart, [chart] { fitLogAxisLabels(chart); });
+        }
+        const int base = logAxisBaseFor(axis, plot.width());
+        if (axis->base() != base)
+            axis->setBase(base);
     }
 }
 

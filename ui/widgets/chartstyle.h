@@ -7,8 +7,10 @@ class QWidget;
 #include <QList>
 #include <QScatterSeries>
 #include <QString>
+#include <QStringList>
 
 class QAbstractAxis;
+class QLogValueAxis;
 class QChart;
 class QValueAxis;
 
@@ -33,9 +35,20 @@ void setChartTitle(QChart *chart, const QString &title);
 /// A chart title in two forms: the full one while it fits the chart's width, else the compact
 /// one (refitted with the axis titles whenever the plot area changes).
 void setFittingChartTitle(QChart *chart, const QString &full, const QString &compact);
+/// The same with any number of forms, longest first: the first that fits, else the last.
+void setFittingChartTitle(QChart *chart, const QStringList &forms);
 void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full, const QString &compact);
-/// Picks the full or compact title of every axis of `chart` for its current plot area.
+/// Picks the full or compact title of every axis of `chart` for its current plot area, and
+/// thins its horizontal log axes' labels (fitLogAxisLabels).
 void fitAxisTitles(QChart *chart);
+
+/// The base (10, 100, 1000 or 10000) whose powers label a horizontal log axis `plotWidth`
+/// pixels wide without Qt Charts eliding any: it gives each label the width over the number of
+/// labels, and a large text on a narrow plot would turn 1000 into "100…".
+int logAxisBaseFor(const QLogValueAxis *axis, qreal plotWidth);
+/// Sets every horizontal log axis of `chart` to logAxisBaseFor() its plot, now and whenever
+/// the axis's range changes.
+void fitLogAxisLabels(QChart *chart);
 
 /// Whether a value axis showing [0, currentMax] can stay as it is for data reaching `wanted`
 /// while a slider is dragged: redrawing axis labels is the costliest part of an update, so
