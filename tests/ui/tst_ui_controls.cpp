@@ -285,6 +285,32 @@ private slots:
         QCOMPARE(strip.shownText(), QStringLiteral("short"));
     }
 
+    // A note whose text went to its tooltip says so in words, "(i)" or "…" as room allows, and
+    // draws nothing rather than a clipped "(i" where not even the ellipsis fits.
+    void overflowMarkerNeverClips()
+    {
+        TextStrip strip;
+        strip.setOverflowToToolTip(true);
+        strip.setText(QStringLiteral("HFU 40.0% (set) · MFU 40.0% · 8 × H100 SXM5 80GB at 700 W, no cooling"));
+        const QFontMetrics fm(strip.font());
+        const QStringList markers = {QString(), QStringLiteral("…"), QStringLiteral("(i)"), QStringLiteral("(details on hover)")};
+        int last = 0;
+        QList<int> seen;
+        // Narrow to wide: each marker in turn, each drawn only where it fits whole.
+        for (int width = 1; width <= fm.horizontalAdvance(markers.last()) + 40; ++width) {
+            strip.resize(width, strip.sizeHint().height());
+            strip.grab();  // delivers the resize to the unshown strip
+            QVERIFY(!strip.showsWholeText());
+            const int index = static_cast<int>(markers.indexOf(strip.shownText()));
+            QVERIFY2(index >= last, qPrintable(QStringLiteral("%1 px: '%2'").arg(width).arg(strip.shownText())));
+            QVERIFY(fm.horizontalAdvance(strip.shownText()) <= width);
+            if (!seen.contains(index))
+                seen << index;
+            last = index;
+        }
+        QCOMPARE(seen, (QList<int>{0, 1, 2, 3}));
+    }
+
     void presetFillsEveryField()
     {
         MainWindow w(env().catalog(), Scenario{});

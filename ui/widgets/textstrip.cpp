@@ -144,9 +144,15 @@ void TextStrip::relayoutText() const
     const QFontMetrics fm(textFont());
     QString shown;
     if (m_overflowTip && linesNeeded(this->width()) > m_lines) {
-        // The text is in the tooltip; the marker says so in words where they fit.
-        const QString words = tr("(details on hover)");
-        shown = fm.horizontalAdvance(words) <= width ? words : QStringLiteral("(i)");
+        // The text is in the tooltip; the marker says so in words where they fit, else "(i)",
+        // else an ellipsis, else nothing (a clipped "(i" would look like a typo).
+        shown.clear();
+        for (const QString &mark : {tr("(details on hover)"), QStringLiteral("(i)"), QStringLiteral("…")}) {
+            if (fm.horizontalAdvance(mark) <= width) {
+                shown = mark;
+                break;
+            }
+        }
     } else if (m_lines == 1) {
         shown = fm.elidedText(layoutText(true), Qt::ElideRight, width);
     } else {
