@@ -457,6 +457,8 @@ private slots:
         QTest::newRow("1280x720") << QSize(1280, 720) << 1.0;
         QTest::newRow("1920x1080") << QSize(1920, 1080) << 1.0;
         QTest::newRow("1280x720, bigger text") << QSize(1280, 720) << 1.5;
+        // A projector's 1024x768 at the largest text: too narrow for every upright name.
+        QTest::newRow("1024x768, text x2") << QSize(1024, 768) << 2.0;
     }
 
     // Every GPU's short name stands whole under its own bar, inside the chart, apart from its
@@ -497,10 +499,24 @@ private slots:
                 QVERIFY2(labels->angle() <= 45, "every GPU tilted at most 45° on a 1080p display");
         }
 
+        // Upright names a line's height apart at least: closer bars name every n-th, the chosen
+        // GPU's (▶) among them.
+        const double pitch = chart->chart()->plotArea().width() / shortNames.size();
+        const double line = QFontMetricsF(labels->font()).height();
+        const int stride = labels->angle() == 90 && pitch < line * 1.05 ? static_cast<int>(std::ceil(line * 1.05 / pitch)) : 1;
+        QCOMPARE(labels->stride(), stride);
+        if (fontScale >= 2.0)
+            QVERIFY2(stride > 1, "a 1024x768 window at text x2 cannot name every GPU upright");
         const QRectF inside = chart->chart()->layout()->contentsRect();
         const QList<QPolygonF> shapes = labels->labelShapes();
         QCOMPARE(shapes.size(), shortNames.size());
+        const int chosen = uitest::gpuIndex(env().catalog(), w.controller()->scenario().gpuId);
+        QVERIFY2(!shapes[chosen].isEmpty(), "the chosen GPU keeps its name");
+        int previous = -1;
         for (int i = 0; i < shapes.size(); ++i) {
+            QCOMPARE(shapes[i].isEmpty(), (i - chosen) % stride != 0);
+            if (shapes[i].isEmpty())
+                continue;
             const QRectF box = shapes[i].boundingRect();
             QVERIFY2(inside.contains(box), qPrintable(shortNames[i]));
             // The label's top end is under its own bar.
@@ -515,14 +531,14 @@ private slots:
                     ++n;
                 }
             const QPointF bar = chart->chart()->mapToPosition(QPointF(i, 0), chart->chart()->series().first());
-            const double pitch = chart->chart()->plotArea().width() / shapes.size();
             QVERIFY2(std::fabs(x / n - bar.x()) < pitch / 2, qPrintable(shortNames[i]));
-            if (i > 0) {
+            if (previous >= 0) {
                 QPainterPath a, b;
-                a.addPolygon(shapes[i - 1]);
+                a.addPolygon(shapes[previous]);
                 b.addPolygon(shapes[i]);
-                QVERIFY2(!a.intersects(b), qPrintable(shortNames[i - 1] + QStringLiteral(" / ") + shortNames[i]));
+                QVERIFY2(!a.intersects(b), qPrintable(shortNames[previous] + QStringLiteral(" / ") + shortNames[i]));
             }
+            previous = i;
         }
 
         const int a100 = uitest::gpuIndex(env().catalog(), QStringLiteral("a100-40gb-sxm"));

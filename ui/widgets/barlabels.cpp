@@ -33,13 +33,17 @@ public:
     QStringList texts;
     QList<QRectF> boxes;           ///< each text's own box, at the origin
     QList<QTransform> placements;  ///< box -> chart coordinates
+    int stride = 1;                ///< every stride-th label is drawn, from `phase`
+    int phase = 0;
     QFont font;
     QColor color;
 
-    // Before the first placement (a chart never shown yet) there is no shape to give.
+    bool drawn(int i) const { return i % stride == phase; }
+    // Before the first placement (a chart never shown yet) there is no shape to give; a label
+    // left out (stride) has none either.
     QPolygonF labelShape(int i) const
     {
-        return i < placements.size() && i < boxes.size() ? placements[i].map(QPolygonF(boxes[i])) : QPolygonF();
+        return i < placements.size() && i < boxes.size() && drawn(i) ? placements[i].map(QPolygonF(boxes[i])) : QPolygonF();
     }
 
     void changed()
@@ -58,6 +62,8 @@ public:
         painter->setFont(font);
         painter->setPen(color);
         for (int i = 0; i < texts.size(); ++i) {
+            if (!drawn(i) || i >= placements.size())
+                continue;
             painter->save();
             painter->setTransform(placements[i], true);
             painter->drawText(boxes[i], Qt::AlignLeft | Qt::AlignTop, texts[i]);
@@ -110,6 +116,11 @@ void BarLabels::restyle()
     place();
 }
 
+int BarLabels::stride() const
+{
+    return m_item->stride;
+}
+
 QFont BarLabels::font() const
 {
     return m_item->font;
@@ -153,6 +164,17 @@ void BarLabels::place()
     const double pitch = area.width() / static_cast<double>(boxes.size());
     const int angle = levelPitch() <= pitch ? 0 : tiltedPitch() <= pitch ? 45 : 90;
     m_angle = angle;
+    // Upright lines of text need a line's height each: closer bars (large text on a narrow
+    // chart) label every second or third, counted from the marked one (▶) so that it keeps its
+    // name; hovering a bar names any of them.
+    const double upright = height * 1.05;
+    m_item->stride = angle == 90 && pitch < upright ? static_cast<int>(std::ceil(upright / pitch)) : 1;
+    m_item->phase = 0;
+    for (int i = 0; i < m_item->texts.size(); ++i)
+        if (m_item->texts[i].startsWith(QChar(0x25B6))) {
+            m_item->phase = i % m_item->stride;
+            break;
+        }
 
     QTransform rotation;
     rotation.rotate(-angle);
@@ -170,7 +192,8 @@ void BarLabels::place()
         placement.translate(origin.x(), origin.y());
         placement.rotate(-angle);
         m_item->placements.append(placement);
-        below = std::max(below, placement.mapRect(box).bottom() - area.bottom());
+        if (m_item->drawn(i))
+            below = std::max(below, placement.mapRect(box).bottom() - area.bottom());
     }
     m_item->changed();
     // Under the plot area come the hidden axis' strip, the chart margin, then the layout's

@@ -14,7 +14,7 @@ namespace napkin::ui {
 
 /// Labels under the bars of a bar chart, drawn in place of its category axis' own: horizontal
 /// when the widest fits between two bars, else tilted 45° or upright, each ending under its own
-/// bar, never elided. Qt Charts centres a tilted label on its tick, so that its end points at
+/// bar, never elided; upright and still too close, every second (or n-th) one. Qt Charts centres a tilted label on its tick, so that its end points at
 /// the next bar, and elides labels wider than a bar; these are placed by hand, with room for
 /// them kept in the chart's bottom margin.
 class BarLabels final : public QObject
@@ -36,8 +36,11 @@ public:
     void setText(int bar, const QString &text);
     /// Changes every label, and how many there are (one per bar).
     void setTexts(const QStringList &texts);
-    /// The outline of each label as drawn, in chart coordinates.
+    /// The outline of each label as drawn, in chart coordinates (empty for one left out).
     QList<QPolygonF> labelShapes() const;
+    /// 1, or n when upright labels are too close for all of them: every n-th is drawn, the
+    /// marked one (▶) among them.
+    int stride() const;
     /// The plot width at which the labels stand at `angle` (0 or 45) or flatter: the room
     /// between bars that angle asks for, times the bars.
     double plotWidthFor(int angle) const;
