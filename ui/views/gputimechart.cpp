@@ -157,8 +157,9 @@ void GpuTimeChart::setReport(const Report &report)
                                              : tr("%1 peak only").arg(accepted.first());
     const QString utilization = tr("%1 %2").arg(fmt::percent(report.scenario.utilizationFraction, 0),
                                                 utilizationBasisName(report.scenario.utilizationBasis).toUpper());
-    setFittingChartTitle(m_chart, tr("Every GPU (×%1, %2, %3)").arg(report.scenario.gpus).arg(utilization, rule),
-                         tr("×%1, %2, %3").arg(report.scenario.gpus).arg(utilization, accepted.join(QLatin1Char('/'))));
+    setFittingChartTitle(m_chart, {tr("Every GPU (×%1, %2, %3)").arg(report.scenario.gpus).arg(utilization, rule),
+                                   tr("×%1, %2, %3").arg(report.scenario.gpus).arg(utilization, accepted.join(QLatin1Char('/'))),
+                                   tr("×%1, %2").arg(report.scenario.gpus).arg(utilization)});
     placeMarks();
 }
 
@@ -191,10 +192,10 @@ void GpuTimeChart::showServing(const Report &report)
     const bool stay = axisCanStay(maxCost * 1.05, m_axisY->max(), m_dragging);
     showBars(values, fit, chosen, stay ? 0 : (maxCost > 0 ? axisTopFor(maxCost * 1.05, m_dragging) : 1));
     setFittingAxisTitle(m_chart, m_axisY, tr("$ per million output tokens"), tr("$ / 1M tokens"));
-    setFittingChartTitle(m_chart,
-                         tr("Every GPU: cost per million output tokens (×%1, concurrency %2)")
-                             .arg(report.scenario.gpus).arg(report.inference->concurrency),
-                         tr("$ per 1M output tokens (×%1)").arg(report.scenario.gpus));
+    setFittingChartTitle(m_chart, {tr("Every GPU: cost per million output tokens (×%1, concurrency %2)")
+                                       .arg(report.scenario.gpus).arg(report.inference->concurrency),
+                                   tr("$ per 1M output tokens (×%1)").arg(report.scenario.gpus),
+                                   tr("$ per 1M tokens (×%1)").arg(report.scenario.gpus)});
     placeMarks();
 }
 
