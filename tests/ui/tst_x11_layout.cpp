@@ -94,16 +94,19 @@ private slots:
         QTest::addColumn<double>("scale");
         QTest::addColumn<bool>("large");
         QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("serving");
         for (double s : offeredScales()) {
-            QTest::addRow("text x%.2f", s) << s << false << QSize(1280, 720);
+            QTest::addRow("text x%.2f", s) << s << false << QSize(1280, 720) << false;
             // Long titles and legends, GPUs the run does not fit on and a pinned baseline:
             // Llama 3 70B on 64 GPUs.
-            QTest::addRow("text x%.2f, Llama 3 70B x64 pinned", s) << s << true << QSize(1280, 720);
+            QTest::addRow("text x%.2f, Llama 3 70B x64 pinned", s) << s << true << QSize(1280, 720) << false;
         }
-        // A classroom projector's 1024x768 at the larger sizes.
+        // A classroom projector's 1024x768 at the larger sizes, training and serving.
         for (double s : offeredScales())
-            if (s > 1.0)
-                QTest::addRow("1024x768, text x%.2f", s) << s << false << QSize(1024, 768);
+            if (s > 1.0) {
+                QTest::addRow("1024x768, text x%.2f", s) << s << false << QSize(1024, 768) << false;
+                QTest::addRow("1024x768, serving, text x%.2f", s) << s << false << QSize(1024, 768) << true;
+            }
     }
 
     void everyTextSizeIsReadable()
@@ -111,7 +114,10 @@ private slots:
         QFETCH(double, scale);
         QFETCH(bool, large);
         QFETCH(QSize, size);
+        QFETCH(bool, serving);
         Scenario start;
+        if (serving)
+            start.mode = Mode::Inference;
         if (large) {
             start.presetId = QStringLiteral("llama3-70b");
             start.model = env().catalog().findPreset(start.presetId)->shape;
@@ -163,8 +169,8 @@ private slots:
             dashboard->pageTabs()->setCurrentIndex(0);
         }
         // Memory, roofline, the every-GPU chart, the stages, the step and the budget, whichever
-        // way they are arranged.
-        QCOMPARE(checked.size(), 6);
+        // way they are arranged; serving adds its trade-off curve.
+        QCOMPARE(checked.size(), serving ? 7 : 6);
         // The roofline's toolbar squeezes none of its words ("Compare wit"): its button and
         // label keep their whole text's width (the hint beside them may give way).
         if (dashboard->currentArrangement() == Dashboard::Arrangement::Tabs) {
