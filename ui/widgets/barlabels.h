@@ -14,9 +14,10 @@ namespace napkin::ui {
 
 /// Labels under the bars of a bar chart, drawn in place of its category axis' own: horizontal
 /// when the widest fits between two bars, else tilted 45° or upright, each ending under its own
-/// bar, never elided; upright and still too close, every second (or n-th) one. Qt Charts centres a tilted label on its tick, so that its end points at
-/// the next bar, and elides labels wider than a bar; these are placed by hand, with room for
-/// them kept in the chart's bottom margin.
+/// bar, never elided; upright and still too close, every second (or n-th) one. Qt Charts
+/// centres a tilted label on its tick, so that its end points at the next bar, and elides
+/// labels wider than a bar; these are placed by hand, with room for them kept in the chart's
+/// bottom margin.
 class BarLabels final : public QObject
 {
     Q_OBJECT
