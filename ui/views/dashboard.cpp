@@ -493,11 +493,12 @@ QSize Dashboard::minimumChartSize() const
 void Dashboard::arrange()
 {
     const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
+    // The page's height without the formula strip, whose own height follows from it (below).
+    const int withoutFormula = height() - m.top() - m.bottom() - m_summary->sizeHint().height() - 8
+                               - (m_settings->isVisibleTo(this) ? m_settings->sizeHint().height() + 8 : 0)
+                               - (m_pinned->isVisibleTo(this) ? m_pinned->sizeHint().height() + 8 : 0);
     const QSize pages(width() - m.left() - m.right(),
-                      height() - m.top() - m.bottom() - m_summary->sizeHint().height() - 8
-                          - (m_settings->isVisibleTo(this) ? m_settings->sizeHint().height() + 8 : 0)
-                          - (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0)
-                          - (m_pinned->isVisibleTo(this) ? m_pinned->sizeHint().height() + 8 : 0));
+                      withoutFormula - (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0));
     const int fit = pageColumnsFor(pages, minimumChartSize(), m_grid->spacing(), timeColumnWidth(m_time));
     // A picture keeps the two columns its design size was laid out for (chartrender.cpp).
     const int columns = m_arrangement == Arrangement::Tabs ? 1 : m_arrangement == Arrangement::Grid ? 2 : fit;
@@ -506,8 +507,7 @@ void Dashboard::arrange()
     // x2, where the legends wrap): the formula keeps one line (elided; its tooltip has it all),
     // so the chart keeps room for its tick labels. Measured without the formula, whose own
     // height would otherwise flip the choice back and forth.
-    const int pageLines = (pages.height() + (m_formula->isVisibleTo(this) ? m_formula->sizeHint().height() + 8 : 0))
-                          / std::max(1, fontMetrics().height());
+    const int pageLines = withoutFormula / std::max(1, fontMetrics().height());
     const int formulaLines = tabbed && (m_pinned->isVisibleTo(this) || pageLines < 24) ? 1 : 2;
     if (m_formula->lines() != formulaLines)
         m_formula->setLines(formulaLines);
