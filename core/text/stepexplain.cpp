@@ -176,7 +176,7 @@ QString stepSegmentText(const Report &r, StepComponent c)
         compute += tr(", at heads of %1 over %2 tokens").arg(fmt::repeats(r.step.attentionHeadDim), fmt::repeats(r.step.attentionLength));
     if (s.kernelFixedSeconds > 0)
         compute += tr("; each kernel launch adds %1 of fixed time (launch, ramp-up, the last wave's tail; fitted "
-                      "to a measured GEMM table for this GPU), %2 in all")
+                      "to a measured GEMM table; the GPU's catalog entry names it), %2 in all")
                        .arg(fmt::duration(s.kernelFixedSeconds), fmt::duration(s.computeFixed));
     QString body;
     switch (c) {

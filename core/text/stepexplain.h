@@ -26,11 +26,11 @@ QString stepSummaryText(const Report &r);
 QString stepRunText(const Report &r);
 /// How far the uncalibrated estimate has been from published measured runs of the scenario's
 /// kind of model (trackRecordFor), and what calibrating does: "Track record: on 43 published
-/// dense runs (A100 80G, H100 SXM, B200) the estimate averaged 7.5% faster than measured
-/// (19.2% faster to 3.5% slower). ..." Training only (empty when serving).
+/// dense runs (A100 80G, H100 SXM, B200) the estimate averaged 7.2% faster than measured
+/// (19.0% faster to 3.5% slower). ..." Training only (empty when serving).
 QString stepTrackRecordText(const Report &r);
 /// Its middle: "on 43 published dense runs (A100 80G, H100 SXM, B200) the estimate averaged
-/// 7.5% faster than measured (19.2% faster to 3.5% slower)".
+/// 7.2% faster than measured (19.0% faster to 3.5% slower)".
 QString trackRecordPhrase(const Scenario &s);
 /// An estimate's error (estimated / measured - 1) in words: "7.5% faster" is an estimate 7.5%
 /// shorter than the measured step, "3.5% slower" one longer.
