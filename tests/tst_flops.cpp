@@ -166,6 +166,34 @@ private slots:
         QCOMPARE(computeFlops(s).trainingHardware, f.trainingDetailed);
     }
 
+    // Megatron-Core's mla_up_proj module reruns multi-head latent attention's up projections
+    // in the backward (multi_latent_attention.py, qkv_up_proj_and_rope_apply under its
+    // qkv_up_checkpoint): DeepSeek-V3's Q up (1,536 -> 128 heads x 192) and KV up (512 -> 128 x
+    // (128 + 128)), 2 x 54,525,952 FLOPs a token in each of its 61 blocks. The hardware FLOPs
+    // count them; the model FLOPs do not. The norms and the experts' activation run no matmul;
+    // FlashAttention leaves the attention core nothing to rerun.
+    void recomputeModulesAddTheirMatmuls()
+    {
+        Scenario s = test::presetScenario("deepseek-v3");
+        s.seqLen = 4096;
+        s.tokens = static_cast<double>(s.seqLen);
+        s.flashAttention = true;
+        s.recompute = Recompute::Selective;
+        const FlopsReport plain = computeFlops(s);
+        QCOMPARE(plain.recompute, 0.0);
+        s.recomputeMlaUpProjection = true;
+        const FlopsReport up = computeFlops(s);
+        QCOMPARE(up.recompute, 61 * 2 * (1536.0 * 128 * 192 + 512.0 * 128 * 256) * 4096);
+        QCOMPARE(up.trainingDetailed, plain.trainingDetailed);
+        QCOMPARE(up.trainingHardware, plain.trainingHardware + up.recompute);
+        s.recomputeNorms = true;
+        s.recomputeMoeActivation = true;
+        QCOMPARE(computeFlops(s).recompute, up.recompute);
+        // Under no recompute the modules change nothing.
+        s.recompute = Recompute::None;
+        QCOMPARE(computeFlops(s).recompute, 0.0);
+    }
+
     void backwardIsTwiceForward()
     {
         // Source document: forward 2N, backward 4N per token. Napkin: detailed = 3 x forward.

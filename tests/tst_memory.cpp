@@ -212,6 +212,74 @@ private slots:
         QCOMPARE(a.perLayer / (1024.0 * static_cast<double>(s.model.dModel)), perLayerOverSbh);
     }
 
+    // Megatron-Core's --recompute-modules under selective recompute: each module reruns its
+    // forward in the backward and drops the outputs it made (megatron/core/transformer/
+    // transformer_layer.py's layernorm checkpoints, moe/experts.py's moe_act checkpoint,
+    // multi_latent_attention.py's qkv_up_checkpoint, each a CheckpointWithoutOutput). Per
+    // block, over s·b·h at 2-byte tensors, beside the same selective recompute of nothing:
+    //  - layernorm: the two norms' outputs, Table 2's QKV input and MLP input (Korthikanti et
+    //    al. 2022): 2 + 2;
+    //  - moe_act: the routed experts' activation output, the down projections' input, k rows a
+    //    token at the expert width: 2 x 8 x 768 / 2048 = 6 for Qwen3-30B-A3B, 2 x 8 x 2048 / 7168
+    //    for DeepSeek-V3 (its shared expert is not moe_act's);
+    //  - mla_up_proj: multi-head latent attention's queries, keys and values, 128 heads of
+    //    128 + 64, 128 + 64 and 128 for DeepSeek-V3: 2 x 65,536 / 7,168.
+    // Each row also holds for the dense blocks of a Mixture-of-Experts model where it applies.
+    void recomputeModulesDropWhatTheyRerun_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("module");
+        QTest::addColumn<double>("droppedOverSbh");
+        QTest::newRow("llama3-8b, layernorm") << QStringLiteral("llama3-8b") << QStringLiteral("layernorm") << 4.0;
+        QTest::newRow("gpt2-small, layernorm") << QStringLiteral("gpt2-small") << QStringLiteral("layernorm") << 4.0;
+        QTest::newRow("qwen3-30b-a3b, moe_act") << QStringLiteral("qwen3-30b-a3b") << QStringLiteral("moe_act")
+                                                << 2 * 8 * 768.0 / 2048;
+        QTest::newRow("deepseek-v3, mla_up_proj") << QStringLiteral("deepseek-v3") << QStringLiteral("mla_up_proj")
+                                                  << 2 * 128 * (192 + 192 + 128.0) / 7168;
+        QTest::newRow("deepseek-v3, layernorm") << QStringLiteral("deepseek-v3") << QStringLiteral("layernorm") << 4.0;
+        // The routed experts' alone (8 of 2,048 wide a token); the shared expert keeps its own.
+        QTest::newRow("deepseek-v3, moe_act") << QStringLiteral("deepseek-v3") << QStringLiteral("moe_act")
+                                              << 2 * 8 * 2048.0 / 7168;
+    }
+
+    void recomputeModulesDropWhatTheyRerun()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, module);
+        QFETCH(double, droppedOverSbh);
+        Scenario s = test::presetScenario(preset.toLatin1().constData());
+        s.seqLen = 1024;
+        s.flashAttention = true;
+        s.recompute = Recompute::Selective;
+        s.recomputeCoreAttention = false;
+        const Recipe recipe = *findRecipe(QStringLiteral("bf16-mixed-adamw"));
+        const ActivationBreakdown nothing = activationBytes(s, recipe, 1);
+        Scenario chosen = s;
+        chosen.recomputeNorms = module == QLatin1String("layernorm");
+        chosen.recomputeMoeActivation = module == QLatin1String("moe_act");
+        chosen.recomputeMlaUpProjection = module == QLatin1String("mla_up_proj");
+        const ActivationBreakdown a = activationBytes(chosen, recipe, 1);
+        const double sbh = 1024.0 * static_cast<double>(s.model.dModel);
+        QCOMPARE((nothing.perLayer - a.perLayer) / sbh, droppedOverSbh);
+        // A Mixture-of-Experts model's dense blocks have no experts; their norms and attention
+        // drop alike.
+        if (s.model.denseLayers > 0)
+            QCOMPARE((nothing.perDenseLayer - a.perDenseLayer) / sbh,
+                     module == QLatin1String("moe_act") ? 0.0 : droppedOverSbh);
+        // The modules apply under selective recompute only: with none, nothing is dropped.
+        chosen.recompute = Recompute::None;
+        s.recompute = Recompute::None;
+        QCOMPARE(activationBytes(chosen, recipe, 1).perLayer, activationBytes(s, recipe, 1).perLayer);
+        // And a module a model does not have drops nothing (a dense model has no experts, a
+        // model without MLA no latent up projections).
+        Scenario dense = test::presetScenario("llama3-8b");
+        dense.recompute = Recompute::Selective;
+        Scenario modules = dense;
+        modules.recomputeMoeActivation = true;
+        modules.recomputeMlaUpProjection = true;
+        QCOMPARE(activationBytes(modules, recipe, 1).perLayer, activationBytes(dense, recipe, 1).perLayer);
+    }
+
     void pytorchModel_data()
     {
         QTest::addColumn<QString>("preset");

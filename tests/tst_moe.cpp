@@ -234,6 +234,30 @@ private slots:
         QVERIFY(anyEp);
     }
 
+    // With FlashAttention, selective recompute of the attention core reruns nothing, so the
+    // planner leaves it out as a copy of no recompute; once a module that does rerun something
+    // is chosen (the experts' activation here), selective is a layout of its own, and the plan
+    // keeps the modules the start chose.
+    void plannerWeighsSelectiveRecomputeOfTheModulesChosen()
+    {
+        Scenario s = mixtral(1, 1, 0);
+        s.globalBatch = 512;
+        const Report r = test::reportFor(s);
+        PlanOptions options;
+        options.top = 1000;
+        const auto selectiveIn = [&](const Scenario &start) {
+            const PlanReport plan = planLayouts(start, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+            return std::count_if(plan.layouts.cbegin(), plan.layouts.cend(),
+                                 [](const PlannedLayout &p) { return p.recompute == Recompute::Selective; });
+        };
+        QCOMPARE(selectiveIn(s), 0);
+        s.recomputeMoeActivation = true;
+        QVERIFY(selectiveIn(s) > 0);
+        const PlanReport plan = planLayouts(s, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+        for (const PlannedLayout &p : plan.layouts)
+            QVERIFY(withPlannedLayout(s, p).recomputeMoeActivation);
+    }
+
     void multiTokenPredictionOnTheLastStage()
     {
         // DeepSeek-V3's MTP module (11,610,068,224 parameters, tst_params) trains beside the head:

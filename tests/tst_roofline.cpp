@@ -221,6 +221,71 @@ private slots:
         QVERIFY(flash->intensity > scores->intensity);
         QVERIFY(fused.stepSeconds < plain.stepSeconds);
     }
+
+    // Each module selective recompute names reruns its own forward kernels in the backward,
+    // and the step pays for exactly those: Megatron-Core's layernorm module the block's two
+    // norms, moe_act the routed experts' activation, mla_up_proj the latent up projections and
+    // their RoPE (multi_latent_attention.py's qkv_up_proj_and_rope_apply).
+    void recomputeModulesRerunTheirKernels_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("module");
+        QTest::addColumn<QStringList>("rerun");
+        QTest::newRow("llama3-8b, layernorm") << QStringLiteral("llama3-8b") << QStringLiteral("layernorm")
+                                              << QStringList{QStringLiteral("RMSNorm (attention)"), QStringLiteral("RMSNorm (MLP)")};
+        QTest::newRow("qwen3-30b-a3b, moe_act") << QStringLiteral("qwen3-30b-a3b") << QStringLiteral("moe_act")
+                                                << QStringList{QStringLiteral("experts activation")};
+        QTest::newRow("deepseek-v3, mla_up_proj")
+            << QStringLiteral("deepseek-v3") << QStringLiteral("mla_up_proj")
+            << QStringList{QStringLiteral("Q up projection"), QStringLiteral("KV up projection"), QStringLiteral("RoPE (Q, K)")};
+    }
+
+    void recomputeModulesRerunTheirKernels()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, module);
+        QFETCH(QStringList, rerun);
+        Scenario s = test::presetScenario(preset.toLatin1().constData());
+        s.gpus = 1;
+        s.microBatch = 1;
+        s.seqLen = 2048;
+        s.flashAttention = true;
+        s.timeBasis = TimeBasis::Estimated;
+        s.recompute = Recompute::Selective;
+        s.recomputeCoreAttention = false;
+        const Report nothing = test::reportFor(s);
+        s.recomputeNorms = module == QLatin1String("layernorm");
+        s.recomputeMoeActivation = module == QLatin1String("moe_act");
+        s.recomputeMlaUpProjection = module == QLatin1String("mla_up_proj");
+        const Report chosen = test::reportFor(s);
+        QStringList names;
+        double seconds = 0;
+        for (const RooflineOp &op : chosen.roofline.ops) {
+            if (op.phase != Phase::Recompute)
+                continue;
+            if (!names.contains(op.name))
+                names << op.name;
+            const RooflineOp *forward = findOp(chosen.roofline, op.name, Phase::Forward);
+            QVERIFY(forward);
+            QCOMPARE(op.flops, forward->flops);
+            QCOMPARE(op.bytes, forward->bytes);
+            // Each at the step's rule: max(FLOPs / (peak x efficiency), bytes / (bandwidth x
+            // the measured streaming efficiency)), GEMMs at the GEMM figure.
+            const StepTimeReport &t = chosen.step;
+            const double efficiency = op.kind == OpKind::Matmul ? t.matmulEfficiency : t.computeEfficiency;
+            seconds += op.count * std::max(op.flops / (chosen.roofline.peakFlopsPerS * efficiency),
+                                           op.bytes / (chosen.roofline.bandwidthBytesPerS * t.memoryEfficiency));
+        }
+        QCOMPARE(names, rerun);
+        QVERIFY(std::none_of(nothing.roofline.ops.cbegin(), nothing.roofline.ops.cend(),
+                             [](const RooflineOp &op) { return op.phase == Phase::Recompute; }));
+        // One micro-batch on one GPU: the step grows by the rerun kernels' time and each one's
+        // fixed launch time, nothing else.
+        const double fixed = chosen.step.computeFixed - nothing.step.computeFixed;
+        QVERIFY(fixed > 0);
+        QVERIFY2(test::near(chosen.step.stepSeconds - nothing.step.stepSeconds, seconds + fixed, 1e-9),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(chosen.step.stepSeconds - nothing.step.stepSeconds).arg(seconds + fixed)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRoofline)

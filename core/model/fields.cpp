@@ -284,6 +284,46 @@ std::vector<ScenarioField> buildFields()
          choicesOf<kRecomputeNames>,
          [](const Scenario &s) -> QJsonValue { return recomputeName(s.recompute); },
          [](Scenario &s, const QJsonValue &v) { s.recompute = *recomputeFromName(v.toString()); }},
+        {"recompute_core_attn", "recompute-core-attn", "no-recompute-core-attn", K::Flag, G::Run, 0, 0, false,
+         false, nullptr,
+         "with --recompute selective: rerun the attention core (QK^T, softmax, dropout, x V) and drop its s^2 "
+         "tensors (Megatron-Core's core_attn; FlashAttention keeps none to drop)",
+         T::Activations, "Recompute attention core", "Selective recompute's attention core (Korthikanti et al. 2022, "
+         "Section 4.2; Megatron-Core's core_attn, its default module): the backward reruns QK^T, the softmax, its "
+         "dropout and attention over V instead of keeping the s x s tensors. FlashAttention keeps none, so it "
+         "changes nothing there.",
+         nullptr,
+         [](const Scenario &s) -> QJsonValue { return s.recomputeCoreAttention; },
+         [](Scenario &s, const QJsonValue &v) { s.recomputeCoreAttention = v.toBool(); }},
+        {"recompute_layernorm", "recompute-layernorm", "no-recompute-layernorm", K::Flag, G::Run, 0, 0, false, false,
+         nullptr,
+         "with --recompute selective: rerun each block's two norms and drop their outputs (Megatron-Core's layernorm)",
+         T::Activations, "Recompute norms", "Selective recompute of the block norms (Megatron-Core's layernorm "
+         "module): the backward reruns the attention and MLP norms instead of keeping their outputs, the inputs of "
+         "the QKV, MLP and router projections.",
+         nullptr,
+         [](const Scenario &s) -> QJsonValue { return s.recomputeNorms; },
+         [](Scenario &s, const QJsonValue &v) { s.recomputeNorms = v.toBool(); }},
+        {"recompute_moe_act", "recompute-moe-act", "no-recompute-moe-act", K::Flag, G::Run, 0, 0, false, false,
+         nullptr,
+         "with --recompute selective: rerun the routed experts' activation and drop its output (Megatron-Core's moe_act)",
+         T::Activations, "Recompute expert activation", "Selective recompute of the routed experts' activation "
+         "(Megatron-Core's moe_act module): the backward reruns SwiGLU or GELU on the experts' up-projection "
+         "instead of keeping its output, the down projection's input. Mixture-of-Experts models only.",
+         nullptr,
+         [](const Scenario &s) -> QJsonValue { return s.recomputeMoeActivation; },
+         [](Scenario &s, const QJsonValue &v) { s.recomputeMoeActivation = v.toBool(); }},
+        {"recompute_mla_up_proj", "recompute-mla-up-proj", "no-recompute-mla-up-proj", K::Flag, G::Run, 0, 0, false,
+         false, nullptr,
+         "with --recompute selective: rerun multi-head latent attention's up projections and RoPE and drop the "
+         "queries, keys and values (Megatron-Core's mla_up_proj)",
+         T::Activations, "Recompute MLA up-projections", "Selective recompute of multi-head latent attention's up "
+         "projections (Megatron-Core's mla_up_proj module): the backward reruns the Q and KV up projections and "
+         "their RoPE from the kept latents instead of keeping the queries, keys and values the attention reads. "
+         "MLA models (DeepSeek-V2/V3) only.",
+         nullptr,
+         [](const Scenario &s) -> QJsonValue { return s.recomputeMlaUpProjection; },
+         [](Scenario &s, const QJsonValue &v) { s.recomputeMlaUpProjection = v.toBool(); }},
         {"offload", "offload", nullptr, K::Choice, G::Run, 0, 0, false, false, nullptr,
          "move to CPU memory: the optimizer state and gradients (ZeRO-Offload, ZeRO stage 1+), or those and the "
          "parameters (ZeRO-Infinity, stage 3)",

@@ -89,6 +89,13 @@ QString recomputeName(Recompute recompute)
     return enumName(kRecomputeNames, static_cast<int>(recompute));
 }
 
+bool selectiveRecomputesAnything(const Scenario &s)
+{
+    return (s.recomputeCoreAttention && !s.flashAttention) || s.recomputeNorms
+           || (s.recomputeMoeActivation && s.model.experts > 0)
+           || (s.recomputeMlaUpProjection && s.model.kvLoraRank > 0);
+}
+
 std::optional<Recompute> recomputeFromName(const QString &name)
 {
     return fromName<Recompute>(kRecomputeNames, name);

@@ -177,6 +177,15 @@ struct Scenario {
     int zeroStage = 0;                ///< limits::minZeroStage to maxZeroStage, Rajbhandari et al. 2019
     QString recipeId = QStringLiteral("bf16-mixed-adamw");
     Recompute recompute = Recompute::None;
+    /// Under selective recompute, the modules whose outputs the backward recomputes instead of
+    /// storing (Megatron-Core's --recompute-modules with --recompute-granularity selective):
+    /// the attention core (core_attn, Korthikanti et al. 2022's selective, its default), the
+    /// block norms (layernorm), the routed experts' activation (moe_act) and multi-head latent
+    /// attention's up projections with their RoPE (mla_up_proj). None and full ignore them.
+    bool recomputeCoreAttention = true;
+    bool recomputeNorms = false;
+    bool recomputeMoeActivation = false;
+    bool recomputeMlaUpProjection = false;
     bool flashAttention = false;
     bool includeActivations = true;
     ActivationModel activationModel = ActivationModel::Korthikanti;
@@ -295,7 +304,7 @@ inline constexpr EnumEntry kArchNames[] = {
 };
 inline constexpr EnumEntry kRecomputeNames[] = {
     {static_cast<int>(Recompute::None), "none", "None"},
-    {static_cast<int>(Recompute::Selective), "selective", "Selective (attention)"},
+    {static_cast<int>(Recompute::Selective), "selective", "Selective (the modules chosen)"},
     {static_cast<int>(Recompute::Full), "full", "Full (layer inputs only)"},
 };
 inline constexpr EnumEntry kFp8ScalingNames[] = {
@@ -368,6 +377,10 @@ QString offloadName(Offload offload);
 std::optional<Offload> offloadFromName(const QString &name);
 QString recomputeName(Recompute recompute);
 std::optional<Recompute> recomputeFromName(const QString &name);
+/// Whether selective recompute reruns anything for this scenario: its attention core when the
+/// attention is unfused (FlashAttention keeps no scores to drop), its norms, its experts'
+/// activation (a Mixture-of-Experts model) or its latent up projections (an MLA model).
+bool selectiveRecomputesAnything(const Scenario &s);
 QString activationModelName(ActivationModel model);
 std::optional<ActivationModel> activationModelFromName(const QString &name);
 QString flopsBasisName(FlopsBasis basis);

@@ -198,6 +198,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
     if (!microBatches.contains(s.microBatch))
         microBatches.append(s.microBatch);
     const Recompute recomputes[] = {Recompute::None, Recompute::Selective, Recompute::Full};
+    const bool rerunsAnything = selectiveRecomputesAnything(s);
 
     QList<PlannedLayout> fitting;
     QList<PlannedLayout> misfits;
@@ -252,8 +253,9 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                                 const int zeroHi = std::max(zeroLo, dp * cp > 1 ? limits::maxZeroStage : limits::minZeroStage);
                                 for (int zero = zeroLo; zero <= zeroHi; ++zero) {
                                     for (Recompute rc : recomputes) {
-                                        // FlashAttention keeps no scores: selective recompute is no recompute.
-                                        if (s.flashAttention && rc == Recompute::Selective)
+                                        // Selective recompute of nothing (FlashAttention keeps no
+                                        // scores, no other module chosen) is no recompute.
+                                        if (rc == Recompute::Selective && !rerunsAnything)
                                             continue;
                                         c.tp = tp;
                                         c.cp = cp;

@@ -58,7 +58,8 @@ QString activationFormula(const Report &r)
     const QString whole = tr("4·B·s·b·h%1").arg(drop);
     const QString splitTerms = tr("B·s·b·(2·h + %1) + %2").arg(kv, mlp);
     QString scores;
-    if (s.recompute == Recompute::None)
+    const bool selective = s.recompute == Recompute::Selective;
+    if (s.recompute == Recompute::None || (selective && !s.recomputeCoreAttention))
         scores = s.flashAttention ? tr(" + 4·a·s·b (FlashAttention keeps only the fp32 log-sum-exp)")
                                   : (s.dropout ? tr(" + a·s²·b·(2·B + 1)") : tr(" + B·a·s²·b"));
     const Layout &l = r.memory.layout;
@@ -72,9 +73,21 @@ QString activationFormula(const Report &r)
     switch (s.recompute) {
     case Recompute::None:
     case Recompute::Selective:
+    {
+        // Megatron-Core's other modules drop their own outputs from those terms.
+        QStringList dropped;
+        if (selective && s.recomputeNorms)
+            dropped << tr("the norms' outputs");
+        if (selective && s.recomputeMoeActivation && s.model.experts > 0)
+            dropped << tr("the experts' activation output");
+        if (selective && s.recomputeMlaUpProjection && s.model.kvLoraRank > 0)
+            dropped << tr("MLA's queries, keys and values");
         perLayer = whole + QStringLiteral(" + ") + splitTerms + scores
-                   + (s.recompute == Recompute::Selective ? tr(" (selective recompute drops the a·s²·b terms)") : QString())
+                   + (selective && s.recomputeCoreAttention ? tr(" (selective recompute drops the a·s²·b terms)")
+                                                            : QString())
+                   + (dropped.isEmpty() ? QString() : tr(", less what recompute reruns: %1").arg(dropped.join(tr(", "))))
                    + parallel;
+    }
         break;
     case Recompute::Full:
         perLayer = tr("B·s·b·h (full recompute keeps each layer's input only)") + parallel;

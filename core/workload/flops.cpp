@@ -31,6 +31,7 @@ ForwardMatmulFlops forwardMatmulFlops(const ModelShape &m, double seqLen, bool c
         const double kUp = static_cast<double>(m.heads * headWidth(m));
         const double query = qr > 0 ? d * qr + qr * static_cast<double>(a.q) : d * static_cast<double>(a.q);
         f.qkv = L * 2 * s * (query + d * (kvr + rope) + kvr * (kUp + static_cast<double>(a.v)));
+        f.latentUp = L * 2 * s * ((qr > 0 ? qr : d) * static_cast<double>(a.q) + kvr * (kUp + static_cast<double>(a.v)));
     }
     f.attentionScores = 2 * pairs * static_cast<double>(a.q);   // heads x (s x d_qk)(d_qk x s), every block
     f.attentionValues = 2 * pairs * static_cast<double>(a.out); // heads x (s x s)(s x d_v)
@@ -90,8 +91,14 @@ FlopsReport computeFlops(const Scenario &s)
     // Korthikanti et al. 2022, Appendix A text: selective adds one forward QK^T and one
     // attention over V (2Bs^2h each). Their eq. 8 writes 1 + s/3h, three times that; we follow
     // the text. FlashAttention already keeps no scores, so selective has nothing left to redo.
-    else if (s.recompute == Recompute::Selective && !s.flashAttention)
-        recomputed = f.attentionScores + f.attentionValues;
+    // Megatron-Core's mla_up_proj module reruns the latent up projections too; its other
+    // modules (norms, the experts' activation) run no matmul.
+    else if (s.recompute == Recompute::Selective) {
+        if (s.recomputeCoreAttention && !s.flashAttention)
+            recomputed += f.attentionScores + f.attentionValues;
+        if (s.recomputeMlaUpProjection)
+            recomputed += f.latentUp;
+    }
     r.recompute = recomputed / seq * s.tokens;
     r.trainingHardware = r.trainingChosenDetailed() + r.recompute;
     r.attentionShare = (f.attentionScores + f.attentionValues) / f.total();

@@ -13,6 +13,9 @@ struct ForwardMatmulFlops {
     double outputProjection = 0;
     double mlp = 0;
     double lmHead = 0;
+    /// Of qkv, multi-head latent attention's up projections (Q up, or the whole Q projection
+    /// without a Q latent, and KV up): what recomputing them reruns.
+    double latentUp = 0;
     double total() const
     {
         return qkv + attentionScores + attentionValues + outputProjection + mlp + lmHead;

@@ -72,6 +72,11 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     if (m.slidingWindow > 0)
         in.pairsPerBlock = attentionPairs(m, static_cast<double>(s.seqLen), s.causalHalving) / static_cast<double>(m.layers);
     in.recompute = s.recompute;
+    const bool selective = s.recompute == Recompute::Selective;
+    in.recomputeCoreAttention = selective && s.recomputeCoreAttention;
+    in.recomputeNorms = selective && s.recomputeNorms;
+    in.recomputeMoeActivation = selective && s.recomputeMoeActivation;
+    in.recomputeMlaUpProjection = selective && s.recomputeMlaUpProjection;
     in.activationBytes = activationBytes;
     in.weightBytes = weightBytes;
     in.gradBytes = gradBytes;

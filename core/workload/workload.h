@@ -22,6 +22,11 @@ static_assert(static_cast<int>(Phase::Decode) + 1 == kPhases);
 /// them (last stage), or once per step.
 enum class Region { Block, Embedding, Head, Step };
 
+/// The module an op belongs to for selective recompute (Megatron-Core's --recompute-modules):
+/// the backward reruns the forward ops of the modules chosen (Scenario::recomputeNorms and
+/// the others). None: no module selective recompute names.
+enum class RecomputeModule : unsigned char { None, CoreAttention, Norm, MoeActivation, MlaUpProjection };
+
 /// One kernel of one micro-batch on one GPU of a pipeline stage. FLOPs, bytes, saved bytes and
 /// parameters are per occurrence; `count` is how many times it runs per micro-batch (e.g.
 /// once per layer). The forward op carries what the kernel keeps for backward and the
@@ -39,6 +44,7 @@ struct WorkloadOp {
     double params = 0;       ///< parameters this GPU holds for it
     bool expert = false;     ///< a routed expert's: split by EP, its state sharded over the expert DP ranks
     bool fusedAttention = false;  ///< a FlashAttention kernel (its own measured efficiency, StepMachine)
+    RecomputeModule module = RecomputeModule::None;  ///< what selective recompute calls it
     /// A GEMM an FP8 recipe leaves in the compute dtype: the LM head (Megatron-Core's output
     /// layer is a plain ColumnParallelLinear outside Transformer Engine's FP8 autocast, which
     /// wraps the transformer block) and the MoE router (a plain linear). It runs at the compute
@@ -89,6 +95,10 @@ struct WorkloadInput {
     /// (attentionPairs / layers); 0: s^2, or s(s+1)/2 when causal.
     double pairsPerBlock = 0;
     Recompute recompute = Recompute::None;
+    /// Under selective recompute, the modules it reruns (Scenario::recomputeCoreAttention and
+    /// the others); all false otherwise.
+    bool recomputeCoreAttention = false, recomputeNorms = false, recomputeMoeActivation = false,
+         recomputeMlaUpProjection = false;
     double activationBytes = 2, weightBytes = 2, gradBytes = 2, optimizerBytes = 12;
     /// The linear layers' GEMMs run in FP8 (Transformer Engine): each brings the kernels that
     /// cast its inputs (OpBuilder::fp8Casts).

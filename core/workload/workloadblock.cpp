@@ -10,9 +10,11 @@ void WorkloadBuilder::attentionProjections()
 {
     ops.region = Region::Block;
     // Full recompute keeps only each block's input, here on its first norm.
+    ops.module = RecomputeModule::Norm;
     ops.elementwise(llama ? "RMSNorm (attention)" : "LayerNorm (attention)", OpKind::Normalization, L,
                     replicatedTokens * d, normFlops, 1, 1, normParamBytes,
                     {full ? whole(B * sb * d) : normSaved, normParams});
+    ops.module = RecomputeModule::None;
     if (in.kvLoraRank > 0) {
         latentAttentionProjections();
     } else {
@@ -35,9 +37,12 @@ void WorkloadBuilder::attentionProjections()
         // gradients the other way. The cos/sin tables are small and shared, and nothing else is
         // kept. MLA rotates only its decoupled RoPE part: each head's share of the queries
         // (split by TP) and the one shared RoPE key (whole on every TP rank).
+        // MLA's RoPE belongs to its up projections' module (mla_up_proj reruns both).
         const double rotated = in.kvLoraRank > 0 ? T * in.heads * in.qkRopeDim / tp + replicatedTokens * in.qkRopeDim
                                                  : T * (qw + kv) / tp;
+        ops.module = in.kvLoraRank > 0 ? RecomputeModule::MlaUpProjection : RecomputeModule::None;
         ops.elementwise("RoPE (Q, K)", OpKind::Elementwise, L, rotated, kRopeFlops, 1, 1);
+        ops.module = RecomputeModule::None;
     }
 }
 
@@ -61,15 +66,22 @@ void WorkloadBuilder::latentAttentionProjections()
         ops.matmul("Q down projection", L, replicatedTokens, d, qr, {inputSaved, d * qr});
         ops.elementwise("RMSNorm (Q latent)", OpKind::Normalization, L, replicatedTokens * qr, kRmsNormFlops, 1, 1,
                         qr * w, {latentNorm(qr, 0), qr});
+        ops.module = RecomputeModule::MlaUpProjection;
         ops.matmul("Q up projection", L, T, qr, qw / tp, {full ? 0 : whole(B * sb * qr), qr * qw / tp});
+        ops.module = RecomputeModule::None;
     } else {
+        // Without a Q latent, mla_up_proj reruns the whole Q projection from the norm's output.
+        ops.module = RecomputeModule::MlaUpProjection;
         ops.matmul("Q projection", L, T, d, qw / tp, {inputSaved, d * qw / tp});
+        ops.module = RecomputeModule::None;
     }
     ops.matmul("KV down projection", L, replicatedTokens, d, kvr + rope, {0, d * (kvr + rope)});
     ops.elementwise("RMSNorm (KV latent)", OpKind::Normalization, L, replicatedTokens * kvr, kRmsNormFlops, 1, 1,
                     kvr * w, {latentNorm(kvr, rope), kvr});
+    ops.module = RecomputeModule::MlaUpProjection;
     ops.matmul("KV up projection", L, T, kvr, (in.keyNopeWidth + vw) / tp,
                {full ? 0 : whole(B * sb * kvr), kvr * (in.keyNopeWidth + vw) / tp});
+    ops.module = RecomputeModule::None;
 }
 
 void WorkloadBuilder::attentionCore()
@@ -77,8 +89,10 @@ void WorkloadBuilder::attentionCore()
     ops.region = Region::Block;
     // Q and K for QK^T, V for attention over V: at their own widths (Korthikanti, with grouped
     // K/V), or expanded to every query head (the reference decoders).
-    const double qkSaved = full ? 0 : split(pytorch ? 2 * B * sb * qw : B * sb * (qw + kw));
-    const double vSaved = full ? 0 : split(pytorch ? B * sb * ow : B * sb * vw);
+    // Recomputing MLA's up projections drops the queries, keys and values they made.
+    const bool qkvDropped = full || (in.recomputeMlaUpProjection && in.kvLoraRank > 0);
+    const double qkSaved = qkvDropped ? 0 : split(pytorch ? 2 * B * sb * qw : B * sb * (qw + kw));
+    const double vSaved = qkvDropped ? 0 : split(pytorch ? B * sb * ow : B * sb * vw);
     if (in.flash) {
         // Dao et al. 2022: scores, softmax and PV fused; reads Q, K, V once, writes O and the
         // fp32 log-sum-exp, which it keeps. The backward recomputes QK^T (forward 4, backward 10
@@ -108,6 +122,7 @@ void WorkloadBuilder::attentionCore()
         const double k = T * kw * a / tp;
         const double v = T * vw * a / tp;
         const double o = T * ow * a / tp;
+        ops.module = RecomputeModule::CoreAttention;
         ops.add("attention scores QK^T", Phase::Forward, OpKind::Attention, L, qk, qk, q + k + scores * a, {qkSaved, 0});
         // Its backward is two GEMMs, dQ = dS K and dK = dS^T Q, and each reads dS.
         ops.add("attention scores QK^T", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk,
@@ -130,6 +145,7 @@ void WorkloadBuilder::attentionCore()
         ops.add("attention x V", Phase::Backward, OpKind::Attention, L, 2 * pv, 2 * pv, 2 * scores * a + 2 * v + 2 * o);
         if (L > 0)
             out.back().launches = 2;
+        ops.module = RecomputeModule::None;
     }
 }
 
@@ -178,8 +194,10 @@ void WorkloadBuilder::attentionOutput()
 void WorkloadBuilder::blockMlp()
 {
     ops.region = Region::Block;
+    ops.module = RecomputeModule::Norm;
     ops.elementwise(llama ? "RMSNorm (MLP)" : "LayerNorm (MLP)", OpKind::Normalization, L, replicatedTokens * d,
                     normFlops, 1, 1, normParamBytes, {normSaved, normParams});
+    ops.module = RecomputeModule::None;
     if (in.experts > 0)
         mixtureOfExperts();
     else if (llama)
@@ -194,7 +212,7 @@ void WorkloadBuilder::blockMlp()
 // down. `groups` weight sets of it sit on this GPU (experts).
 void WorkloadBuilder::mlp(const char *up, const char *act, const char *down, double count, double tokensHere,
                           double tokensAll, double width, double groups, double inSaved, double widthSplit,
-                          bool fusedNorm)
+                          bool fusedNorm, bool actRecomputed)
 {
     // A dense MLP is Transformer Engine's LayerNormMLP: under FP8 current scaling its norm, its
     // activation and the activation's backward measure the amax of what they hand the GEMMs.
@@ -208,14 +226,19 @@ void WorkloadBuilder::mlp(const char *up, const char *act, const char *down, dou
                           {inSaved, groups * 2 * (d + bias) * width / widthSplit});
         ops.amaxFusedGrad = false;
         // The fused gate-and-up output (2 d_ff wide); the reference keeps gate, SiLU and up apart.
+        ops.module = actRecomputed ? RecomputeModule::MoeActivation : RecomputeModule::None;
         ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / widthSplit, kSwigluFlops, 2, 1, 0,
                         {(pytorch ? 3 : 2) * ffSaved, 0});
     } else {
         ops.groupedMatmul(up, count, groups, tokensHere, d, width / widthSplit, {inSaved, groups * (d * width + width) / widthSplit});
         ops.amaxFusedGrad = false;
+        ops.module = actRecomputed ? RecomputeModule::MoeActivation : RecomputeModule::None;
         ops.elementwise(act, OpKind::Elementwise, count, tokensHere * width / widthSplit, kGeluFlops, 1, 1, 0, {ffSaved, 0});
     }
-    ops.groupedMatmul(down, count, groups, tokensHere, width / widthSplit, d, {ffSaved, groups * (width * d / widthSplit + bias * d)});
+    ops.module = RecomputeModule::None;
+    // Its output, the down projection's input, unless the activation is recomputed.
+    ops.groupedMatmul(down, count, groups, tokensHere, width / widthSplit, d,
+                      {actRecomputed ? 0 : ffSaved, groups * (width * d / widthSplit + bias * d)});
     ops.amaxFusedInput = false;
 }
 
@@ -253,7 +276,8 @@ void WorkloadBuilder::mixtureOfExperts()
     // Expert TP (etp ranks, tp by default) pools the routed rows of etp TP ranks and splits each
     // expert's width over them: each rank still computes its own tokens' share.
     mlp("experts up", "experts activation", "experts down", moeL, T * perToken * in.etp / in.tp, sb * perToken,
-        in.expertDff, in.experts / in.ep, full ? 0 : whole(B * sb * perToken * d), in.etp);
+        in.expertDff, in.experts / in.ep, full ? 0 : whole(B * sb * perToken * d), in.etp, false,
+        in.recomputeMoeActivation);
     ops.expert = false;
     // Combine: each routed row's output times its routing weight, added back into its token.
     // The reference keeps, per row, nonzero's int64 (token, slot) pair, the down output and the

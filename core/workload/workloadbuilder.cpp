@@ -69,22 +69,36 @@ void WorkloadBuilder::recompute(std::size_t layerOpsBegin, std::size_t layerOpsE
 {
     // Narayanan et al. 2021, eq. 3: full recompute runs every block's forward again (not the
     // LM head: checkpoints wrap the blocks). Korthikanti et al. 2022, Appendix A: selective
-    // reruns QK^T, the softmax and attention over V; FlashAttention already keeps no scores.
+    // reruns QK^T, the softmax and attention over V (FlashAttention already keeps no scores);
+    // Megatron-Core's other modules rerun their own forward ops.
     ops.region = Region::Block;
+    const auto chosen = [this](RecomputeModule module) {
+        switch (module) {
+        case RecomputeModule::CoreAttention: return in.recomputeCoreAttention;
+        case RecomputeModule::Norm: return in.recomputeNorms;
+        case RecomputeModule::MoeActivation: return in.recomputeMoeActivation;
+        case RecomputeModule::MlaUpProjection: return in.recomputeMlaUpProjection;
+        case RecomputeModule::None: break;
+        }
+        return false;
+    };
     for (std::size_t i = layerOpsBegin; i < layerOpsEnd; ++i) {
         const WorkloadOp op = out[i];  // a copy: push_back may reallocate
         if (op.phase != Phase::Forward)
             continue;
-        const bool unfusedAttention = op.kind == OpKind::Attention && !in.flash;
-        if (full || (in.recompute == Recompute::Selective && unfusedAttention)) {
+        if (full || chosen(op.module)) {
             ops.fusedAttention = op.fusedAttention;
             ops.attentionHeadDim = op.attentionHeadDim;
             ops.attentionLength = op.attentionLength;
             const std::size_t before = out.size();
+            ops.highPrecision = op.highPrecision;
             ops.add(op.name, Phase::Recompute, op.kind, op.count, op.flops, op.matmulFlops, op.bytes);
-            if (out.size() > before)
+            if (out.size() > before) {
                 out.back().launches = op.launches;  // a ring step's kernels run again too
+                out.back().module = op.module;
+            }
             ops.fusedAttention = false;
+            ops.highPrecision = false;
         }
     }
 }

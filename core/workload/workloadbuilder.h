@@ -49,6 +49,7 @@ public:
     bool expert = false;  ///< the ops added now are a routed expert's
     bool fusedAttention = false;  ///< the ops added now are FlashAttention kernels
     bool highPrecision = false;   ///< the GEMMs added now stay in the compute dtype (WorkloadOp::highPrecision)
+    RecomputeModule module = RecomputeModule::None;  ///< the ops added now belong to it
     /// Under FP8 current scaling, the GEMMs added now take an input (or, backward, an incoming
     /// gradient) whose amax the kernel that produced it measured: Transformer Engine's fused
     /// norm (LayerNormLinear, LayerNormMLP) and activation paths (quantize_with_amax).
@@ -69,6 +70,7 @@ public:
             m_out.back().attentionLength = attentionLength;
         }
         m_out.back().highPrecision = highPrecision;
+        m_out.back().module = module;
     }
 
     /// Forward (M x K)(K x N): activations in, weights, activations out; and its backward,
@@ -207,8 +209,11 @@ private:
     void latentAttentionProjections();
     void mixtureOfExperts();
     /// `fusedNorm`: a dense MLP behind its own norm (Transformer Engine's LayerNormMLP).
+    /// `actRecomputed`: selective recompute reruns the activation, so the down projection's
+    /// input is not kept.
     void mlp(const char *up, const char *act, const char *down, double count, double tokensHere, double tokensAll,
-             double width, double groups, double inSaved, double widthSplit, bool fusedNorm = false);
+             double width, double groups, double inSaved, double widthSplit, bool fusedNorm = false,
+             bool actRecomputed = false);
 
     /// A tensor of `bytes` over the micro-batch placed on this GPU: one TP keeps whole (/ tp
     /// only with SP), or one TP splits; either / cp.
@@ -255,7 +260,8 @@ private:
     const bool keep = in.includeActivations;
     const bool pytorch = in.activationModel == ActivationModel::PyTorch;
     const bool full = in.recompute == Recompute::Full;
-    const bool scoresKept = in.recompute == Recompute::None;
+    // Selective recompute's attention core drops the scores; so does full recompute.
+    const bool scoresKept = !full && !in.recomputeCoreAttention;
     const double drop = in.dropout ? 1 : 0;
     const double rep = in.sp ? tp : 1;
     const double allScores = in.heads * sq * sb;  // a s^2 b: score entries are stored whole, not halved
@@ -263,7 +269,8 @@ private:
     // RMSNorm as Meta writes it keeps x.float(), rsqrt(mean(x^2)) and the normalised tensor.
     const double pytorchNorm = llama ? F * sb * d + F * sb + B * sb * d : B * sb * d + 2 * F * sb;
     const double normSaved = full ? 0 : whole(pytorch ? pytorchNorm : B * sb * d);
-    const double inputSaved = full ? 0 : whole(B * sb * d);  // a projection's whole input
+    // A projection's whole input: a block norm's output, which recomputing the norms drops.
+    const double inputSaved = full || in.recomputeNorms ? 0 : whole(B * sb * d);
 
     // qw, kw, vw, ow: the queries', keys', values' and output's widths over all heads (d_model
     // for Q and the output unless head_dim is set apart; multi-head latent attention in

@@ -27,6 +27,9 @@ namespace napkin::ui {
 
 namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
+/// Selective recompute's module fields, in the order the form shows them.
+constexpr const char *kRecomputeModuleKeys[] = {"recompute_core_attn", "recompute_layernorm", "recompute_moe_act",
+                                                "recompute_mla_up_proj"};
 }
 
 MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
@@ -81,6 +84,9 @@ QWidget *MoreOptions::buildSetupGroup()
     }
     m_fp8Scaling = m_fields->addRow(form, "fp8_scaling");
     m_recompute = static_cast<QComboBox *>(m_fields->addRow(form, "recompute"));
+    // Selective recompute's modules (Megatron-Core's --recompute-modules), under the choice.
+    for (const char *key : kRecomputeModuleKeys)
+        m_fields->addRow(form, key);
     // An offload needs a ZeRO stage that shards what it moves: choosing one raises the stage.
     m_offload = static_cast<QComboBox *>(m_fields->addRow(form, "offload", {}, [](Scenario &s) {
         s.zeroStage = std::max(s.zeroStage, lowestZeroStage(s.offload));
@@ -178,6 +184,11 @@ void MoreOptions::sync(const Scenario &s)
     // The FP8 scaling recipe only matters to the FP8 GEMMs of a training recipe.
     const std::optional<Recipe> recipe = findRecipe(s.recipeId);
     m_setupForm->setRowVisible(m_fp8Scaling, training && recipe && recipe->matmulDtype() == QLatin1String("fp8"));
+    // Selective recompute's modules show under it, each where the model has it.
+    const bool selective = training && s.recompute == Recompute::Selective;
+    const bool moduleShown[] = {true, true, s.model.experts > 0, s.model.kvLoraRank > 0};
+    for (std::size_t i = 0; i < std::size(kRecomputeModuleKeys); ++i)
+        m_setupForm->setRowVisible(m_fields->control(kRecomputeModuleKeys[i]), selective && moduleShown[i]);
     m_activations->setVisible(training);
     m_servingGroup->setVisible(!training);
     const QSignalBlocker recipeBox(m_recipe);
