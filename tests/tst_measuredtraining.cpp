@@ -38,9 +38,12 @@
 // Megatron's distributed optimizer (ZeRO 1), gradients kept and reduced in bf16 under FP8 as under
 // BF16 (NeMo's scripts/performance/helpers.py set_precision_configs sets grad_reduce_in_fp32 = False
 // for both; Megatron-Bridge's GPT-OSS H100 configuration prints the same), sequence parallelism
-// with TP, TP communication overlap where the recipe sets it, bucketed DP overlap, no activation
-// recomputation (the
-// GPT-OSS recipe recomputes its norms and expert activations only: left out).
+// with TP, TP communication overlap where the recipe sets it, bucketed DP overlap, and the
+// recomputation the recipe sets: none, except GPT-OSS's norms and experts' activation
+// (recompute_modules ["layernorm", "moe_act"] in Megatron-Bridge's H100 and B200 recipes) and
+// DeepSeek-V3's latent up projections (RM='mla_up_proj' in DGX Cloud Benchmarking v25.05's
+// deepseek_v3/pretraining/launch.sh for H100), each Megatron-Core's selective recompute of
+// those modules alone.
 // The A100 model is described as the runs describe it: GPT with learned positions, GELU MLP of 4h,
 // tied embeddings, vocabulary 51,200, mixed precision on the A100's 312 TFLOP/s, no ZeRO. What the
 // papers leave to Megatron-LM's defaults is taken from its code of the time (megatron/arguments.py
@@ -184,6 +187,17 @@ Scenario h100Run(const char *preset, std::int64_t gpus, std::int64_t tp, std::in
     return s;
 }
 
+/// GPT-OSS as Megatron-Bridge's recipes run it: selective recompute of the norms and the
+/// experts' activation alone (recompute_modules ["layernorm", "moe_act"]).
+Scenario gptOssRecompute(Scenario s)
+{
+    s.recompute = Recompute::Selective;
+    s.recomputeCoreAttention = false;
+    s.recomputeNorms = true;
+    s.recomputeMoeActivation = true;
+    return s;
+}
+
 /// GPT-3 175B (Brown et al. 2020, Table 2.1: 96 layers, d_model 12,288, 96 heads, 2,048
 /// context), vocabulary 51,200 as the A100 rows.
 Scenario gpt3(std::int64_t gpus, std::int64_t globalBatch, bool fp8)
@@ -287,7 +301,7 @@ QList<Case> cases()
     published("Qwen3-30B-A3B FP8, 16 H100, EP 16 (Bridge)", "bridge-moe",
          currentScaling(h100Run("qwen3-30b-a3b", 16, 1, 1, 1, 1, 16, 1024, 4096, true)), 1024.0 * 4096 / (8960.0 * 16));
     published("GPT-OSS 120B BF16, 64 H100, EP 8 (Bridge)", "bridge-moe",
-         h100Run("gpt-oss-120b", 64, 1, 4, 1, 1, 8, 1280, 4096, false), 1280.0 * 4096 / (5824.0 * 64));
+         gptOssRecompute(h100Run("gpt-oss-120b", 64, 1, 4, 1, 1, 8, 1280, 4096, false)), 1280.0 * 4096 / (5824.0 * 64));
     // MoE parallel folding: EP over TP x DP with expert TP 1. Qwen3-235B-A22B, Megatron-Bridge
     // 26.04.01 (1,712 tokens/s/GPU; its recipe overlaps the all-to-all, 1F1B, and leaves TP's
     // collectives unoverlapped); DeepSeek-V3, DGX Cloud Benchmarking v25.05 (deepseek_v3/
@@ -299,6 +313,9 @@ QList<Case> cases()
     published("Qwen3-235B-A22B FP8, 256 H100, EP 32 (Bridge)", "bridge-moe", qwen, 8192.0 * 4096 / (1712.0 * 256));
     Scenario deepseek = h100Run("deepseek-v3", 1024, 2, 16, 1, 1, 64, 8192, 4096, false);
     deepseek.etp = 1;
+    deepseek.recompute = Recompute::Selective;  // --recompute_modules mla_up_proj, alone
+    deepseek.recomputeCoreAttention = false;
+    deepseek.recomputeMlaUpProjection = true;
     published("DeepSeek-V3 BF16, 1024 H100, EP 64 (DGXC)", "dgxc-bf16", deepseek, 52.04);
     // Megatron-Bridge 25.11, DGX B200 (tokens/s/GPU 30,624, 661 and 8,213): the same recipes on
     // Blackwell, FP8 with current scaling, GPT-OSS at micro-batch 4 without pipeline stages.
@@ -318,7 +335,8 @@ QList<Case> cases()
     // micro_batch_size=4), as 26.02's EP 64 run measured alike (8,047 tokens/s/GPU); the recipe
     // moved to EP 8 in March 2026 (904597bd3) and 26.02.01 measured 13,722.
     published("GPT-OSS 120B BF16, 64 B200, EP 64 (Bridge)", "bridge-b200",
-         b200(h100Run("gpt-oss-120b", 64, 1, 1, 1, 1, 64, 512, 4096, false), 4), 512.0 * 4096 / (8213.0 * 64));
+         gptOssRecompute(b200(h100Run("gpt-oss-120b", 64, 1, 1, 1, 1, 64, 512, 4096, false), 4)),
+         512.0 * 4096 / (8213.0 * 64));
     return all;
 }
 

@@ -10,7 +10,7 @@ const QList<TrackRecord> &trackRecords()
     // checks every figure here.
     static const QList<TrackRecord> records = {
         {QStringLiteral("dense"), QStringLiteral("A100 80G, H100 SXM, B200"), 43, -0.0716, 0.0763, -0.1903, 0.0353},
-        {QStringLiteral("Mixture-of-Experts"), QStringLiteral("H100 SXM, B200"), 5, -0.1417, 0.2038, -0.4724, 0.1552},
+        {QStringLiteral("Mixture-of-Experts"), QStringLiteral("H100 SXM, B200"), 5, -0.1379, 0.2000, -0.4650, 0.1552},
     };
     return records;
 }
