@@ -59,7 +59,7 @@ void writeHeader(QTextStream &t, const Report &r, const Catalog &catalog)
       << " micro-batch" << (l.microBatches == 1 ? "" : "es") << " of " << l.microBatch << " per replica; "
       << l.gpusPerNode << " GPUs per node on " << r.scaleUp.id << ", nodes on " << r.scaleOut.id << '\n';
     t << "Recipe     " << r.memory.recipe.name << ", ZeRO stage " << s.zeroStage << ", recompute "
-      << recomputeName(s.recompute) << (s.flashAttention ? ", FlashAttention" : "") << '\n';
+      << recomputeText(s) << (s.flashAttention ? ", FlashAttention" : "") << '\n';
     if (s.paramsOverride)
         t << "Note       --params sets N directly; detailed FLOPs, activations and the roofline still use the shape above\n";
 }
@@ -128,7 +128,7 @@ void writeMemory(QTextStream &t, const Report &r, ByteUnit unit, const std::opti
                                      .arg(s.activationModel == ActivationModel::Korthikanti
                                               ? QStringLiteral("Korthikanti et al. 2022")
                                               : QStringLiteral("as implemented in PyTorch"),
-                                          recomputeName(s.recompute),
+                                          recomputeText(s),
                                           s.flashAttention ? QStringLiteral(", flash") : QString(),
                                           s.dropout ? QStringLiteral(", dropout") : QString())
                                : QStringLiteral("   (left out)"))
@@ -215,7 +215,7 @@ void writeTime(QTextStream &t, const Report &r)
       << fmt::duration(tm.secondsUtilization) << " at the set utilisation | " << fmt::duration(tm.secondsEstimated)
       << " from the estimated step (" << fmt::number(tm.steps) << " steps; --time-basis mfu|estimated)\n";
     t << "  hardware FLOPs   " << fmt::sci(tm.hardwareFlops) << "   = " << fmt::sci(tm.trainingFlops) << " model + "
-      << fmt::sci(tm.recomputeFlops) << " recomputed (recompute " << recomputeName(s.recompute) << ")\n";
+      << fmt::sci(tm.recomputeFlops) << " recomputed (recompute " << recomputeText(s) << ")\n";
     if (tm.timeBasis == TimeBasis::Estimated) {
         t << "  wall clock       " << fmt::duration(tm.seconds) << "   = " << fmt::number(tm.steps) << " steps x "
           << fmt::duration(st.stepSeconds) << " estimated step\n";

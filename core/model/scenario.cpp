@@ -96,6 +96,23 @@ bool selectiveRecomputesAnything(const Scenario &s)
            || (s.recomputeMlaUpProjection && s.model.kvLoraRank > 0);
 }
 
+QString recomputeText(const Scenario &s)
+{
+    if (s.recompute != Recompute::Selective)
+        return recomputeName(s.recompute);
+    QStringList modules;
+    if (s.recomputeCoreAttention)
+        modules << QStringLiteral("core_attn");
+    if (s.recomputeNorms)
+        modules << QStringLiteral("layernorm");
+    if (s.recomputeMoeActivation && s.model.experts > 0)
+        modules << QStringLiteral("moe_act");
+    if (s.recomputeMlaUpProjection && s.model.kvLoraRank > 0)
+        modules << QStringLiteral("mla_up_proj");
+    return QStringLiteral("%1 (%2)").arg(recomputeName(s.recompute),
+                                         modules.isEmpty() ? QStringLiteral("nothing") : modules.join(QStringLiteral(", ")));
+}
+
 std::optional<Recompute> recomputeFromName(const QString &name)
 {
     return fromName<Recompute>(kRecomputeNames, name);

@@ -381,6 +381,9 @@ std::optional<Recompute> recomputeFromName(const QString &name);
 /// attention is unfused (FlashAttention keeps no scores to drop), its norms, its experts'
 /// activation (a Mixture-of-Experts model) or its latent up projections (an MLA model).
 bool selectiveRecomputesAnything(const Scenario &s);
+/// The recompute choice with selective's modules where the model has them, as Megatron-Core
+/// names them: "none", "full", "selective (core_attn, mla_up_proj)", "selective (nothing)".
+QString recomputeText(const Scenario &s);
 QString activationModelName(ActivationModel model);
 std::optional<ActivationModel> activationModelFromName(const QString &name);
 QString flopsBasisName(FlopsBasis basis);
