@@ -170,8 +170,9 @@ private slots:
     // in the backward (multi_latent_attention.py, qkv_up_proj_and_rope_apply under its
     // qkv_up_checkpoint): DeepSeek-V3's Q up (1,536 -> 128 heads x 192) and KV up (512 -> 128 x
     // (128 + 128)), 2 x 54,525,952 FLOPs a token in each of its 61 blocks. The hardware FLOPs
-    // count them; the model FLOPs do not. The norms and the experts' activation run no matmul;
-    // FlashAttention leaves the attention core nothing to rerun.
+    // count them; the model FLOPs do not. The norms and the experts' activation run no matmul.
+    // The attention core (core_attn) reruns its forward QK^T and PV under FlashAttention too:
+    // Megatron-Core checkpoints whatever kernel computes it (Attention._checkpointed_attention_forward).
     void recomputeModulesAddTheirMatmuls()
     {
         Scenario s = test::presetScenario("deepseek-v3");
@@ -179,6 +180,10 @@ private slots:
         s.tokens = static_cast<double>(s.seqLen);
         s.flashAttention = true;
         s.recompute = Recompute::Selective;
+        const FlopsReport core = computeFlops(s);
+        const ForwardMatmulFlops &fw = core.forwardPerSequence;
+        QCOMPARE(core.recompute, fw.attentionScores + fw.attentionValues);
+        s.recomputeCoreAttention = false;
         const FlopsReport plain = computeFlops(s);
         QCOMPARE(plain.recompute, 0.0);
         s.recomputeMlaUpProjection = true;

@@ -225,7 +225,9 @@ private slots:
     // Each module selective recompute names reruns its own forward kernels in the backward,
     // and the step pays for exactly those: Megatron-Core's layernorm module the block's two
     // norms, moe_act the routed experts' activation, mla_up_proj the latent up projections and
-    // their RoPE (multi_latent_attention.py's qkv_up_proj_and_rope_apply).
+    // their RoPE (multi_latent_attention.py's qkv_up_proj_and_rope_apply), core_attn the
+    // attention core, FlashAttention's forward kernel too (attention.py's
+    // _checkpointed_attention_forward checkpoints whatever computes it).
     void recomputeModulesRerunTheirKernels_data()
     {
         QTest::addColumn<QString>("preset");
@@ -238,6 +240,8 @@ private slots:
         QTest::newRow("deepseek-v3, mla_up_proj")
             << QStringLiteral("deepseek-v3") << QStringLiteral("mla_up_proj")
             << QStringList{QStringLiteral("Q up projection"), QStringLiteral("KV up projection"), QStringLiteral("RoPE (Q, K)")};
+        QTest::newRow("llama3-8b, core_attn") << QStringLiteral("llama3-8b") << QStringLiteral("core_attn")
+                                              << QStringList{QStringLiteral("FlashAttention")};
     }
 
     void recomputeModulesRerunTheirKernels()
@@ -257,6 +261,7 @@ private slots:
         s.recomputeNorms = module == QLatin1String("layernorm");
         s.recomputeMoeActivation = module == QLatin1String("moe_act");
         s.recomputeMlaUpProjection = module == QLatin1String("mla_up_proj");
+        s.recomputeCoreAttention = module == QLatin1String("core_attn");
         const Report chosen = test::reportFor(s);
         QStringList names;
         double seconds = 0;
@@ -272,7 +277,9 @@ private slots:
             // Each at the step's rule: max(FLOPs / (peak x efficiency), bytes / (bandwidth x
             // the measured streaming efficiency)), GEMMs at the GEMM figure.
             const StepTimeReport &t = chosen.step;
-            const double efficiency = op.kind == OpKind::Matmul ? t.matmulEfficiency : t.computeEfficiency;
+            const double efficiency = op.kind == OpKind::Matmul                ? t.matmulEfficiency
+                                      : op.name == QLatin1String("FlashAttention") ? t.attentionForwardEfficiency
+                                                                                   : t.computeEfficiency;
             seconds += op.count * std::max(op.flops / (chosen.roofline.peakFlopsPerS * efficiency),
                                            op.bytes / (chosen.roofline.bandwidthBytesPerS * t.memoryEfficiency));
         }

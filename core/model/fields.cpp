@@ -287,11 +287,12 @@ std::vector<ScenarioField> buildFields()
         {"recompute_core_attn", "recompute-core-attn", "no-recompute-core-attn", K::Flag, G::Run, 0, 0, false,
          false, nullptr,
          "with --recompute selective: rerun the attention core (QK^T, softmax, dropout, x V) and drop its s^2 "
-         "tensors (Megatron-Core's core_attn; FlashAttention keeps none to drop)",
+         "tensors (Megatron-Core's core_attn; under FlashAttention it reruns the fused kernel and drops only its "
+         "log-sum-exp)",
          T::Activations, "Recompute attention core", "Selective recompute's attention core (Korthikanti et al. 2022, "
          "Section 4.2; Megatron-Core's core_attn, its default module): the backward reruns QK^T, the softmax, its "
-         "dropout and attention over V instead of keeping the s x s tensors. FlashAttention keeps none, so it "
-         "changes nothing there.",
+         "dropout and attention over V instead of keeping the s x s tensors. Under FlashAttention there are none "
+         "to drop: Megatron-Core still reruns the fused kernel's forward, and saves only its fp32 log-sum-exp.",
          nullptr,
          [](const Scenario &s) -> QJsonValue { return s.recomputeCoreAttention; },
          [](Scenario &s, const QJsonValue &v) { s.recomputeCoreAttention = v.toBool(); }},

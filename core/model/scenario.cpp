@@ -89,7 +89,7 @@ QString recomputeName(Recompute recompute)
     return enumName(kRecomputeNames, static_cast<int>(recompute));
 }
 
-bool selectiveRecomputesAnything(const Scenario &s)
+bool selectiveRecomputeWorthWeighing(const Scenario &s)
 {
     return (s.recomputeCoreAttention && !s.flashAttention) || s.recomputeNorms
            || (s.recomputeMoeActivation && s.model.experts > 0)

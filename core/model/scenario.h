@@ -377,10 +377,11 @@ QString offloadName(Offload offload);
 std::optional<Offload> offloadFromName(const QString &name);
 QString recomputeName(Recompute recompute);
 std::optional<Recompute> recomputeFromName(const QString &name);
-/// Whether selective recompute reruns anything for this scenario: its attention core when the
-/// attention is unfused (FlashAttention keeps no scores to drop), its norms, its experts'
-/// activation (a Mixture-of-Experts model) or its latent up projections (an MLA model).
-bool selectiveRecomputesAnything(const Scenario &s);
+/// Whether selective recompute drops more than FlashAttention's log-sum-exp for this scenario,
+/// so that the planner weighs it: its attention core when the attention is unfused (under
+/// FlashAttention it reruns the fused kernel to drop only that fp32 log-sum-exp), its norms,
+/// its experts' activation (a Mixture-of-Experts model) or its latent up projections (MLA).
+bool selectiveRecomputeWorthWeighing(const Scenario &s);
 /// The recompute choice with selective's modules where the model has them, as Megatron-Core
 /// names them: "none", "full", "selective (core_attn, mla_up_proj)", "selective (nothing)".
 QString recomputeText(const Scenario &s);

@@ -198,7 +198,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
     if (!microBatches.contains(s.microBatch))
         microBatches.append(s.microBatch);
     const Recompute recomputes[] = {Recompute::None, Recompute::Selective, Recompute::Full};
-    const bool rerunsAnything = selectiveRecomputesAnything(s);
+    const bool selectiveWeighed = selectiveRecomputeWorthWeighing(s);
 
     QList<PlannedLayout> fitting;
     QList<PlannedLayout> misfits;
@@ -253,9 +253,9 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
                                 const int zeroHi = std::max(zeroLo, dp * cp > 1 ? limits::maxZeroStage : limits::minZeroStage);
                                 for (int zero = zeroLo; zero <= zeroHi; ++zero) {
                                     for (Recompute rc : recomputes) {
-                                        // Selective recompute of nothing (FlashAttention keeps no
-                                        // scores, no other module chosen) is no recompute.
-                                        if (rc == Recompute::Selective && !rerunsAnything)
+                                        // Selective recompute that drops nothing but FlashAttention's
+                                        // log-sum-exp costs a rerun of it for next to no memory.
+                                        if (rc == Recompute::Selective && !selectiveWeighed)
                                             continue;
                                         c.tp = tp;
                                         c.cp = cp;

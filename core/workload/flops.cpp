@@ -90,11 +90,11 @@ FlopsReport computeFlops(const Scenario &s)
         recomputed = f.total() - f.lmHead;
     // Korthikanti et al. 2022, Appendix A text: selective adds one forward QK^T and one
     // attention over V (2Bs^2h each). Their eq. 8 writes 1 + s/3h, three times that; we follow
-    // the text. FlashAttention already keeps no scores, so selective has nothing left to redo.
-    // Megatron-Core's mla_up_proj module reruns the latent up projections too; its other
-    // modules (norms, the experts' activation) run no matmul.
+    // the text. Megatron-Core reruns the attention core so under FlashAttention too (its
+    // checkpointed core attention), and its mla_up_proj module the latent up projections; its
+    // other modules (norms, the experts' activation) run no matmul.
     else if (s.recompute == Recompute::Selective) {
-        if (s.recomputeCoreAttention && !s.flashAttention)
+        if (s.recomputeCoreAttention)
             recomputed += f.attentionScores + f.attentionValues;
         if (s.recomputeMlaUpProjection)
             recomputed += f.latentUp;

@@ -87,6 +87,9 @@ void WorkloadBuilder::latentAttentionProjections()
 void WorkloadBuilder::attentionCore()
 {
     ops.region = Region::Block;
+    // Selective recompute's attention core (Megatron-Core's core_attn: Attention.
+    // _checkpointed_attention_forward) reruns whatever kernels compute it, FlashAttention's too.
+    ops.module = RecomputeModule::CoreAttention;
     // Q and K for QK^T, V for attention over V: at their own widths (Korthikanti, with grouped
     // K/V), or expanded to every query head (the reference decoders).
     // Recomputing MLA's up projections drops the queries, keys and values they made.
@@ -122,7 +125,6 @@ void WorkloadBuilder::attentionCore()
         const double k = T * kw * a / tp;
         const double v = T * vw * a / tp;
         const double o = T * ow * a / tp;
-        ops.module = RecomputeModule::CoreAttention;
         ops.add("attention scores QK^T", Phase::Forward, OpKind::Attention, L, qk, qk, q + k + scores * a, {qkSaved, 0});
         // Its backward is two GEMMs, dQ = dS K and dK = dS^T Q, and each reads dS.
         ops.add("attention scores QK^T", Phase::Backward, OpKind::Attention, L, 2 * qk, 2 * qk,
@@ -145,8 +147,8 @@ void WorkloadBuilder::attentionCore()
         ops.add("attention x V", Phase::Backward, OpKind::Attention, L, 2 * pv, 2 * pv, 2 * scores * a + 2 * v + 2 * o);
         if (L > 0)
             out.back().launches = 2;
-        ops.module = RecomputeModule::None;
     }
+    ops.module = RecomputeModule::None;
 }
 
 void WorkloadBuilder::contextParallelMerges()

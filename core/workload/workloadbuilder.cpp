@@ -69,8 +69,8 @@ void WorkloadBuilder::recompute(std::size_t layerOpsBegin, std::size_t layerOpsE
 {
     // Narayanan et al. 2021, eq. 3: full recompute runs every block's forward again (not the
     // LM head: checkpoints wrap the blocks). Korthikanti et al. 2022, Appendix A: selective
-    // reruns QK^T, the softmax and attention over V (FlashAttention already keeps no scores);
-    // Megatron-Core's other modules rerun their own forward ops.
+    // reruns QK^T, the softmax and attention over V (Megatron-Core reruns FlashAttention's kernel
+    // so too, though it keeps no scores); Megatron-Core's other modules rerun their own forward ops.
     ops.region = Region::Block;
     const auto chosen = [this](RecomputeModule module) {
         switch (module) {
