@@ -203,6 +203,55 @@ private slots:
 
     // The explanations beside the time figures at 1280x720, read back from the X server's
     // pixels: whole sentences, not "nothing recomputed: equals the …".
+    // The totals over the memory bars never run into each other: GPT-OSS 120B on 64 H100s has
+    // ZeRO 1 to 3 within 8 GB of one another, so their totals stand side by side; where
+    // "55.9 GB" is wider than the room between two bars, they drop the unit the axis title
+    // names. At 1024x768 and text x2 they had overlapped.
+    void memoryTotalsNeverOverlap_data()
+    {
+        QTest::addColumn<double>("scale");
+        QTest::addColumn<QSize>("size");
+        for (double s : offeredScales()) {
+            QTest::addRow("1280x720, text x%.2f", s) << s << QSize(1280, 720);
+            QTest::addRow("1024x768, text x%.2f", s) << s << QSize(1024, 768);
+        }
+    }
+
+    void memoryTotalsNeverOverlap()
+    {
+        QFETCH(double, scale);
+        QFETCH(QSize, size);
+        Scenario start;
+        start.presetId = QStringLiteral("gpt-oss-120b");
+        start.model = env().catalog().findPreset(start.presetId)->shape;
+        start.gpus = 64;
+        start.pp = 4;
+        start.ep = 8;
+        start.flashAttention = true;
+        start.seqLen = 4096;
+        start.microBatch = 1;
+        start.globalBatch = 1280;
+        MainWindow w(env().catalog(), start);
+        w.setFontScale(scale);
+        w.resize(size);
+        QVERIFY(uitest::showAndWait(w));
+        QTRY_COMPARE(w.size(), size);
+        Dashboard *dashboard = w.dashboard();
+        if (dashboard->currentArrangement() == Dashboard::Arrangement::Tabs)
+            dashboard->tabs()->setCurrentWidget(dashboard->memoryPanel());
+        settle();
+        const MemoryPanel *memory = dashboard->memoryPanel();
+        QVERIFY(memory->isVisible());
+        const QList<QRectF> totals = memory->totalRects();
+        for (qsizetype i = 1; i < totals.size(); ++i)
+            QVERIFY2(!totals[i].intersects(totals[i - 1]),
+                     qPrintable(QStringLiteral("'%1' runs into '%2'").arg(memory->totalText(int(i)), memory->totalText(int(i - 1)))));
+        // Each total keeps its unit wherever the room allows: at the normal text size always.
+        if (scale <= 1.0)
+            for (int stage = 0; stage < 4; ++stage)
+                QVERIFY2(memory->totalText(stage).endsWith(QStringLiteral(" GB")), qPrintable(memory->totalText(stage)));
+    }
+
     void timeNotesReadBackWhole()
     {
         MainWindow w(env().catalog(), Scenario{});

@@ -283,8 +283,8 @@ void MemoryPanel::updateStageTotals(double per)
         // A bar taller than a focused axis is cut at the top: its total says so with ↑.
         const bool cut = b.total() / per > m_axisY->max();
         const QString total = (cut ? QStringLiteral("↑ ") : QString()) + fmt::bytesIn(b.total(), m_unit, 1);
-        if (m_totals[stage]->text() != total)
-            m_totals[stage]->setText(total);
+        m_totalFull[stage] = total;
+        m_totalShort[stage] = total.chopped(fmt::unitName(m_unit).size() + 1);
     }
     relabelStages();
 }
@@ -446,6 +446,21 @@ void MemoryPanel::updateBanner()
 void MemoryPanel::placeTotals()
 {
     const QRectF area = m_chart->plotArea();
+    // Totals wider than the room between two bars drop their unit, which the axis title
+    // names: at large text on a small window "55.9 GB" over one bar ran into "50.8 GB" over
+    // the next.
+    const double pitch = m_chart->mapToPosition({1, 0}, m_series).x() - m_chart->mapToPosition({0, 0}, m_series).x();
+    const QFontMetricsF metrics(m_totals[0]->font());
+    double widest = 0;
+    for (const QString &text : m_totalFull)
+        widest = std::max(widest, metrics.horizontalAdvance(text));
+    const bool withUnit = widest + metrics.averageCharWidth() <= pitch;
+    for (int stage = 0; stage < kZeroStages; ++stage) {
+        const QString &text = withUnit ? m_totalFull[stage] : m_totalShort[stage];
+        if (m_totals[stage]->text() != text)
+            m_totals[stage]->setText(text);
+    }
+    QRectF previous;
     for (int stage = 0; stage < kZeroStages; ++stage) {
         QGraphicsSimpleTextItem *item = m_totals[stage];
         double top = 0;
@@ -460,8 +475,22 @@ void MemoryPanel::placeTotals()
             if (line >= y - 1 && line <= y + text.height() + 1)
                 y = std::max(area.top(), line - text.height() - 3);
         }
+        // Still too close to the total before it (bars of about the same height, little room):
+        // this one stands above that one.
+        const QRectF here(anchor.x() - text.width() / 2, y, text.width(), text.height());
+        if (here.adjusted(-1, -1, 1, 1).intersects(previous))
+            y = std::max(area.top(), previous.top() - text.height() - 1);
         item->setPos(anchor.x() - text.width() / 2, y);
+        previous = item->mapRectToParent(item->boundingRect());
     }
+}
+
+QList<QRectF> MemoryPanel::totalRects() const
+{
+    QList<QRectF> rects;
+    for (const QGraphicsSimpleTextItem *item : m_totals)
+        rects << item->mapRectToParent(item->boundingRect());
+    return rects;
 }
 
 std::optional<MemoryPanel::Segment> MemoryPanel::segmentAt(const QPointF &chartPos) const

@@ -70,6 +70,8 @@ public:
     QValueAxis *valueAxis() const { return m_axisY; }
     /// The total printed above a stage's bar ("↑ " first when the axis cuts the bar).
     QString totalText(int stage) const;
+    /// Where each stage's total is drawn, in chart coordinates.
+    QList<QRectF> totalRects() const;
     QBarCategoryAxis *categoryAxis() const { return m_axisX; }
     Banner *fitsBanner() const { return m_banner; }
     /// The fix offered beside the banner when the run does not fit.
@@ -120,6 +122,9 @@ private:
     QLineSeries *m_capacity;
     QLineSeries *m_pinned;
     QGraphicsSimpleTextItem *m_totals[kZeroStages] = {};
+    /// Each total with its unit ("55.9 GB"), and without it for bars too close for that ("55.9").
+    QString m_totalFull[kZeroStages];
+    QString m_totalShort[kZeroStages];
     QBarCategoryAxis *m_axisX;
     QValueAxis *m_axisY;
     std::optional<Report> m_report;
