@@ -38,6 +38,18 @@ inline Scenario presetScenario(const char *id)
     return s;
 }
 
+/// `s` under selective recompute of one Megatron-Core module alone ("core_attn", "layernorm",
+/// "moe_act", "mla_up_proj"; "" for none of them).
+inline Scenario selectiveRecomputeOf(Scenario s, const QString &module)
+{
+    s.recompute = Recompute::Selective;
+    s.recomputeCoreAttention = module == QLatin1String("core_attn");
+    s.recomputeNorms = module == QLatin1String("layernorm");
+    s.recomputeMoeActivation = module == QLatin1String("moe_act");
+    s.recomputeMlaUpProjection = module == QLatin1String("mla_up_proj");
+    return s;
+}
+
 /// Relative comparison for figures published to a few significant digits.
 inline bool near(double actual, double expected, double relTol)
 {

@@ -250,14 +250,10 @@ private slots:
         Scenario s = test::presetScenario(preset.toLatin1().constData());
         s.seqLen = 1024;
         s.flashAttention = true;
-        s.recompute = Recompute::Selective;
-        s.recomputeCoreAttention = false;
+        s = test::selectiveRecomputeOf(s, QString());
         const Recipe recipe = *findRecipe(QStringLiteral("bf16-mixed-adamw"));
         const ActivationBreakdown nothing = activationBytes(s, recipe, 1);
-        Scenario chosen = s;
-        chosen.recomputeNorms = module == QLatin1String("layernorm");
-        chosen.recomputeMoeActivation = module == QLatin1String("moe_act");
-        chosen.recomputeMlaUpProjection = module == QLatin1String("mla_up_proj");
+        Scenario chosen = test::selectiveRecomputeOf(s, module);
         const ActivationBreakdown a = activationBytes(chosen, recipe, 1);
         const double sbh = 1024.0 * static_cast<double>(s.model.dModel);
         QCOMPARE((nothing.perLayer - a.perLayer) / sbh, droppedOverSbh);

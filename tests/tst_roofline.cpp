@@ -255,14 +255,8 @@ private slots:
         s.seqLen = 2048;
         s.flashAttention = true;
         s.timeBasis = TimeBasis::Estimated;
-        s.recompute = Recompute::Selective;
-        s.recomputeCoreAttention = false;
-        const Report nothing = test::reportFor(s);
-        s.recomputeNorms = module == QLatin1String("layernorm");
-        s.recomputeMoeActivation = module == QLatin1String("moe_act");
-        s.recomputeMlaUpProjection = module == QLatin1String("mla_up_proj");
-        s.recomputeCoreAttention = module == QLatin1String("core_attn");
-        const Report chosen = test::reportFor(s);
+        const Report nothing = test::reportFor(test::selectiveRecomputeOf(s, QString()));
+        const Report chosen = test::reportFor(test::selectiveRecomputeOf(s, module));
         QStringList names;
         double seconds = 0;
         for (const RooflineOp &op : chosen.roofline.ops) {
