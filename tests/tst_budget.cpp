@@ -176,6 +176,30 @@ private slots:
         }
     }
 
+    // A budget plans a training run from the scenario's model family and GPUs, whichever mode
+    // the window is in. Serving Llama 3 70B on 2 H100s at TP 2, the budget had started from
+    // its one-GPU layout, where serving refused the weights beside a KV cache, and the budget
+    // page was empty.
+    void budgetIgnoresTheServingMode()
+    {
+        Scenario s = test::presetScenario("llama3-70b");
+        s.gpus = 2;
+        s.tp = 2;
+        BudgetRequest r;
+        r.unit = BudgetUnit::Flops;
+        r.amount = 1.27e23;
+        const auto training = computeBudget(s, test::catalog(), r);
+        QVERIFY2(training.ok(), qPrintable(training.refusalMessage()));
+        s.mode = Mode::Inference;
+        QVERIFY(!computeReport(withSimplestLayout(s), test::catalog()).ok());  // the serving refusal
+        const auto serving = computeBudget(s, test::catalog(), r);
+        QVERIFY2(serving.ok(), qPrintable(serving.refusalMessage()));
+        QCOMPARE(serving->optimal.params, training->optimal.params);
+        QCOMPARE(serving->shapeParams, training->shapeParams);
+        QCOMPARE(serving->seconds, training->seconds);
+        QCOMPARE(serving->run.mode, Mode::Training);
+    }
+
     // End to end: the budget in each form, and the refusals that name their field.
     void budgetForms()
     {

@@ -54,8 +54,12 @@ double scenarioBudgetFlops(const Scenario &s)
     return 6 * static_cast<double>(scenarioParams(s).total) * s.tokens;
 }
 
-Result<BudgetReport> computeBudget(const Scenario &s, const Catalog &catalog, const BudgetRequest &request)
+Result<BudgetReport> computeBudget(const Scenario &scenario, const Catalog &catalog, const BudgetRequest &request)
 {
+    // A budget plans a training run, whichever mode the scenario is in: serving's own checks
+    // (the weights beside a KV cache on one GPU) have no say in it.
+    Scenario s = scenario;
+    s.mode = Mode::Training;
     // The budget sets its own layout: the scenario's own need not be one.
     const auto base = computeReport(withSimplestLayout(s), catalog);
     if (!base.ok())
