@@ -22,6 +22,9 @@
 #include "ui/views/memorypanel.h"
 #include "ui/views/rooflinepanel.h"
 #include "ui/views/timepanel.h"
+#include "ui/views/budgetpanel.h"
+#include "ui/views/layoutpicture.h"
+#include "ui/widgets/legendstrip.h"
 
 #include <QStackedWidget>
 #include <QAbstractAxis>
@@ -201,8 +204,6 @@ private slots:
             QCOMPARE(dashboard->currentArrangement(), Dashboard::Arrangement::Grid);
     }
 
-    // The explanations beside the time figures at 1280x720, read back from the X server's
-    // pixels: whole sentences, not "nothing recomputed: equals the …".
     // The totals over the memory bars never run into each other: GPT-OSS 120B on 64 H100s has
     // ZeRO 1 to 3 within 8 GB of one another, so their totals stand side by side; where
     // "55.9 GB" is wider than the room between two bars, they drop the unit the axis title
@@ -252,6 +253,66 @@ private slots:
                 QVERIFY2(memory->totalText(stage).endsWith(QStringLiteral(" GB")), qPrintable(memory->totalText(stage)));
     }
 
+    // Large text on a projector's 1024x768: the budget page keeps its legend under its chart,
+    // never over it (at text x2 the chart's minimum had pushed the legend over the plot), and
+    // the layout picture keeps its whole title and caption in sight (cut at three lines).
+    void budgetAndLayoutPagesKeepTheirText_data()
+    {
+        QTest::addColumn<double>("scale");
+        for (double s : offeredScales())
+            QTest::addRow("1024x768, text x%.2f", s) << s;
+    }
+
+    void budgetAndLayoutPagesKeepTheirText()
+    {
+        QFETCH(double, scale);
+        Scenario start;
+        start.presetId = QStringLiteral("deepseek-v3");
+        start.model = env().catalog().findPreset(start.presetId)->shape;
+        start.gpus = 1024;
+        start.tp = 2;
+        start.pp = 16;
+        start.ep = 64;
+        start.etp = 1;
+        start.flashAttention = true;
+        start.seqLen = 4096;
+        start.microBatch = 1;
+        start.globalBatch = 8192;
+        MainWindow w(env().catalog(), start);
+        w.setFontScale(scale);
+        w.resize(1024, 768);
+        QVERIFY(uitest::showAndWait(w));
+        QTRY_COMPARE(w.size(), QSize(1024, 768));
+        Dashboard *dashboard = w.dashboard();
+        const auto show = [&](const QString &tab, int page) {
+            if (dashboard->currentArrangement() == Dashboard::Arrangement::Tabs) {
+                for (int i = 0; i < dashboard->tabs()->count(); ++i)
+                    if (dashboard->tabs()->tabText(i) == tab)
+                        dashboard->tabs()->setCurrentIndex(i);
+            } else {
+                dashboard->pageTabs()->setCurrentIndex(page);
+            }
+            settle();
+        };
+        show(QStringLiteral("Budget"), 2);
+        BudgetPanel *budget = dashboard->budgetPanel();
+        QVERIFY(budget->isVisible());
+        const QRect chart = budget->findChild<ChartView *>()->geometry();
+        const QRect legend = budget->legend()->geometry();
+        QVERIFY2(legend.top() > chart.bottom() && legend.bottom() <= budget->height(),
+                 qPrintable(QStringLiteral("chart %1..%2, legend %3..%4 of %5")
+                                .arg(chart.top()).arg(chart.bottom()).arg(legend.top()).arg(legend.bottom()).arg(budget->height())));
+        show(QStringLiteral("Layout"), 1);
+        LayoutPicture *picture = dashboard->layoutPicture();
+        QVERIFY(picture->isVisible());
+        const LayoutPicture::Boxes boxes = picture->boxes();
+        QVERIFY2(boxes.caption.bottom() <= picture->rect().bottom() && boxes.grid.height() >= picture->fontMetrics().height(),
+                 qPrintable(QStringLiteral("caption ends at %1 of %2").arg(boxes.caption.bottom()).arg(picture->rect().bottom())));
+        QVERIFY(boxes.title.bottom() < boxes.grid.top());
+    }
+
+    // The explanations beside the time figures at 1280x720, read back from the X server's
+    // pixels: whole sentences, not "nothing recomputed: equals the …".
     void timeNotesReadBackWhole()
     {
         MainWindow w(env().catalog(), Scenario{});

@@ -311,20 +311,33 @@ void BudgetPanel::showCurves()
     m_y->setTickInterval(step);
     m_y->setRange(bottom, bottom + std::ceil((top - bottom) / step) * step);
 
-    QList<LegendEntry> legend;
+    // The legend in full, and in short for a panel too short for it beside the chart (large
+    // text on a small window): the figures the short one leaves out are in the answer below
+    // and on each mark's hover.
+    QList<LegendEntry> &legend = m_fullLegend;
+    QList<LegendEntry> &brief = m_briefLegend;
+    legend.clear();
+    brief.clear();
     const QChar line(0x2501);
     legend.append({palette::highlight(), tr("%1 FLOPs (the budget)").arg(fmt::sci(b.flops, 2)), line});
+    brief.append({palette::highlight(), tr("%1 FLOPs").arg(fmt::sci(b.flops, 2)), line});
     legend.append({palette::neutral(), tr("×0.1 and ×10"), QChar(0x2504)});
-    for (int i = 0; i < b.laws.size(); ++i)
-        legend.append({lawColor(i), tr("%1: N = %2").arg(QLatin1String(scalingLawInfo(b.laws[i].law).id),
-                                                        fmt::compactCount(b.laws[i].optimal.params)), lawGlyph(i)});
+    brief.append({palette::neutral(), tr("×0.1, ×10"), QChar(0x2504)});
+    for (int i = 0; i < b.laws.size(); ++i) {
+        const QString id = QLatin1String(scalingLawInfo(b.laws[i].law).id);
+        legend.append({lawColor(i), tr("%1: N = %2").arg(id, fmt::compactCount(b.laws[i].optimal.params)), lawGlyph(i)});
+        brief.append({lawColor(i), id, lawGlyph(i)});
+    }
     legend.append({Qt::black, tr("this run: %1 on %2 tokens").arg(fmt::compactCount(n), fmt::compactCount(r.scenario.tokens)),
                    QChar(0x2605)});
-    if (b.inferenceAware)
+    brief.append({Qt::black, tr("this run"), QChar(0x2605)});
+    if (b.inferenceAware) {
         legend.append({QColor(0xff, 0x7f, 0x0e), tr("serving %1 tokens: N = %2")
                                                       .arg(fmt::compactCount(b.request.inferenceTokens),
                                                            fmt::compactCount(b.inferenceAware->params)), QChar(0x25CB)});
-    m_legend->setEntries(legend);
+        brief.append({QColor(0xff, 0x7f, 0x0e), tr("with serving"), QChar(0x25CB)});
+    }
+    fitChartHeight();
     const QString law = QLatin1String(scalingLawInfo(b.request.law).id);
     setFittingChartTitle(m_chart, {tr("Loss at a fixed budget (%1): the minimum is the compute-optimal model").arg(law),
                                    tr("Loss at a fixed budget (%1)").arg(law), tr("Loss at a fixed budget")});
@@ -451,7 +464,36 @@ void BudgetPanel::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     arrangeInputs();
+    fitChartHeight();
     fitSummary();
+}
+
+void BudgetPanel::fitChartHeight()
+{
+    // The chart asks for thirteen lines and keeps at least eleven (six of them plot). Where
+    // the inputs, the legend and two lines of the answer leave it less, the legend names its
+    // entries without their figures, and then the answer keeps one line (it scrolls; its
+    // tooltip has it whole): at text x2 on a 1024x768 projector the chart's minimum had pushed
+    // the legend over the plot.
+    const QLayout *box = layout();
+    if (!box)
+        return;  // still being built: the first resize comes after the layout
+    const int line = fontMetrics().height();
+    const QMargins m = box->contentsMargins();
+    const int fixed = m.top() + m.bottom() + 3 * box->spacing() + m_inputs->sizeHint().height();
+    constexpr int kChartLines = 11;
+    int answer = 2 * line + 4;
+    const auto room = [&] { return height() - fixed - answer - m_legend->sizeHint().height(); };
+    m_legend->setEntries(m_fullLegend);
+    if (room() < kChartLines * line)
+        m_legend->setEntries(m_briefLegend);
+    if (room() < kChartLines * line)
+        answer = line + 4;
+    if (m_summaryArea->minimumHeight() != answer)
+        m_summaryArea->setMinimumHeight(answer);
+    const int chart = std::clamp(room(), kChartLines * line, 13 * line);
+    if (m_view->minimumHeight() != chart)
+        m_view->setMinimumHeight(chart);
 }
 
 void BudgetPanel::fitSummary()
@@ -467,6 +509,8 @@ void BudgetPanel::fitToText()
     const int line = fontMetrics().height();
     m_view->setMinimumHeight(13 * line);
     m_summaryArea->setMinimumHeight(2 * line + 4);
+    fitChartHeight();
+    fitSummary();
 }
 
 void BudgetPanel::changeEvent(QEvent *event)

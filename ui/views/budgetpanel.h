@@ -3,6 +3,7 @@
 #include "core/model/catalog.h"
 #include "core/report/budget.h"
 #include "core/report/report.h"
+#include "ui/widgets/chartstyle.h"
 
 #include <QWidget>
 
@@ -79,6 +80,10 @@ private:
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
     void fitToText();
     void fitSummary();
+    /// The chart's minimum height: thirteen lines, fewer where the panel is short.
+    void fitChartHeight();
+    QList<LegendEntry> m_fullLegend;   ///< every entry with its figures
+    QList<LegendEntry> m_briefLegend;  ///< the same entries, named only
     /// The inputs in one row, or two when one would squeeze the number fields.
     void arrangeInputs();
 

@@ -80,26 +80,42 @@ QSize LayoutPicture::sizeHint() const
     return {fm.averageCharWidth() * 60, fm.height() * 14};
 }
 
+LayoutPicture::Boxes LayoutPicture::boxes() const
+{
+    // At large text the caption's groups ran to five lines and were cut at the three it had.
+    const QRect area = rect().adjusted(6, 4, -6, -4);
+    QFont bold = font();
+    bold.setBold(true);
+    const auto wrappedHeight = [&area](const QFontMetrics &metrics, const QString &text) {
+        return metrics.boundingRect(QRect(0, 0, area.width(), 1 << 20), Qt::TextWordWrap, text).height();
+    };
+    const int titleHeight = wrappedHeight(QFontMetrics(bold), m_title);
+    const int captionHeight = wrappedHeight(fontMetrics(), m_caption);
+    Boxes b;
+    b.title = QRect(area.left(), area.top(), area.width(), titleHeight);
+    b.grid = QRect(area.left(), area.top() + titleHeight + 4, area.width(),
+                   std::max(fontMetrics().height(), area.height() - titleHeight - captionHeight - 8));
+    b.caption = QRect(area.left(), b.grid.bottom() + 4, area.width(), captionHeight);
+    return b;
+}
+
 void LayoutPicture::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing, false);
     const QFontMetrics fm(font());
     const int line = fm.height();
-    const QRect area = rect().adjusted(6, 4, -6, -4);
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
     const QTextOption wrap(Qt::AlignLeft | Qt::AlignTop);
     QTextOption wrapping = wrap;
     wrapping.setWrapMode(QTextOption::WordWrap);
-    const QRectF titleBox(area.left(), area.top(), area.width(), 2 * line);
-    p.drawText(titleBox, m_title, wrapping);
+    const Boxes box = boxes();
+    p.drawText(QRectF(box.title), m_title, wrapping);
     p.setFont(font());
-    const int captionLines = 3;
-    const QRect grid(area.left(), area.top() + 2 * line + 4, area.width(),
-                     std::max(line, area.height() - (2 + captionLines) * line - 8));
-    p.drawText(QRectF(area.left(), grid.bottom() + 4, area.width(), captionLines * line), m_caption, wrapping);
+    const QRect &grid = box.grid;
+    p.drawText(QRectF(box.caption), m_caption, wrapping);
     if (!m_report)
         return;
     const Layout &l = m_report->layout;

@@ -24,6 +24,14 @@ public:
     QString caption() const { return m_caption; }
     /// The title, as drawn.
     QString title() const { return m_title; }
+    /// Where the title, the grid and the caption are drawn at the current size: the title and
+    /// the caption take the lines they wrap to, the grid the rest.
+    struct Boxes {
+        QRect title;
+        QRect grid;
+        QRect caption;
+    };
+    Boxes boxes() const;
 
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
