@@ -36,6 +36,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QLineSeries>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QProcess>
@@ -247,6 +248,15 @@ private slots:
         for (qsizetype i = 1; i < totals.size(); ++i)
             QVERIFY2(!totals[i].intersects(totals[i - 1]),
                      qPrintable(QStringLiteral("'%1' runs into '%2'").arg(memory->totalText(int(i)), memory->totalText(int(i - 1)))));
+        // Nor does the capacity line run through one: the axis leaves a line of text above it.
+        const QLineSeries *capacity = memory->capacityLine();
+        if (capacity->isVisible()) {
+            const double line = capacity->chart()->mapToPosition(capacity->at(0), const_cast<QLineSeries *>(capacity)).y();
+            for (qsizetype i = 0; i < totals.size(); ++i)
+                QVERIFY2(line < totals[i].top() || line > totals[i].bottom(),
+                         qPrintable(QStringLiteral("the capacity line at y %1 crosses '%2' (%3..%4)")
+                                        .arg(line).arg(memory->totalText(int(i))).arg(totals[i].top()).arg(totals[i].bottom())));
+        }
         // Each total keeps its unit wherever the room allows: at the normal text size always.
         if (scale <= 1.0)
             for (int stage = 0; stage < 4; ++stage)

@@ -95,6 +95,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     layout->addWidget(m_legend);
 
     connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::fitStageLabels);
+    connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::makeRoomForTotals);
     connect(m_chart, &QChart::plotAreaChanged, this, &MemoryPanel::placeTotals);
     connect(m_view, &ChartView::hovered, this, &MemoryPanel::showHover);
     connect(m_view, &ChartView::left, this, [this] {
@@ -266,7 +267,28 @@ double MemoryPanel::wantedAxisMax(double per) const
     if (m_focus == AxisFocus::AllStages)
         for (const MemoryBreakdown &b : mem.byZeroStage)
             top = std::max(top, b.total());
-    return (top > 0 ? top : mem.capacity) * 1.08 / per;
+    // Room above the tallest bar and the capacity line for a total's line of text: 8% of the
+    // axis, or more where the text is large beside the plot (at text x2 on a 1024x768 window
+    // the line of 85.9 GB ran through the totals under it).
+    const double plot = m_chart->plotArea().height();
+    const double text = QFontMetricsF(m_totals[0]->font()).height() + 6;
+    const double headroom = plot > 0 ? std::clamp(text / plot, 0.075, 0.4) : 0.075;
+    return (top > 0 ? top : mem.capacity) / (1 - headroom) / per;
+}
+
+void MemoryPanel::makeRoomForTotals()
+{
+    // A plot grown short for its text (a resize, larger text) widens the axis's headroom; it
+    // never narrows it here, so that the axis does not swing as the labels settle.
+    if (!m_report || m_dragging)
+        return;
+    const double per = bytesPerUnit(m_unit);
+    const double wanted = wantedAxisMax(per);
+    if (wanted <= m_axisY->max())
+        return;
+    fitValueAxis(wanted);
+    updateStageTotals(per);
+    placeTotals();
 }
 
 void MemoryPanel::fitValueAxis(double wanted)

@@ -98,6 +98,8 @@ private:
     void updateBars(double unitBytes);
     double wantedAxisMax(double unitBytes) const;
     void fitValueAxis(double wanted);
+    /// Widens the axis's headroom where the plot has become short for the totals' text.
+    void makeRoomForTotals();
     void updateStageTotals(double unitBytes);
     void relabelStages();
     /// Stage names under the bars, or their numbers alone when the plot is too narrow for them.
