@@ -450,6 +450,51 @@ private slots:
         QCOMPARE(w.size(), QSize(1280, 720));
     }
 
+    // The words over the bars of GPUs a run does not fit ("does not fit (80 GiB)", "no fit"),
+    // written upwards, never pile into each other: where bars stand closer than a line of
+    // text (a 1024x768 window at text x2), a mark that would touch the one before it is left
+    // out, its hatched bar and tooltip saying the same.
+    void gpuChartMarksStandApart_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("fontScale");
+        QTest::newRow("1280x720") << QSize(1280, 720) << 1.0;
+        QTest::newRow("1024x768, text x2") << QSize(1024, 768) << 2.0;
+    }
+
+    void gpuChartMarksStandApart()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, fontScale);
+        Scenario s;
+        s.presetId = QStringLiteral("llama3-70b");
+        s.model = env().catalog().findPreset(s.presetId)->shape;
+        s.gpus = 8;
+        s.seqLen = 8192;
+        s.microBatch = 1;
+        MainWindow w(env().catalog(), s);
+        w.resize(size);
+        w.setFontScale(fontScale);
+        QVERIFY(uitest::showAndWait(w));
+        GpuTimeChart *chart = w.dashboard()->timePanel()->gpuChart();
+        if (w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs) {
+            w.dashboard()->tabs()->setCurrentWidget(w.dashboard()->timePanel()->everyGpuPlace());
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCoreApplication::processEvents();
+        }
+        int shown = 0;
+        QRectF previous;
+        for (int i = 0; i < chart->marks().size(); ++i) {
+            const QRectF mark = chart->markRect(i);
+            if (mark.isEmpty())
+                continue;
+            ++shown;
+            QVERIFY2(!mark.intersects(previous), qPrintable(QStringLiteral("mark %1 (%2) touches the one before it").arg(i).arg(chart->marks()[i])));
+            previous = mark;
+        }
+        QVERIFY(shown > 0);
+    }
+
     void gpuChartLabelsFit_data()
     {
         QTest::addColumn<QSize>("size");

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace napkin::ui {
 
@@ -247,6 +248,10 @@ bool GpuTimeChart::markBacked(int i) const
 void GpuTimeChart::placeMarks()
 {
     const QRectF area = m_chart->plotArea();
+    // Written upwards, each mark is a line of text wide: where bars stand closer than that
+    // (large text on a small window), a mark that would touch the one before it is left out,
+    // its hatched bar and its tooltip saying the same.
+    double lastRight = -std::numeric_limits<double>::infinity();
     for (int i = 0; i < m_marks.size(); ++i) {
         QGraphicsSimpleTextItem *mark = m_marks[i];
         // Written upwards, the mark stands on its bar's top where it fits there (a hatched bar
@@ -271,6 +276,12 @@ void GpuTimeChart::placeMarks()
         }
         if (full.isEmpty())
             shown.clear();
+        const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
+        const double half = QFontMetricsF(mark->font()).height() / 2;
+        if (!shown.isEmpty() && x - half < lastRight + 1)
+            shown.clear();
+        if (!shown.isEmpty())
+            lastRight = x + half;
         if (mark->text() != shown)
             mark->setText(shown);
         QGraphicsRectItem *backing = m_markBackings[i];
@@ -281,7 +292,6 @@ void GpuTimeChart::placeMarks()
         if (backed)
             backing->setRect(mark->boundingRect().adjusted(-1, 0, 1, 0));
         // Turned -90°, the text's height lies along x: centre it on the bar, start above the axis.
-        const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
         mark->setPos(x - mark->boundingRect().height() / 2, (onBar ? barTop : area.bottom()) - 3);
     }
 }
