@@ -270,6 +270,45 @@ private slots:
     // The chosen point's words never lie across the curve: DeepSeek-V3 on 8 H200s at the most
     // sequences the KV cache holds ends in a steep climb in the plot's top right corner, where
     // "above and left of the point" wrote them over the last segments.
+    // The KV pool's label stands beside the bar, never over it: where "KV pool 1.50 GB" has no
+    // room there (a 1024x768 window at text x2, where it was drawn across the bar), the bar
+    // narrows and then the label drops "pool".
+    void poolLabelStaysBesideTheBar_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("fontScale");
+        QTest::newRow("1280x720") << QSize(1280, 720) << 1.0;
+        QTest::newRow("1024x768, text x1.5") << QSize(1024, 768) << 1.5;
+        QTest::newRow("1024x768, text x2") << QSize(1024, 768) << 2.0;
+    }
+    void poolLabelStaysBesideTheBar()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, fontScale);
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
+        s.mode = Mode::Inference;
+        s.gpus = 2;
+        s.tp = 2;
+        MainWindow w(env().catalog(), s);
+        w.resize(size);
+        w.setFontScale(fontScale);
+        QVERIFY(uitest::showAndWait(w));
+        ServingMemoryPanel *memory = w.dashboard()->servingMemoryPanel();
+        if (w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs)
+            w.dashboard()->tabs()->setCurrentIndex(0);
+        for (int i = 0; i < 3; ++i) {
+            QCoreApplication::processEvents();
+            QTest::qWait(10);
+        }
+        QVERIFY(memory->isVisible());
+        QVERIFY2(memory->poolLabelRect().left() > memory->barRight(),
+                 qPrintable(QStringLiteral("'%1' starts at %2, the bar ends at %3")
+                                .arg(memory->poolLabel()).arg(memory->poolLabelRect().left()).arg(memory->barRight())));
+        QVERIFY(memory->poolLabel().startsWith(QStringLiteral("KV")) && memory->poolLabel().endsWith(QStringLiteral(" GB")));
+        if (fontScale <= 1.0)
+            QVERIFY(memory->poolLabel().startsWith(QStringLiteral("KV pool ")));
+    }
+
     void chosenLabelStaysOffTheCurve_data()
     {
         QTest::addColumn<QSize>("size");

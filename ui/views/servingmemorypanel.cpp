@@ -16,6 +16,8 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <QFontMetricsF>
+
 #include <algorithm>
 #include <cmath>
 
@@ -162,7 +164,8 @@ void ServingMemoryPanel::refresh()
                    QChar(0x2504)});
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(m.capacity)), QChar(0x2501)});
     m_legend->setEntries(legend);
-    m_total->setText(tr("KV pool %1").arg(bytes(m.kvPool)));
+    m_totalFull = tr("KV pool %1").arg(bytes(m.kvPool));
+    m_totalShort = tr("KV %1").arg(bytes(m.kvPool));
     const QString capped = inf.maxConcurrency < inf.kvMaxConcurrency
                                ? tr(" (max_num_seqs; the pool holds %1)").arg(inf.kvMaxConcurrency)
                                : QString();
@@ -180,13 +183,38 @@ void ServingMemoryPanel::placeTotal()
 {
     if (!m_report || !m_report->inference)
         return;
-    // Beside the bar, level with the middle of the pool.
+    // Beside the bar, level with the middle of the pool. Where "KV pool 1.50 GB" has no room
+    // there (large text on a small window, where it had been drawn over the bar), the bar
+    // narrows to a third of the plot, then the label drops "pool", then it takes two lines as
+    // the bar narrows to a fifth.
     const ServingMemory &m = m_report->inference->memory;
     const double per = bytesPerUnit(m_unit);
+    const QRectF area = m_chart->plotArea();
+    const QFontMetricsF metrics(m_total->font());
+    constexpr double kBarWidth = 0.5;
+    const QString twoLines = m_totalShort.section(QLatin1Char(' '), 0, 0) + QLatin1Char('\n')
+                             + m_totalShort.section(QLatin1Char(' '), 1);
+    QString label;
+    double bar = kBarWidth;
+    for (const auto &[candidate, narrowest] :
+         {std::pair{m_totalFull, 0.33}, std::pair{m_totalShort, 0.25}, std::pair{twoLines, 0.2}}) {
+        label = candidate;
+        double widest = 0;
+        for (const QString &line : candidate.split(QLatin1Char('\n')))
+            widest = std::max(widest, metrics.horizontalAdvance(line));
+        // One category spans the plot: the bar's fraction of it leaves (1 - bar) / 2 each side.
+        const double fits = area.width() > 0 ? 1 - 2 * (widest + 8) / area.width() : kBarWidth;
+        bar = std::clamp(fits, narrowest, kBarWidth);
+        if (fits >= narrowest)
+            break;
+    }
+    if (m_series->barWidth() != bar)
+        m_series->setBarWidth(bar);
+    if (m_total->text() != label)
+        m_total->setText(label);
     const double middle = (m.weights + m.activations + m.reserved + m.kvPool / 2) / per;
     const QPointF at = m_chart->mapToPosition({m_series->barWidth() / 2, middle}, m_series);
     const QRectF text = m_total->boundingRect();
-    const QRectF area = m_chart->plotArea();
     const double x = std::min(at.x() + 6, area.right() - text.width() - 2);
     // A thin pool puts its middle next to the usable line: the label then hangs just under the
     // line instead of across it (the capacity line is above the usable one).
@@ -195,6 +223,21 @@ void ServingMemoryPanel::placeTotal()
     if (y < usableY + 2 && y + text.height() > usableY - 2)
         y = usableY + 2;
     m_total->setPos(std::max(area.left(), x), std::min(y, area.bottom() - text.height()));
+}
+
+QString ServingMemoryPanel::poolLabel() const
+{
+    return m_total->text();
+}
+
+QRectF ServingMemoryPanel::poolLabelRect() const
+{
+    return m_total->mapRectToParent(m_total->boundingRect());
+}
+
+double ServingMemoryPanel::barRight() const
+{
+    return m_chart->mapToPosition({m_series->barWidth() / 2, 0}, m_series).x();
 }
 
 void ServingMemoryPanel::restyle()

@@ -50,6 +50,11 @@ public:
     /// "KV pool 51.2 GB: 167,936 tokens, 455 sequences of 768 at most".
     TextStrip *summary() const { return m_summary; }
     QString legendText() const;
+    /// The pool's label beside the bar, and where it is drawn (chart coordinates).
+    QString poolLabel() const;
+    QRectF poolLabelRect() const;
+    /// The bar's right edge (chart coordinates).
+    double barRight() const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -70,6 +75,8 @@ private:
     QBarCategoryAxis *m_axisX;
     QValueAxis *m_axisY;
     QGraphicsSimpleTextItem *m_total;
+    QString m_totalFull;   ///< "KV pool 1.50 GB"
+    QString m_totalShort;  ///< "KV 1.50 GB", where the full one has no room beside the bar
     std::optional<Report> m_report;
     ByteUnit m_unit = ByteUnit::GB;
 };
