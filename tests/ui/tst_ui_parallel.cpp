@@ -205,6 +205,27 @@ private slots:
         QVERIFY(d->plannerPanel()->isVisible());
     }
 
+    // The keyboard goes on from the Planner tab: Ctrl+Tab in its table reaches the Budget tab
+    // after it (the table's own tab navigation had kept it, and a presenter on the keyboard
+    // could not leave the planner).
+    void ctrlTabLeavesThePlannerTable()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        QVERIFY(uitest::showAndWait(w));
+        Dashboard *d = w.dashboard();
+        d->setArrangement(Dashboard::Arrangement::Tabs);
+        d->tabs()->setCurrentWidget(d->plannerPanel()->parentWidget());
+        QVERIFY(d->plannerPanel()->isVisible());
+        QTableWidget *table = d->plannerPanel()->table();
+        QTRY_VERIFY(table->rowCount() > 1);  // the plan arrives from its thread
+        table->setFocus();
+        table->setCurrentCell(0, 0);
+        const int planner = d->tabs()->currentIndex();
+        QTest::keyClick(table, Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(d->tabs()->currentIndex(), planner + 1);
+        QCOMPARE(d->tabs()->tabText(d->tabs()->currentIndex()), QStringLiteral("Budget"));
+    }
+
     void invalidValuesAreGreyedWithTheirRule()
     {
         MainWindow w(env().catalog(), llama70b(env().catalog()));

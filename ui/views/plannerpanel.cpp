@@ -108,6 +108,9 @@ PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Tab leaves the table and Ctrl+Tab reaches the tabs around it: with the table's own tab
+    // navigation, a keyboard that came to the Planner tab could not go on to the next one.
+    m_table->setTabKeyNavigation(false);
     // Columns are fitted when a plan arrives, not on every layout pass of the window.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
