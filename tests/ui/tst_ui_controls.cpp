@@ -49,6 +49,20 @@
 
 using namespace napkin;
 using namespace napkin::ui;
+
+namespace {
+
+/// The every-GPU chart, in sight: with large text it is a tab of its own, shown first.
+GpuTimeChart *everyGpuChartInSight(MainWindow &w)
+{
+    if (w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs) {
+        w.dashboard()->tabs()->setCurrentWidget(w.dashboard()->timePanel()->everyGpuPlace());
+        QCoreApplication::processEvents();
+    }
+    return w.dashboard()->timePanel()->gpuChart();
+}
+
+} // namespace
 using Main = ControlsPanel::Main;
 
 class TestControls final : public uitest::GuiTestCase
@@ -476,12 +490,8 @@ private slots:
         w.resize(size);
         w.setFontScale(fontScale);
         QVERIFY(uitest::showAndWait(w));
-        GpuTimeChart *chart = w.dashboard()->timePanel()->gpuChart();
-        if (w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs) {
-            w.dashboard()->tabs()->setCurrentWidget(w.dashboard()->timePanel()->everyGpuPlace());
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
-            QCoreApplication::processEvents();
-        }
+        GpuTimeChart *chart = everyGpuChartInSight(w);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
         int shown = 0;
         QRectF previous;
         for (int i = 0; i < chart->marks().size(); ++i) {
@@ -516,13 +526,8 @@ private slots:
         w.resize(size);
         w.setFontScale(fontScale);
         QVERIFY(uitest::showAndWait(w));
-        GpuTimeChart *chart = w.dashboard()->timePanel()->gpuChart();
-        // With large text the chart is a tab of its own: look at it there.
-        if (w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs) {
-            w.dashboard()->tabs()->setCurrentWidget(w.dashboard()->timePanel()->everyGpuPlace());
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
-            QCoreApplication::processEvents();
-        }
+        GpuTimeChart *chart = everyGpuChartInSight(w);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
         const BarLabels *labels = chart->barLabels();
         QStringList shortNames;
         for (const GpuSpec &g : env().catalog().gpus)  // the chosen one marked ▶, as on the memory chart
