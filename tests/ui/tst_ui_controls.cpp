@@ -38,6 +38,8 @@
 #include <QLabel>
 #include <QPainterPath>
 #include <QStatusBar>
+#include <QStyle>
+#include <QStyleOptionButton>
 #include <QTabWidget>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -667,6 +669,38 @@ private slots:
         QVERIFY(w.dashboard()->font().pointSizeF() > before * 1.4);
         w.setFontScale(1);
         QCOMPARE(w.dashboard()->font().pointSizeF(), before);
+    }
+
+    // What the style sizes in pixels grows with the text: at text x2 a check box's box is as
+    // tall as its label's letters and a slider's handle twice the normal one (Fusion's 13 and
+    // 15 pixels had stayed put beside 2x text on a projector); at x1 both are the style's own.
+    void checkBoxesAndSlidersGrowWithText()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        auto *flash = w.findChild<QCheckBox *>();
+        QVERIFY(flash);
+        auto *slider = w.findChild<QAbstractSlider *>();
+        QVERIFY(slider);
+        const auto indicator = [](const QCheckBox *box) {
+            QStyleOptionButton option;
+            option.initFrom(box);
+            return box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box).height();
+        };
+        const auto handle = [](const QAbstractSlider *s) {
+            return s->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, s);
+        };
+        w.setFontScale(1);
+        const int normalBox = indicator(flash);
+        const int normalHandle = handle(slider);
+        w.setFontScale(2);
+        QVERIFY2(indicator(flash) >= flash->fontMetrics().ascent(),
+                 qPrintable(QStringLiteral("a %1 px box beside %2 px letters").arg(indicator(flash)).arg(flash->fontMetrics().ascent())));
+        QCOMPARE(indicator(flash), 2 * normalBox);
+        QCOMPARE(handle(slider), 2 * normalHandle);
+        QVERIFY(flash->sizeHint().height() >= indicator(flash));
+        w.setFontScale(1);
+        QCOMPARE(indicator(flash), normalBox);
+        QCOMPARE(handle(slider), normalHandle);
     }
 };
 

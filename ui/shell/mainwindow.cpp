@@ -1,5 +1,6 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/widgets/cachedscrollbar.h"
+#include "ui/widgets/scalingstyle.h"
 
 #include "core/report/baseline.h"
 #include "core/model/lectureexample.h"
@@ -305,6 +306,9 @@ void MainWindow::setFontScale(double scale)
         f.setPointSizeF(m_baseFont.pointSizeF() * m_fontScale);
     else
         f.setPixelSize(static_cast<int>(m_baseFont.pixelSize() * m_fontScale));
+    // Check boxes, slider handles, scroll bars and spin buttons grow with the text; they take
+    // the new size with the font change below.
+    ScalingStyle::ensureInstalled()->setScale(m_fontScale);
     // The whole application, so menus, dialogs and tooltips grow with the charts; the window
     // itself at once, so the controls' width below is measured in the new size.
     QApplication::setFont(f);
