@@ -482,9 +482,7 @@ private slots:
     {
         QFETCH(QSize, size);
         QFETCH(double, fontScale);
-        Scenario s;
-        s.presetId = QStringLiteral("llama3-70b");
-        s.model = env().catalog().findPreset(s.presetId)->shape;
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
         s.gpus = 8;
         s.seqLen = 8192;
         s.microBatch = 1;

@@ -188,9 +188,7 @@ private slots:
         // Llama 3 70B (Meta model card: 70.6B parameters) on 64 H100s at ZeRO 3 with full
         // recompute: its ZeRO-0 bar holds 16 B x 70.6e9 = 1.13 TB of model state, 35x the
         // ZeRO-3 bar, which under an all-stages axis is a sliver.
-        Scenario s;
-        s.presetId = QStringLiteral("llama3-70b");
-        s.model = env().catalog().findPreset(s.presetId)->shape;
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
         s.seqLen = 8192;
         s.microBatch = 1;
         s.gpus = 64;

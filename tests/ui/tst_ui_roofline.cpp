@@ -117,9 +117,7 @@ private slots:
     void dataMovementOpsStayOffTheLogAxes()
     {
         QFETCH(Mode, mode);
-        Scenario s;
-        s.presetId = QStringLiteral("mixtral-8x7b");
-        s.model = env().catalog().findPreset(s.presetId)->shape;
+        Scenario s = env().presetScenario(QStringLiteral("mixtral-8x7b"));
         s.gpus = 8;
         s.tp = 2;  // the weights over two GPUs leave room for a KV cache
         s.mode = mode;

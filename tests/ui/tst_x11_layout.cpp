@@ -223,9 +223,7 @@ private slots:
     {
         QFETCH(double, scale);
         QFETCH(QSize, size);
-        Scenario start;
-        start.presetId = QStringLiteral("gpt-oss-120b");
-        start.model = env().catalog().findPreset(start.presetId)->shape;
+        Scenario start = env().presetScenario(QStringLiteral("gpt-oss-120b"));
         start.gpus = 64;
         start.pp = 4;
         start.ep = 8;
@@ -276,9 +274,7 @@ private slots:
     void budgetAndLayoutPagesKeepTheirText()
     {
         QFETCH(double, scale);
-        Scenario start;
-        start.presetId = QStringLiteral("deepseek-v3");
-        start.model = env().catalog().findPreset(start.presetId)->shape;
+        Scenario start = env().presetScenario(QStringLiteral("deepseek-v3"));
         start.gpus = 1024;
         start.tp = 2;
         start.pp = 16;
