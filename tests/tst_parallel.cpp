@@ -1470,6 +1470,40 @@ private slots:
             }
         }
     }
+
+    void appliedPlansKeepTheGlobalBatchTheyWerePlannedAt()
+    {
+        // A global batch left to follow batch x dp (the window's default) is the one the plan
+        // keeps: Llama 3 70B on 64 GPUs at tp 4 x pp 4 and micro-batch 8 runs 32 sequences a
+        // step. Its best fitting plans run micro-batch 1 at DP 4 (tp 2 x pp 8, interleaved):
+        // applied, each must still run 32 sequences, so 8 micro-batches a multiple of pp.
+        // Applied plans had followed the new micro-batch and DP to 4 sequences, 1 micro-batch,
+        // which interleaving refuses.
+        Scenario s = test::presetScenario("llama3-70b");
+        s.gpus = 64;
+        s.tp = 4;
+        s.pp = 4;
+        QVERIFY(!s.globalBatch);
+        const Report r = test::reportFor(s);
+        QCOMPARE(r.layout.globalBatch, std::int64_t{32});
+        PlanOptions options;
+        options.top = 50;
+        const PlanReport plan = planLayouts(s, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+        QCOMPARE(plan.globalBatch, std::int64_t{32});
+        bool changedMicroBatch = false;
+        for (const PlannedLayout &p : plan.layouts) {
+            QCOMPARE(p.globalBatch, std::int64_t{32});
+            const Scenario applied = withPlannedLayout(s, p);
+            changedMicroBatch = changedMicroBatch || p.microBatch * p.dp != 32;
+            // Where batch x dp still gives the planned batch, the batch keeps following it.
+            QCOMPARE(applied.globalBatch.has_value(), p.microBatch * p.dp != 32);
+            const auto report = computeReport(applied, test::catalog());
+            QVERIFY2(report.ok(), qPrintable(report.refusalMessage()));
+            QCOMPARE(report->layout.globalBatch, std::int64_t{32});
+            QCOMPARE(report->layout.microBatches * p.microBatch * p.dp, std::int64_t{32});
+        }
+        QVERIFY(changedMicroBatch);  // the case that broke: a plan at another batch x dp
+    }
 };
 
 QTEST_GUILESS_MAIN(TestParallel)

@@ -66,6 +66,7 @@ PlannedLayout evaluate(const Scenario &c, const GpuSpec &gpu, const Recipe &reci
     p.sp = l.sp;
     p.zeroStage = c.zeroStage;
     p.microBatch = c.microBatch;
+    p.globalBatch = l.globalBatch;
     p.recompute = c.recompute;
     ++*evaluated;
     PartsCache::Entry &cached = cache.at(c, recipe);
@@ -175,6 +176,12 @@ Scenario withPlannedLayout(Scenario s, const PlannedLayout &p)
     s.zeroStage = p.zeroStage;
     s.microBatch = p.microBatch;
     s.recompute = p.recompute;
+    // The planner keeps the sequences per step. A global batch that follows batch x dp would
+    // follow the new micro-batch and DP instead (Llama 3 70B's tp 2 x pp 8 plan at micro-batch
+    // 1 then ran 1 micro-batch where it was planned for 8, which interleaving refuses): it is
+    // set to the planned one wherever the two differ.
+    if (p.globalBatch > 0 && (s.globalBatch || p.microBatch * p.dp != p.globalBatch))
+        s.globalBatch = p.globalBatch;
     return s;
 }
 
@@ -305,6 +312,7 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
         r.current.dp = s.gpus / (s.tp * s.pp * s.cp);
         r.current.zeroStage = s.zeroStage;
         r.current.microBatch = s.microBatch;
+        r.current.globalBatch = global;
         r.current.recompute = s.recompute;
     } else {
         r.current = evaluate(own, gpu, recipe, machine, &ignored, ownCache);

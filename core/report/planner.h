@@ -25,6 +25,7 @@ struct PlannedLayout {
     bool sp = false;
     int zeroStage = 0;
     std::int64_t microBatch = 1;
+    std::int64_t globalBatch = 0;  ///< sequences per step it was planned at (PlanReport::globalBatch)
     Recompute recompute = Recompute::None;
     bool fits = false;
     double worstStageBytes = 0;

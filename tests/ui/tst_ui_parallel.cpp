@@ -45,6 +45,8 @@ using namespace napkin;
 using namespace napkin::ui;
 using Choice = LayoutControls::Choice;
 
+Q_DECLARE_METATYPE(napkin::Scenario)
+
 namespace {
 
 /// Llama 3 70B on 64 H100s at sequence 8192, 1M tokens per step (the question).
@@ -395,10 +397,25 @@ private slots:
     }
 
     // A run that does not fit: the banner offers the planner's fix (worked out off the GUI
-    // thread), the button applies it as one undo step, and the run then fits.
+    // thread), the button applies it as one undo step, and the run then fits. Also where the
+    // global batch follows batch x dp (the window's default): the fix keeps the sequences per
+    // step it was planned at (it had followed the fix's own micro-batch and DP to a batch
+    // interleaving refuses: "vpp: needs micro-batches per step (1) to be a multiple of pp").
+    void bannerOffersTheFix_data()
+    {
+        QTest::addColumn<Scenario>("start");
+        QTest::newRow("global batch 128") << llama70b(env().catalog());
+        Scenario following = env().presetScenario(QStringLiteral("llama3-70b"));
+        following.gpus = 64;
+        following.tp = 4;
+        following.pp = 4;
+        QTest::newRow("global batch following batch x dp") << following;
+    }
+
     void bannerOffersTheFix()
     {
-        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        QFETCH(Scenario, start);
+        MainWindow w(env().catalog(), start);
         QVERIFY(uitest::showAndWait(w));
         MemoryPanel *memory = w.dashboard()->memoryPanel();
         QVERIFY(!w.controller()->report()->memory.fits);
@@ -410,9 +427,13 @@ private slots:
         QVERIFY2(memory->fitsBanner()->text().contains(QStringLiteral("Fits with ")), qPrintable(memory->fitsBanner()->text()));
         const Scenario before = w.controller()->scenario();
         const int steps = w.controller()->undoStack()->count();
+        const std::int64_t sequences = w.controller()->report()->layout.globalBatch;
         memory->fitFix()->click();
         QCOMPARE(w.controller()->undoStack()->count(), steps + 1);
         QCOMPARE(w.controller()->scenario(), core->layoutScenario);
+        QVERIFY2(!w.controller()->error(), qPrintable(w.controller()->error() ? w.controller()->error()->message() : QString()));
+        QCOMPARE(w.controller()->report()->scenario, core->layoutScenario);
+        QCOMPARE(w.controller()->report()->layout.globalBatch, sequences);
         QVERIFY(w.controller()->report()->memory.fits);
         QTRY_VERIFY(!memory->fitFix()->isVisible());
         QVERIFY(memory->fitsBanner()->text().startsWith(QStringLiteral("✔ FITS")));
