@@ -115,6 +115,35 @@ private slots:
             found |= a->shortcuts().contains(undoKey);
         QVERIFY(found);
     }
+
+    // The keys reach the window from a spin box too, once its typing is committed: a spin box's
+    // line edit claimed them, so d_model typed in and Return, then Ctrl+Z, undid nothing. While
+    // a value is being typed they stay the box's own (they undo the typing).
+    void shortcutsFromASpinBox()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        NumberSpinBox *width = w.controls()->slider(Main::DModel)->spinBox();
+        width->setFocus();
+        QVERIFY(width->hasFocus());
+        width->selectAll();
+        QTest::keyClicks(width, QStringLiteral("1024"));
+        QCOMPARE(w.controller()->scenario().model.dModel, 768);  // not committed yet
+        QTest::keySequence(width, QKeySequence(QKeySequence::Undo));  // undoes the typing only
+        QCOMPARE(w.controller()->scenario().model.dModel, 768);
+        QCOMPARE(w.controller()->undoStack()->count(), 0);
+        width->selectAll();
+        QTest::keyClicks(width, QStringLiteral("1024"));
+        QTest::keyClick(width, Qt::Key_Return);
+        QCOMPARE(w.controller()->scenario().model.dModel, 1024);
+        QVERIFY(width->hasFocus());
+        QTest::keySequence(width, QKeySequence(QKeySequence::Undo));
+        QCOMPARE(w.controller()->scenario().model.dModel, 768);
+        QCOMPARE(width->value(), 768.0);
+        QTest::keySequence(width, QKeySequence(QKeySequence::Redo));
+        QCOMPARE(w.controller()->scenario().model.dModel, 1024);
+    }
 };
 
 QTEST_MAIN(TestUndo)

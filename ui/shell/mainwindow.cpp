@@ -1,6 +1,7 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/widgets/cachedscrollbar.h"
 #include "ui/widgets/scalingstyle.h"
+#include "ui/widgets/undokeyguard.h"
 
 #include "core/report/baseline.h"
 #include "core/model/lectureexample.h"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
     m_scroll->setVerticalScrollBar(new CachedScrollBar(Qt::Vertical, m_scroll));
     m_scroll->setAccessibleName(tr("Scenario controls"));
     new WheelGuard(m_scroll);  // the wheel scrolls the panel, not the controls it passes over
+    new UndoKeyGuard(this);    // Ctrl+Z in a spin box undoes the window's last change
     m_splitter->addWidget(m_scroll);
     m_splitter->addWidget(m_dashboard);
     m_splitter->setStretchFactor(0, 0);
