@@ -269,10 +269,12 @@ QString opsTooltip(const QList<int> &opIndices, const RooflineReport &r)
     return lines.join(QLatin1Char('\n'));
 }
 
-QString stepSummary(const RooflineReport &r)
+QString stepSummary(const RooflineReport &r, const QString &gpu)
 {
-    return tr("Step %1 · implied MFU %2")
-        .arg(fmt::duration(r.stepSeconds), fmt::percent(r.impliedMfu));
+    // Every op at its roofline: a bound below the estimated step (Step tab), which runs the
+    // kernels at measured efficiencies and adds communication and the bubble.
+    const QString figures = tr("step %1 · implied MFU %2").arg(fmt::duration(r.stepSeconds), fmt::percent(r.impliedMfu));
+    return gpu.isEmpty() ? tr("Roofline bound: %1").arg(figures) : tr("%1 roofline bound: %2").arg(gpu, figures);
 }
 
 } // namespace napkin

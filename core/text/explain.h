@@ -39,9 +39,10 @@ QList<double> kindStepShares(const RooflineReport &r);
 /// Every op under the cursor, nearest first: one line each with its share of the step time,
 /// then the nearest one's full explanation (opTooltip). One op: opTooltip and its share.
 QString opsTooltip(const QList<int> &opIndices, const RooflineReport &r);
-/// "Step 41.2 ms · implied MFU 52.3%": the bottom-up time of one micro-batch (sum of
-/// max(FLOPs/peak, bytes/bandwidth) over the ops) and model FLOPs over that time at peak.
-QString stepSummary(const RooflineReport &r);
+/// "Roofline bound: step 41.2 ms · implied MFU 52.3%": the bottom-up time of one step with
+/// every op at its roofline (sum of max(FLOPs/peak, bytes/bandwidth) over the ops) and model
+/// FLOPs over that time at peak; with `gpu`, "H200 roofline bound: …" (a compared GPU's).
+QString stepSummary(const RooflineReport &r, const QString &gpu = {});
 
 /// A display name for an op kind ("Matmul", "Normalization").
 QString opKindTitle(OpKind kind);

@@ -8,8 +8,12 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/views/dashboard.h"
+#include "ui/views/gputimechart.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/views/timepanel.h"
 #include "ui/widgets/textstrip.h"
 
+#include <QChart>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QTest>
@@ -46,9 +50,22 @@ private slots:
         QVERIFY(std::abs(t.seconds / (t.steps * measured) - 1) < 1e-3);
         QVERIFY2(w.dashboard()->summary()->text().contains(QStringLiteral("calibrated on 1 run")),
                  qPrintable(w.dashboard()->summary()->text()));
+        // Every view that quotes a utilisation says where the time comes from: the wall clock's
+        // note no longer calls the estimate's HFU "set", the every-GPU chart's title no longer
+        // quotes the 40% set, and the roofline's step reads as the bound it is.
+        const QString wallClock = w.dashboard()->timePanel()->note(TimePanel::Figure::WallClock)->text();
+        QVERIFY2(wallClock.contains(QStringLiteral("(estimated step, calibrated on 1 run)")) && !wallClock.contains(QStringLiteral("(set)")),
+                 qPrintable(wallClock));
+        auto *gpuChart = w.findChild<GpuTimeChart *>();
+        QVERIFY(gpuChart);
+        QVERIFY2(gpuChart->chart()->title().contains(QStringLiteral("estimated, calibrated")), qPrintable(gpuChart->chart()->title()));
+        QVERIFY2(w.dashboard()->rooflinePanel()->legendText().startsWith(QStringLiteral("Roofline bound: step ")),
+                 qPrintable(w.dashboard()->rooflinePanel()->legendText()));
         w.controller()->undoStack()->undo();
         QCOMPARE(w.controller()->scenario(), start);
         QVERIFY(!w.dashboard()->summary()->text().contains(QStringLiteral("calibrated")));
+        QVERIFY(w.dashboard()->timePanel()->note(TimePanel::Figure::WallClock)->text().startsWith(QStringLiteral("HFU 40.0% (set) · ")));
+        QVERIFY2(gpuChart->chart()->title().contains(QStringLiteral("40% HFU")), qPrintable(gpuChart->chart()->title()));
     }
 
     void refusesWhatNoEfficiencyExplains()

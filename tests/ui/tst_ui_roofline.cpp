@@ -247,7 +247,7 @@ private slots:
             QCOMPARE(p.x(), r.roofline.ops[i].intensity);
             QVERIFY(p.y() <= 312.0 + 1e-9);
         }
-        QVERIFY(roof->legendText().contains(QStringLiteral("A100 80G: Step ")));
+        QVERIFY(roof->legendText().contains(QStringLiteral("A100 80G roofline bound: step ")));
         roof->setOverlayGpu(QString());
         QVERIFY(!roof->overlayOps()->isVisible());
     }

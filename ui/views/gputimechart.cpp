@@ -156,8 +156,13 @@ void GpuTimeChart::setReport(const Report &report)
     const QStringList accepted = acceptedPeakDtypes(report.memory.recipe.matmulDtype());
     const QString rule = accepted.size() > 1 ? tr("%1 peak").arg(accepted.join(QLatin1Char('/')))
                                              : tr("%1 peak only").arg(accepted.first());
-    const QString utilization = tr("%1 %2").arg(fmt::percent(report.scenario.utilizationFraction, 0),
-                                                utilizationBasisName(report.scenario.utilizationBasis).toUpper());
+    // Under the estimated basis each bar is that GPU's estimated step (calibrated where the
+    // scenario is), not the utilisation set.
+    const QString utilization = report.time.timeBasis != TimeBasis::Estimated
+                                    ? tr("%1 %2").arg(fmt::percent(report.scenario.utilizationFraction, 0),
+                                                      utilizationBasisName(report.scenario.utilizationBasis).toUpper())
+                                : report.scenario.calibration ? tr("estimated, calibrated")
+                                                              : tr("estimated step");
     setFittingChartTitle(m_chart, {tr("Every GPU (×%1, %2, %3)").arg(report.scenario.gpus).arg(utilization, rule),
                                    tr("×%1, %2, %3").arg(report.scenario.gpus).arg(utilization, accepted.join(QLatin1Char('/'))),
                                    tr("×%1, %2").arg(report.scenario.gpus).arg(utilization)});

@@ -379,7 +379,7 @@ void RooflinePanel::refreshRoofs()
         m_overlayOps->setName(tr("%1 ops").arg(other->shortName));
         m_overlayRidge->replace(QList<QPointF>{{o.ridgeIntensity, o.peakFlopsPerS / kUnit}});
         m_overlayRidge->setName(tr("%1 ridge %2 FLOPs/B").arg(other->shortName, fmt::number(o.ridgeIntensity)));
-        m_overlayStep = tr("%1: %2").arg(other->shortName, stepSummary(o));
+        m_overlayStep = stepSummary(o, other->shortName);
         fitY.hi = std::max(fitY.hi, LogRange::decadesAround(o.peakFlopsPerS, o.peakFlopsPerS, 0.25).hi);
         double lowest = o.peakFlopsPerS;
         for (const RooflineOp &op : o.ops)

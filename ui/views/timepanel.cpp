@@ -326,9 +326,16 @@ void TimePanel::showTraining(const Report &r)
     const auto change = baselineChange(r);
     const QString pinnedTime = pinned ? tr("pinned %1, %2 · ").arg(fmt::duration(pinned->time.seconds), signedPercent(change->time))
                                       : QString();
+    // Under the estimated basis the utilisation is what the estimated step implies, not the
+    // one set (a calibrated run had read "HFU 14.1% (set)" beside a set 40%).
+    const int runs = r.scenario.calibration ? static_cast<int>(r.scenario.calibration->runs.size()) : 0;
+    const QString origin = t.timeBasis != TimeBasis::Estimated ? tr("set")
+                           : runs == 0                         ? tr("estimated step")
+                           : runs == 1                         ? tr("estimated step, calibrated on 1 run")
+                                                               : tr("estimated step, calibrated on %1 runs").arg(runs);
     set(Figure::WallClock, fmt::duration(t.seconds),
-        pinnedTime + tr("%1 (set) · %2 · %3 × %4")
-            .arg(hfu ? hfuText : mfu, hfu ? mfu : hfuText)
+        pinnedTime + tr("%1 (%2) · %3 · %4 × %5")
+            .arg(hfu ? hfuText : mfu, origin, hfu ? mfu : hfuText)
             .arg(t.gpus)
             .arg(nameWithoutVendor(r.gpu)));
     set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
