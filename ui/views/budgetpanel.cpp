@@ -146,7 +146,9 @@ void BudgetPanel::buildInputs(QWidget *row)
     m_amount = new QLineEdit(row);
     m_amount->setAccessibleName(tr("Budget amount"));
     m_amount->setToolTip(tr("The training budget, e.g. 5.76e23 FLOPs, 1e6 GPU-hours, 2e6 dollars or 30 days; "
-                            "empty: this run's own training compute (6ND)"));
+                            "empty: this run's own training compute, 6ND with N all its parameters, embeddings "
+                            "included, as Hoffmann et al. 2022 count them (the Time and cost tab's 6ND counts Kaplan "
+                            "et al. 2020's N, without the embeddings)"));
     m_unit = new QComboBox(row);
     m_unit->setAccessibleName(tr("Budget unit"));
     m_unit->addItem(tr("FLOPs"), int(BudgetUnit::Flops));

@@ -305,8 +305,9 @@ void TimePanel::showTraining(const Report &r)
     const QString used = tr("◀ used");
     set(Figure::Flops6nd, fmt::sci(r.flops.training6nd),
         (sixNd ? used + QStringLiteral(" · ") : QString())
-            + tr("6 × %1 × %2").arg(fmt::compactCount(static_cast<double>(r.params.activeNonEmbedding)),
-                                    fmt::compactCount(r.scenario.tokens)));
+            + (r.scenario.paramsOverride ? tr("6 × %1 × %2, N as given") : tr("6 × %1 × %2, N without embeddings (Kaplan et al.)"))
+                  .arg(fmt::compactCount(static_cast<double>(r.params.activeNonEmbedding)),
+                       fmt::compactCount(r.scenario.tokens)));
     set(Figure::FlopsDetailed, fmt::sci(r.flops.trainingChosenDetailed()),
         (sixNd ? QString() : used + QStringLiteral(" · "))
             + (r.flops.causal ? tr("attention %1, causal half") : tr("attention %1, full s²"))
