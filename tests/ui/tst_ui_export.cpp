@@ -4,6 +4,7 @@
 
 #include "app/commandline.h"
 #include "ui/views/chartrender.h"
+#include "ui/views/dashboard.h"
 #include "ui/widgets/chartview.h"
 #include "ui/shell/fileactions.h"
 #include "ui/shell/gui.h"
@@ -176,6 +177,41 @@ private slots:
         // Half the width wraps the longer ones ("nothing recomputed: equals the model FLOPs" and
         // the cost's "at $3.99 per GPU-hour, on demand (date)"); the full width none.
         QVERIFY2(above ? multiLine == wrapped : multiLine >= wrapped, qPrintable(QString::number(multiLine)));
+    }
+
+    // A serving picture names serving's settings, not the training recipe's (an exported serving
+    // dashboard had read "AdamW (2/2/12) · ZeRO 0 · … 1 micro-batch of 8 · 40% HFU"), and its
+    // notes say what they can in a picture: none stands aside as "(details on hover)".
+    void servingPictureSaysWhatServingHolds()
+    {
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
+        s.mode = Mode::Inference;
+        s.gpus = 4;
+        s.tp = 4;
+        const Report r = env().report(s);
+        QVERIFY(r.inference.has_value());
+        const QString caption = QString(scenarioSettings(r)).replace(QChar(0x00A0), QLatin1Char(' '));
+        for (const QString &expected : {QStringLiteral("4 GPUs"), QStringLiteral("tp 4"), QStringLiteral("memory utilisation 90%"),
+                                        QStringLiteral("KV blocks of 16 tokens"), QStringLiteral("prefill chunk 8192 tokens")})
+            QVERIFY2(caption.contains(expected), qPrintable(expected + QStringLiteral(" not in: ") + caption));
+        for (const QString &training : {QStringLiteral("AdamW"), QStringLiteral("ZeRO"), QStringLiteral("HFU"), QStringLiteral("micro-batch")})
+            QVERIFY2(!caption.contains(training), qPrintable(training + QStringLiteral(" in: ") + caption));
+        MainWindow w(env().catalog(), s);
+        w.resize(1400, 900);
+        QVERIFY(uitest::showAndWait(w));
+        Dashboard *dashboard = w.dashboard();
+        const TimePanel *panel = dashboard->timePanel();
+        const auto markers = [panel] {
+            int n = 0;
+            for (int f = 0; f < TimePanel::kServingFigures; ++f)
+                n += panel->note(static_cast<TimePanel::ServingFigure>(f))->shownText().contains(QStringLiteral("details on hover"));
+            return n;
+        };
+        QTRY_VERIFY(markers() > 0);  // on screen, in a 1400x900 window, some notes stand aside
+        dashboard->setExportMode(true);
+        QTRY_COMPARE(markers(), 0);
+        dashboard->setExportMode(false);
+        QTRY_VERIFY(markers() > 0);
     }
 
     void guiExportAtTwiceTheSize()

@@ -18,6 +18,7 @@
 #include "ui/views/servingcurve.h"
 #include "ui/views/servingmemorypanel.h"
 #include "ui/views/stagememorypanel.h"
+#include "core/text/layouttext.h"
 #include "core/text/stepexplain.h"
 #include "ui/views/steptimepanel.h"
 #include "ui/widgets/textstrip.h"
@@ -102,8 +103,20 @@ QString scenarioSettings(const Report &r)
     case Recompute::Selective: recompute = Dashboard::tr("selective recompute"); break;
     case Recompute::Full: recompute = Dashboard::tr("full recompute"); break;
     }
+    // Serving: what vLLM's arithmetic here depends on, not the training run's recipe, ZeRO,
+    // micro-batches and utilisation (an exported serving dashboard had named them).
+    QStringList serving = {
+        Dashboard::tr("%1 GPUs").arg(s.gpus),
+        splitText(r.layout),
+        Dashboard::tr("memory utilisation %1").arg(fmt::percent(s.gpuMemoryUtilization, 0)),
+        Dashboard::tr("KV blocks of %1 tokens").arg(s.kvBlockTokens),
+        Dashboard::tr("prefill chunk %1 tokens").arg(s.prefillChunk),
+    };
+    if (s.maxNumSeqs < limits::maxConcurrency)  // the default caps nothing
+        serving << Dashboard::tr("at most %1 sequences").arg(s.maxNumSeqs);
+    serving << (s.flashAttention ? Dashboard::tr("FlashAttention on") : Dashboard::tr("FlashAttention off"));
     // Non-breaking spaces inside each item: a caption wraps between items, never inside one.
-    const QStringList items = {
+    const QStringList items = r.inference ? serving : QStringList{
         r.memory.recipe.name,
         Dashboard::tr("ZeRO %1").arg(s.zeroStage),
         Dashboard::tr("%1 GPUs").arg(s.gpus),
@@ -692,6 +705,7 @@ void Dashboard::setExportMode(bool exporting)
 {
     m_roofline->setToolbarVisible(!exporting);
     m_memory->setToolbarVisible(!exporting);
+    m_time->setExportMode(exporting);
     // A picture shows every chart at once, whatever the window is doing: the overview.
     setArrangement(exporting ? Arrangement::Grid : Arrangement::Auto);
     m_exporting = exporting;

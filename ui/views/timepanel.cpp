@@ -74,9 +74,12 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
         m_values[i]->setWidthHint(QStringLiteral("8.888e+88 "));
         m_notes[i]->setForegroundRole(QPalette::PlaceholderText);
         m_notes[i]->setOverflowToToolTip(true);
-        grid->addWidget(name, i + 1, 0);
-        grid->addWidget(m_values[i], i + 1, 1);
-        grid->addWidget(m_notes[i], i + 1, 2);
+        // A note of several lines hangs from its row's first line, as a form's field does: centred
+        // on its row, a three-line note reached up beside the row above ("per million output
+        // tokens, at $3.99 per GPU-hour" seemed to explain Output, not Cost).
+        grid->addWidget(name, i + 1, 0, Qt::AlignTop);
+        grid->addWidget(m_values[i], i + 1, 1, Qt::AlignTop);
+        grid->addWidget(m_notes[i], i + 1, 2, Qt::AlignTop);
     }
     grid->setColumnStretch(2, 1);
     grid->setRowStretch(kRows + 1, 1);
@@ -277,6 +280,12 @@ void TimePanel::fitNotes()
     for (int i = 0; i < m_rows; ++i)
         if (m_notes[i]->lines() != lines[i])
             m_notes[i]->setLines(lines[i]);
+}
+
+void TimePanel::setExportMode(bool exporting)
+{
+    for (TextStrip *note : m_notes)
+        note->setOverflowToToolTip(!exporting);
 }
 
 void TimePanel::setReport(const Report &r)

@@ -36,6 +36,9 @@ public:
     explicit TimePanel(const Catalog &catalog, QWidget *parent = nullptr);
 
     void setReport(const Report &report);
+    /// In a picture nobody can hover: a note too long for its lines ends in "…" instead of
+    /// standing aside as "(details on hover)".
+    void setExportMode(bool exporting);
     void setDragging(bool dragging);
     /// Figures above the chart instead of beside it, each at full width: for the panel on its
     /// own (the exported time chart) and as a column of the wide overview.
