@@ -8,6 +8,7 @@
 #include "ui/controls/layoutcontrols.h"
 #include "ui/controls/servingcontrols.h"
 #include "ui/shell/gui.h"
+#include "ui/controls/moreoptions.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/views/chartrender.h"
@@ -113,6 +114,7 @@ private slots:
         auto *parallelButton = w.dashboard()->findChild<QToolButton *>(QStringLiteral("page 1"));
         QVERIFY(parallelButton && parallelButton->isEnabled());
 
+        QVERIFY(w.controls()->moreOptions()->recipeBox()->isVisibleTo(w.controls()->moreOptions()));
         w.controls()->servingControls()->modeButton(Mode::Inference)->click();
         QCOMPARE(servingExports(), 4);  // PNG, SVG, PDF and the clipboard
         QCOMPARE(w.dashboard()->pageTabs()->currentIndex(), 0);  // back on the overview
@@ -122,6 +124,10 @@ private slots:
         QVERIFY(!layout->timeBasis()->isVisibleTo(layout));
         QVERIFY(layout->chooser(LayoutControls::Choice::Tp)->isVisibleTo(layout));
         QVERIFY(layout->chooser(LayoutControls::Choice::Pp)->isVisibleTo(layout));
+        // Serving's precision is its weights' and KV cache's: the training recipe (AdamW) and
+        // ZeRO leave with the rest of training's set-up.
+        MoreOptions *more = w.controls()->moreOptions();
+        QVERIFY(!more->recipeBox()->isVisibleTo(more) && !more->zeroBox()->isVisibleTo(more));
         // Tabs (large text): the training views' tabs are greyed.
         w.dashboard()->setArrangement(Dashboard::Arrangement::Tabs);
         QTabWidget *tabs = w.dashboard()->tabs();

@@ -175,11 +175,12 @@ void MoreOptions::sync(const Scenario &s)
     // The activation model and dropout only matter while activations are counted.
     m_fields->control("activation_model")->setEnabled(s.includeActivations);
     m_fields->control("dropout")->setEnabled(s.includeActivations);
-    // Serving keeps no optimizer state, gradients or saved activations: ZeRO, recompute,
-    // offload and the activation models are training's alone.
+    // Serving keeps no optimizer state, gradients or saved activations: the precision and
+    // optimizer recipe, ZeRO, recompute, offload and the activation models are training's alone
+    // (serving's precision is its weights' and KV cache's dtypes, in the serving group).
     const bool training = s.mode == Mode::Training;
-    for (QWidget *w : {static_cast<QWidget *>(m_zero), static_cast<QWidget *>(m_recompute),
-                       static_cast<QWidget *>(m_offload)})
+    for (QWidget *w : {static_cast<QWidget *>(m_recipe), static_cast<QWidget *>(m_zero),
+                       static_cast<QWidget *>(m_recompute), static_cast<QWidget *>(m_offload)})
         m_setupForm->setRowVisible(w, training);
     // The FP8 scaling recipe only matters to the FP8 GEMMs of a training recipe.
     const std::optional<Recipe> recipe = findRecipe(s.recipeId);

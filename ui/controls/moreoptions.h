@@ -36,6 +36,7 @@ public:
     WidthRule widthRule() const;
     QComboBox *presetBox() const;
     ModelShapeOptions *shapeOptions() const { return m_shape; }
+    QComboBox *recipeBox() const { return m_recipe; }
     QComboBox *zeroBox() const { return m_zero; }
     DivisorSpinBox *headsBox() const;
     NumberSpinBox *gpusBox() const { return m_gpus; }
