@@ -122,7 +122,10 @@ QString duration(double s)
         return number(s / 3600) + QStringLiteral(" h");
     if (s < 365 * 86400)
         return number(s / 86400) + QStringLiteral(" days");
-    return number(s / (365 * 86400)) + QStringLiteral(" years");
+    // Beyond 10,000 years (a slider at its far end) in thousands and millions, so that the
+    // figure keeps to the width of its column ("12.3K years", not "12,300 years").
+    const double years = s / (365 * 86400);
+    return (years >= 1e4 ? compactCount(years) : number(years)) + QStringLiteral(" years");
 }
 
 QString energyKwh(double kwh)
@@ -133,6 +136,10 @@ QString energyKwh(double kwh)
 
 QString usd(double v)
 {
+    // From ten million in millions, billions and trillions ("$1.07B"), which keep to a figure's
+    // column where "$1,065,483,735" was cut.
+    if (std::fabs(v) >= 1e7)
+        return QLatin1Char('$') + compactCount(v);
     return QLatin1Char('$') + (std::fabs(v) >= 100 ? grouped(v, 0) : grouped(v, 2));
 }
 

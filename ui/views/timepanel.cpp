@@ -150,8 +150,11 @@ void TimePanel::setMode(Mode mode)
         if (!shown)
             continue;
         m_names[i]->setText(names[i]);
-        m_values[i]->setScale(i == (serving ? static_cast<int>(ServingFigure::Tpot) : static_cast<int>(Figure::WallClock))
-                                  ? 1.35 : 1.0);
+        const bool headline = i == (serving ? static_cast<int>(ServingFigure::Tpot) : static_cast<int>(Figure::WallClock));
+        m_values[i]->setScale(headline ? 1.35 : 1.0);
+        // The headline's column keeps room for a four-digit duration in its larger letters
+        // ("3,810 years" had been cut to "3,810 ye…").
+        m_values[i]->setWidthHint(headline ? QStringLiteral("8,888 years") : QStringLiteral("8.888e+88 "));
         m_values[i]->setAccessibleName(names[i]);
         m_values[i]->setToolTip(tips[i]);
         m_names[i]->setToolTip(tips[i]);
