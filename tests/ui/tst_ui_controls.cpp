@@ -19,6 +19,7 @@
 #include "ui/widgets/linkedslider.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/controls/moreoptions.h"
+#include "ui/controls/servingcontrols.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/widgets/textstrip.h"
 #include "ui/views/timepanel.h"
@@ -39,6 +40,7 @@
 #include <QPainterPath>
 #include <QStatusBar>
 #include <QStyle>
+#include <QToolButton>
 #include <QStyleOptionButton>
 #include <QTabWidget>
 #include <QScrollArea>
@@ -657,6 +659,46 @@ private slots:
         QVERIFY(dialog && dialog->isVisible());
         QVERIFY(!QApplication::activeModalWidget());
         dialog->close();
+    }
+
+    // A typed value beyond a box's range is not taken, and the status bar says so, naming the
+    // field, its range and the value kept (Qt's spin box had gone back to its value without a
+    // word: 10000000 prompt tokens, Return, and nothing said why).
+    void typedValueBeyondItsRangeIsSaid()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        NumberSpinBox *layers = w.controls()->slider(ControlsPanel::Main::Layers)->spinBox();
+        layers->setFocus();
+        layers->selectAll();
+        QTest::keyClicks(layers, QStringLiteral("2000"));
+        QTest::keyClick(layers, Qt::Key_Return);
+        QCOMPARE(w.controller()->scenario().model.layers, 12);
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Layers: must be an integer from 1 to 1024 (got '2000'); kept 12"));
+        // A row of the field table, in the serving group (built apart from the main sliders).
+        w.controls()->servingControls()->modeButton(Mode::Inference)->click();
+        QAbstractSpinBox *prompt = nullptr;
+        for (QAbstractSpinBox *box : w.findChildren<QAbstractSpinBox *>())
+            if (box->accessibleName() == FieldControls::label(*findScenarioField(QStringLiteral("prompt_tokens"))))
+                prompt = box;
+        QVERIFY(prompt && prompt->isVisible());
+        const std::int64_t before = w.controller()->scenario().promptTokens;
+        prompt->setFocus();
+        prompt->selectAll();
+        QTest::keyClicks(prompt, QStringLiteral("10000000"));
+        QTest::keyClick(prompt, Qt::Key_Return);
+        QCOMPARE(w.controller()->scenario().promptTokens, before);
+        const QString message = w.statusBar()->currentMessage();
+        QVERIFY2(message.contains(QStringLiteral("must be an integer from 1 to 1048576 (got '10000000'); kept ")),
+                 qPrintable(message));
+        // A value in range says nothing.
+        w.statusBar()->clearMessage();
+        prompt->selectAll();
+        QTest::keyClicks(prompt, QStringLiteral("1000"));
+        QTest::keyClick(prompt, Qt::Key_Return);
+        QCOMPARE(w.controller()->scenario().promptTokens, std::int64_t{1000});
+        QVERIFY(w.statusBar()->currentMessage().isEmpty());
     }
 
     void biggerText()

@@ -1,4 +1,5 @@
 #include "ui/controls/controlspanel.h"
+#include "ui/widgets/rejectedtyping.h"
 
 #include "core/model/fields.h"
 #include "core/model/layout.h"
@@ -189,6 +190,12 @@ LinkedSlider *ControlsPanel::addSlider(Main which, const QString &label, const Q
     auto *s = new LinkedSlider(c, this);
     m_sliders[static_cast<int>(which)] = s;
     connect(s, &LinkedSlider::valueEdited, this, [this, which](double v) { edit(which, v); });
+    // A typed value beyond the box's range is not taken: said, not dropped in silence.
+    onRejectedTyping(s->spinBox(), [this, label, s, display](const QString &typed) {
+        emit notice(tr("%1: %2").arg(label, rejectedTypingText(s->spinBox(), typed,
+                                                                static_cast<NumberSpinBox::Display>(display)
+                                                                    == NumberSpinBox::Display::Integer)));
+    });
     connect(s, &LinkedSlider::dragStarted, this, [this] {
         m_dragBase = m_controller->scenario();
         m_controller->beginInteraction();

@@ -1,4 +1,5 @@
 #include "ui/controls/fieldcontrols.h"
+#include "ui/widgets/rejectedtyping.h"
 
 #include "ui/controls/optionform.h"
 #include "ui/state/scenariocontroller.h"
@@ -121,6 +122,11 @@ void FieldControls::connectRow(const Row &row)
                 v = std::round(v);
             propose(row, v, box->textFromValue(shown) + box->suffix());
         });
+        // A typed value beyond the field's range is not taken: said, not dropped in silence.
+        onRejectedTyping(box, [this, row, box](const QString &typed) {
+            emit m_controller->notice(
+                tr("%1: %2").arg(label(*row.field), rejectedTypingText(box, typed, row.field->kind == FieldKind::Integer)));
+        });
     }
 }
 
@@ -130,8 +136,10 @@ void FieldControls::propose(const Row &row, const QJsonValue &value, const QStri
     row.field->set(s, value);
     const QString note = row.adjust ? row.adjust(s) : QString();
     m_controller->propose(s, undoText(*row.field, shown));
+    // What the adjustment changed besides the field, for the status bar (the controller's
+    // notice reaches it from every section, the lazily built ones included).
     if (!note.isEmpty())
-        emit notice(note);
+        emit m_controller->notice(note);
 }
 
 QWidget *FieldControls::control(const char *key) const

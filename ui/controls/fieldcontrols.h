@@ -67,10 +67,6 @@ public:
     /// The undo step of setting a field to a value as shown: "Set KV heads to 4".
     static QString undoText(const ScenarioField &f, const QString &value);
 
-signals:
-    /// What an adjustment changed besides the field, for the status bar.
-    void notice(const QString &message);
-
 private:
     struct Row {
         const ScenarioField *field;

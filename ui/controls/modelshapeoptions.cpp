@@ -89,7 +89,6 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
                       FieldControls::undoText(*findScenarioField(QStringLiteral("kv_heads")), QString::number(v)),
                       [&](Scenario &s) { s.model.kvHeads = v; });
     });
-    connect(m_fields, &FieldControls::notice, this, &ModelShapeOptions::notice);
     connect(m_keepRatio, &QCheckBox::toggled, this, &ModelShapeOptions::widthRuleChanged);
     connect(m_keepHeadDim, &QCheckBox::toggled, this, &ModelShapeOptions::widthRuleChanged);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &ModelShapeOptions::sync);

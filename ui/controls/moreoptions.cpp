@@ -48,7 +48,6 @@ MoreOptions::MoreOptions(ScenarioController *controller, QWidget *parent)
     layout->addWidget(m_servingGroup);
     layout->addWidget(buildComputeGroup());
     connect(m_shape, &ModelShapeOptions::notice, this, &MoreOptions::notice);
-    connect(m_fields, &FieldControls::notice, this, &MoreOptions::notice);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MoreOptions::sync);
     sync(m_controller->scenario());
 }

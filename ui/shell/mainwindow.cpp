@@ -86,6 +86,8 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
             &Dashboard::setDragging);
     connect(m_controls, &ControlsPanel::notice, this,
             [this](const QString &text) { statusBar()->showMessage(text, kNoticeMs); });
+    connect(m_controller, &ScenarioController::notice, this,
+            [this](const QString &text) { statusBar()->showMessage(text, kNoticeMs); });
     connect(m_files, &FileActions::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, kNoticeMs); });
     if (m_controller->report())
