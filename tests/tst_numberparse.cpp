@@ -72,6 +72,27 @@ private slots:
         QCOMPARE(fmt::capacity(bytes), text);
     }
 
+    // Figures at the ends of the sliders keep to their columns and never read as zero.
+    void figuresAtTheEnds_data()
+    {
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("dollars") << fmt::usd(718.4) << QStringLiteral("$718");
+        QTest::newRow("cents") << fmt::usd(0.39) << QStringLiteral("$0.39");
+        QTest::newRow("under a cent") << fmt::usd(0.0031) << QStringLiteral("$0.0031");
+        QTest::newRow("a million") << fmt::usd(1606989) << QStringLiteral("$1,606,989");
+        QTest::newRow("a billion") << fmt::usd(1.0654837e9) << QStringLiteral("$1.065B");
+        QTest::newRow("years") << fmt::duration(3810.0 * 365 * 86400) << QStringLiteral("3,810 years");
+        QTest::newRow("myriad years") << fmt::duration(12345.0 * 365 * 86400) << QStringLiteral("12.35K years");
+    }
+
+    void figuresAtTheEnds()
+    {
+        QFETCH(QString, shown);
+        QFETCH(QString, expected);
+        QCOMPARE(shown, expected);
+    }
+
     void repeatsText()
     {
         QCOMPARE(fmt::repeats(80), QStringLiteral("80"));

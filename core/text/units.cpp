@@ -140,6 +140,10 @@ QString usd(double v)
     // column where "$1,065,483,735" was cut.
     if (std::fabs(v) >= 1e7)
         return QLatin1Char('$') + compactCount(v);
+    // Under a cent with two significant digits ("$0.0031"), where two decimals said "$0.00"
+    // (a serving run's cost per million prompt tokens).
+    if (v != 0 && std::fabs(v) < 0.01)
+        return QLatin1Char('$') + number(v, 2);
     return QLatin1Char('$') + (std::fabs(v) >= 100 ? grouped(v, 0) : grouped(v, 2));
 }
 
