@@ -28,6 +28,7 @@
 #include "ui/widgets/textstrip.h"
 
 #include <QBarSet>
+#include <QImage>
 #include <QTabWidget>
 #include <QHeaderView>
 #include <QHelpEvent>
@@ -439,6 +440,47 @@ private slots:
         QVERIFY(memory->fitsBanner()->text().startsWith(QStringLiteral("✔ FITS")));
         w.controller()->undoStack()->undo();
         QCOMPARE(w.controller()->scenario(), before);
+    }
+
+    // The layout picture's rank numbers stand out from their cells: white on the dark blues of
+    // the first stages, black on the light greens of the last (black on the first stages' blue
+    // had been hard to read on a projector).
+    void rankNumbersContrastWithTheirCells()
+    {
+        Scenario s = env().presetScenario(QStringLiteral("deepseek-v3"));
+        s.gpus = 1024;
+        s.tp = 2;
+        s.pp = 16;
+        s.ep = 64;
+        s.etp = 1;
+        s.seqLen = 4096;
+        s.microBatch = 1;
+        s.globalBatch = 8192;
+        LayoutPicture picture;
+        picture.setReport(env().report(s));
+        picture.resize(900, 900);
+        QImage image(picture.size(), QImage::Format_RGB32);
+        image.fill(Qt::white);
+        picture.render(&image);
+        const QRect grid = picture.boxes().grid;
+        const double rowHeight = std::min(grid.height() / 16.0, 3.0 * picture.fontMetrics().height());
+        // Inside the first rank's cell of a stage, clear of the frame: light and dark pixels.
+        const auto inks = [&](int stage) {
+            const QRect cell(grid.left() + 4, static_cast<int>(grid.top() + stage * rowHeight + 4), grid.width() / 2 - 8,
+                             static_cast<int>(rowHeight) - 10);
+            int light = 0, dark = 0;
+            for (int y = cell.top(); y <= cell.bottom(); ++y)
+                for (int x = cell.left(); x <= cell.right(); ++x) {
+                    const int gray = qGray(image.pixel(x, y));
+                    light += gray > 215;
+                    dark += gray < 40;
+                }
+            return std::pair{light, dark};
+        };
+        const auto [firstLight, firstDark] = inks(0);
+        QVERIFY2(firstLight > 8 && firstDark == 0, qPrintable(QStringLiteral("%1 light, %2 dark").arg(firstLight).arg(firstDark)));
+        const auto [lastLight, lastDark] = inks(15);
+        QVERIFY2(lastDark > 8 && lastLight == 0, qPrintable(QStringLiteral("%1 light, %2 dark").arg(lastLight).arg(lastDark)));
     }
 
 private:

@@ -143,7 +143,8 @@ void LayoutPicture::paintEvent(QPaintEvent *)
             else
                 small.setPixelSize(std::max(1, static_cast<int>(base * scale)));
             const QFontMetrics smallFm(small);
-            numbered = smallFm.horizontalAdvance(widest) + 2 < cellWidth && rowHeight - gap > smallFm.height();
+            // Clear of the group's frame above and below (digits touching it read as struck out).
+            numbered = smallFm.horizontalAdvance(widest) + 2 < cellWidth && rowHeight - gap >= smallFm.height() + 4;
             if (numbered)
                 break;
         }
@@ -155,6 +156,9 @@ void LayoutPicture::paintEvent(QPaintEvent *)
         const double y = grid.top() + s * rowHeight;
         for (std::int64_t c = 0; c < l.cp; ++c) {
             const QColor shade = stage.lighter(100 + static_cast<int>(40.0 * static_cast<double>(c) / std::max<double>(1, l.cp)));
+            // Numbers in black on light shades and in white on dark ones (the blues and purples
+            // of the first stages), by the shade's luma (ITU-R BT.601 weights, as qGray).
+            p.setPen(qGray(shade.rgb()) < 140 ? QColor(Qt::white) : QColor(Qt::black));
             const QRectF group(grid.left() + static_cast<double>(c) * cpWidth, y, cpWidth - 2, rowHeight - gap);
             if (cells) {
                 const double w = group.width() / static_cast<double>(l.tp);
