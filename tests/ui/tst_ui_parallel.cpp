@@ -384,6 +384,8 @@ private slots:
         QVERIFY(w.controller()->report()->memory.fits);
         QCOMPARE(w.controller()->report()->step.stepSeconds, best.stepSeconds);
         QTRY_VERIFY(planner->currentLine()->text().startsWith(QStringLiteral("Current layout: rank 1 ")));
+        QVERIFY(!planner->table()->selectedItems().isEmpty());
+        QCOMPARE(planner->table()->selectedItems().first()->row(), 0);  // the row highlighted is the layout in use
         // The tokens count the steps, not a step's time: more of them plans nothing again, and
         // the applied layout keeps its rank.
         QTRY_COMPARE(planner->pending(), 0);
@@ -395,6 +397,8 @@ private slots:
         w.controller()->undoStack()->undo();
         w.controller()->undoStack()->undo();
         QCOMPARE(w.controller()->scenario(), before);
+        // Undone, the layout in use (which does not fit) is no row of the table: none stays highlighted.
+        QTRY_VERIFY(planner->table()->selectedItems().isEmpty());
     }
 
     // A run that does not fit: the banner offers the planner's fix (worked out off the GUI

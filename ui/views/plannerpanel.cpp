@@ -323,6 +323,22 @@ void PlannerPanel::showCurrentRank()
                       .arg(rank).arg(plan.fitting).arg(plan.evaluated).arg(fmt::duration(step));
     }
     m_current->setText(current);
+    // The highlighted row is the layout now in the window, or none: a row applied and then
+    // undone had stayed highlighted beside "Current layout: rank 7".
+    int currentRow = -1;
+    if (m_report) {
+        for (int row = 0; row < plan.layouts.size() && currentRow < 0; ++row) {
+            Scenario candidate = scenarioForRow(row);
+            candidate.baseline = m_report->scenario.baseline;
+            candidate.tokens = m_report->scenario.tokens;
+            if (candidate == m_report->scenario)
+                currentRow = row;
+        }
+    }
+    if (currentRow >= 0)
+        m_table->selectRow(currentRow);
+    else
+        m_table->clearSelection();
 }
 
 void PlannerPanel::fillTable()
