@@ -5,10 +5,11 @@
 namespace napkin::ui {
 
 /// The application's style with the sizes Qt's styles fix in pixels grown with the text:
-/// check boxes' and radio buttons' indicators, scroll bars, slider handles, spin-box buttons
-/// and the arrows of tab bars, menus and section headers. At "Bigger Text" on a projector a
-/// check box is then as tall as its label and a slider's handle as easy to catch; at the normal
-/// size and below, every metric is the base style's own.
+/// check boxes' and radio buttons' indicators, slider handles, spin-box buttons and the arrows
+/// of tab bars, menus and section headers. At "Bigger Text" on a projector a check box is then
+/// as tall as its label and a slider's handle as easy to catch; at the normal size and below,
+/// every metric is the base style's own. Scroll bars keep their width: the controls column's
+/// width counts them, and it would take that room from the charts.
 class ScalingStyle final : public QProxyStyle
 {
     Q_OBJECT
