@@ -15,6 +15,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QTabWidget>
@@ -94,6 +95,37 @@ private slots:
         QCOMPARE(w.controller()->report()->params.total, core->shapeParams);
         w.controller()->undoStack()->undo();
         QCOMPARE(w.controller()->scenario(), before);
+    }
+
+    // At the sliders' far end (1,024 layers of width 131,072: 211T parameters) this run lies far
+    // from every optimum: the curves still reach its star, which sits on the budget's curve
+    // (the budget is its own compute), where it had stood past the curves' end.
+    void curvesReachThisRun()
+    {
+        Scenario s;
+        s.model.layers = 1024;
+        s.model.dModel = 131072;
+        s.model.heads = s.model.kvHeads = 1024;
+        s.model.dFf = 4 * 131072;
+        MainWindow w(env().catalog(), s);
+        w.resize(1600, 1000);
+        QVERIFY(uitest::showAndWait(w));
+        BudgetPanel *page = w.dashboard()->budgetPanel();
+        w.dashboard()->pageTabs()->setCurrentIndex(2);  // Budget
+        QTRY_VERIFY(page->isVisible() && page->budget().has_value());
+        QLineSeries *budgetCurve = nullptr;
+        QScatterSeries *star = nullptr;
+        for (QAbstractSeries *series : page->chart()->series()) {
+            if (series->objectName() == QLatin1String("budget curve"))
+                budgetCurve = qobject_cast<QLineSeries *>(series);
+            if (series->objectName() == QLatin1String("this run"))
+                star = qobject_cast<QScatterSeries *>(series);
+        }
+        QVERIFY(budgetCurve && star && star->count() == 1 && budgetCurve->count() > 2);
+        const QPointF run = star->at(0);
+        QVERIFY2(budgetCurve->at(0).x() < run.x() && run.x() < budgetCurve->at(budgetCurve->count() - 1).x(),
+                 qPrintable(QStringLiteral("this run at N %1, the curve from %2 to %3")
+                                .arg(run.x()).arg(budgetCurve->at(0).x()).arg(budgetCurve->at(budgetCurve->count() - 1).x())));
     }
 
     void refusesInWords()

@@ -93,6 +93,7 @@ BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
         m_curves[i] = new QLineSeries;
         QPen pen(i == 1 ? palette::highlight() : palette::neutral(), i == 1 ? 3 : 1.5, i == 1 ? Qt::SolidLine : Qt::DashLine);
         m_curves[i]->setPen(pen);
+        m_curves[i]->setObjectName(i == 1 ? QStringLiteral("budget curve") : QStringLiteral("budget x%1 curve").arg(kCurveScales[i]));
         attach(m_curves[i]);
     }
     for (int i = 0; i < static_cast<int>(scalingLaws().size()); ++i) {
@@ -104,6 +105,7 @@ BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
         attach(marks);
         m_lawMarks.append(marks);
     }
+    m_current->setObjectName(QStringLiteral("this run"));
     m_current->setMarkerShape(QScatterSeries::MarkerShapeStar);
     m_current->setColor(Qt::black);
     m_current->setMarkerSize(18);
@@ -279,8 +281,11 @@ void BudgetPanel::showCurves()
         return;
     const BudgetReport &b = *m_budget;
     const LossCoefficients &c = lossCoefficients(b.request.law);
-    const double nLow = computeOptimal(c, b.flops * kCurveScales[0]).params / 20;
-    const double nHigh = computeOptimal(c, b.flops * kCurveScales[2]).params * 20;
+    // The curves span the axis: the optima's neighbourhood and this run's model, which a
+    // slider at its far end puts beyond it (the star had stood past the curves' end).
+    const double runParams = static_cast<double>(m_report->params.total);
+    const double nLow = std::min(computeOptimal(c, b.flops * kCurveScales[0]).params / 20, runParams / 2);
+    const double nHigh = std::max(computeOptimal(c, b.flops * kCurveScales[2]).params * 20, runParams * 2);
     double lowest = INFINITY;
     for (int i = 0; i < 3; ++i) {
         const double flops = b.flops * kCurveScales[i];
@@ -298,11 +303,10 @@ void BudgetPanel::showCurves()
     for (int i = 0; i < b.laws.size() && i < m_lawMarks.size(); ++i)
         m_lawMarks[i]->replace({onCurve(b.laws[i].optimal.params)});
     const Report &r = *m_report;
-    const double n = static_cast<double>(r.params.total);
-    const QPointF current(n, predictedLoss(c, n, r.scenario.tokens));
+    const QPointF current(runParams, predictedLoss(c, runParams, r.scenario.tokens));
     m_current->replace({current});
     m_aware->replace(b.inferenceAware ? QList<QPointF>{QPointF(b.inferenceAware->params, b.predictedLoss)} : QList<QPointF>{});
-    m_x->setRange(std::min(nLow, n / 2), std::max(nHigh, n * 2));
+    m_x->setRange(nLow, nHigh);
     // Round ticks: the curves' floor to half a nat above it (the current model's point too,
     // up to 3 nats), in steps of niceStep().
     const double bottom = std::floor((lowest - 0.05) * 10) / 10;
@@ -330,7 +334,7 @@ void BudgetPanel::showCurves()
         legend.append({lawColor(i), tr("%1: N = %2").arg(id, fmt::compactCount(b.laws[i].optimal.params)), lawGlyph(i)});
         brief.append({lawColor(i), id, lawGlyph(i)});
     }
-    legend.append({Qt::black, tr("this run: %1 on %2 tokens").arg(fmt::compactCount(n), fmt::compactCount(r.scenario.tokens)),
+    legend.append({Qt::black, tr("this run: %1 on %2 tokens").arg(fmt::compactCount(runParams), fmt::compactCount(r.scenario.tokens)),
                    QChar(0x2605)});
     brief.append({Qt::black, tr("this run"), QChar(0x2605)});
     if (b.inferenceAware) {
