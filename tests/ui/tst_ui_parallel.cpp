@@ -446,6 +446,26 @@ private slots:
         QCOMPARE(w.controller()->scenario(), before);
     }
 
+    // The step's summary keeps its last figure, the tokens/s per GPU that published runs print:
+    // where one line would cut it (the Parallel training page of a 1400x900 window), it takes
+    // a second; on a wide page, one.
+    void stepSummaryKeepsItsTokensPerSecond()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1400, 900);
+        QVERIFY(uitest::showAndWait(w));
+        w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
+        const TextStrip *summary = w.dashboard()->stepTimePanel()->summary();
+        QTRY_VERIFY(summary->isVisible());
+        QVERIFY(summary->text().endsWith(QStringLiteral("tokens/s per GPU")));
+        QTRY_VERIFY2(summary->showsWholeText(), qPrintable(summary->shownText()));
+        QCOMPARE(summary->lines(), 2);
+        w.resize(2400, 1000);
+        QTRY_COMPARE(w.size(), QSize(2400, 1000));
+        QTRY_COMPARE(summary->lines(), 1);
+        QVERIFY(summary->showsWholeText());
+    }
+
     // The layout picture's rank numbers stand out from their cells: white on the dark blues of
     // the first stages, black on the light greens of the last (black on the first stages' blue
     // had been hard to read on a projector).

@@ -5,12 +5,14 @@
 #include "ui/widgets/textstrip.h"
 #include "core/text/units.h"
 
+#include <algorithm>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
 #include <QFontMetricsF>
 #include <QHorizontalStackedBarSeries>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -46,8 +48,8 @@ StepTimePanel::StepTimePanel(QWidget *parent)
       m_axisY(new QBarCategoryAxis),
       m_legend(new LegendStrip(this))
 {
-    // The summary is one line, elided on narrow panels; the run's two time bases may take two
-    // (at large text). The tooltip has the whole text.
+    // The summary is one line, or two where one would cut it (fitSummary()); the run's two
+    // time bases may take two (at large text). The tooltip has the whole text.
     m_summary->setBold(true);
     m_summary->setLines(1);
     m_summary->setTextAsToolTip(true);
@@ -55,7 +57,8 @@ StepTimePanel::StepTimePanel(QWidget *parent)
     m_run->setLines(2);
     m_run->setTextAsToolTip(true);
     m_run->setAccessibleName(tr("The run on each time basis"));
-    // The estimate's track record against published runs: two lines at most, the whole text on hover.
+    // The estimate's track record against published runs: two or three lines (fitSummary()),
+    // the whole text on hover.
     m_record->setLines(2);
     m_record->setTextAsToolTip(true);
     m_record->setAccessibleName(tr("The estimate's track record"));
@@ -144,6 +147,7 @@ void StepTimePanel::setReport(const Report &report)
     if (!record.isEmpty())
         m_run->setToolTip(run + QStringLiteral("\n\n") + record);  // the record too, for when it gives way
     m_record->setText(record);
+    fitSummary();
 }
 
 QString StepTimePanel::legendText() const
@@ -192,11 +196,33 @@ void StepTimePanel::fitTrackRecord()
         m_record->setHidden(!fits);
 }
 
+void StepTimePanel::fitSummary()
+{
+    if (m_dragging || m_summary->width() <= 1)
+        return;
+    const int lines = std::clamp(m_summary->linesNeeded(m_summary->width()), 1, 2);
+    if (lines != m_summary->lines())
+        m_summary->setLines(lines);
+    // The track record likewise takes a third line where two would cut its sentence
+    // (fitTrackRecord() still hides it where the chart needs the room).
+    const int recordLines = std::clamp(m_record->linesNeeded(m_record->width()), 2, 3);
+    if (m_record->width() > 1 && recordLines != m_record->lines())
+        m_record->setLines(recordLines);
+}
+
+void StepTimePanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitSummary();
+}
+
 void StepTimePanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::FontChange) {
         styleChart(m_chart, font());
         styleLegend(m_legend, font());
+        // Once the strips have taken the new font too.
+        QTimer::singleShot(0, this, &StepTimePanel::fitSummary);
     }
     QWidget::changeEvent(event);
 }

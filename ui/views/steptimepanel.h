@@ -49,10 +49,15 @@ public:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
     void fitTrackRecord();
+    /// The summary takes a second line where one would cut it (its tokens/s per GPU, the
+    /// figure published runs print), and the track record a third; decided on resize and on
+    /// release, never during a drag.
+    void fitSummary();
 
     TextStrip *m_summary;
     TextStrip *m_run;
