@@ -20,6 +20,7 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/controls/moreoptions.h"
 #include "ui/controls/servingcontrols.h"
+#include "ui/controls/gpuchooser.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/widgets/textstrip.h"
 #include "ui/views/timepanel.h"
@@ -699,6 +700,57 @@ private slots:
         QTest::keyClick(prompt, Qt::Key_Return);
         QCOMPARE(w.controller()->scenario().promptTokens, std::int64_t{1000});
         QVERIFY(w.statusBar()->currentMessage().isEmpty());
+    }
+
+    // Normal Text Size after large text brings every control back to its size, those whose
+    // rows were hidden meanwhile too (serving hides training's): the GPU and ZeRO boxes had kept
+    // a height a text size too tall, their labels above their middles.
+    void controlsComeBackFromLargeText()
+    {
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
+        s.gpus = 4;
+        s.tp = 4;
+        s.mode = Mode::Inference;
+        MainWindow w(env().catalog(), s);
+        w.resize(1024, 768);
+        QVERIFY(uitest::showAndWait(w));
+        w.setFontScale(1.5);
+        QApplication::processEvents();
+        w.controls()->servingControls()->modeButton(Mode::Training)->click();
+        QApplication::processEvents();
+        w.setFontScale(1.0);
+        QTest::qWait(50);
+        int checked = 0;
+        for (QComboBox *box : w.controls()->findChildren<QComboBox *>()) {
+            if (!box->isVisible())
+                continue;
+            QTRY_COMPARE(box->height(), box->sizeHint().height());
+            ++checked;
+        }
+        QVERIFY(checked >= 5);  // the GPU, ZeRO, recipe, recompute and offload boxes at least
+    }
+
+    // The controls never run off their column's right edge, however they grow: at text x2 on
+    // a 1024x768 window the note "(shape edited since the preset)" had widened them past it,
+    // cutting every spin box (no horizontal scroll bar there); so had a switch from serving.
+    void controlsStayInsideTheirColumn()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1024, 768);
+        QVERIFY(uitest::showAndWait(w));
+        w.setFontScale(2.0);
+        auto *scroll = w.findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        const auto inside = [&] { return w.controls()->width() <= scroll->viewport()->width(); };
+        QTRY_VERIFY(inside());
+        Scenario edited = w.controller()->scenario();
+        edited.model.layers = 24;
+        w.controller()->propose(edited, QStringLiteral("Set layers to 24"));
+        QTRY_VERIFY2(inside(), qPrintable(QStringLiteral("controls %1 px in a %2 px column").arg(w.controls()->width()).arg(scroll->viewport()->width())));
+        w.setFontScale(1.5);
+        w.controls()->servingControls()->modeButton(Mode::Inference)->click();
+        w.controls()->servingControls()->modeButton(Mode::Training)->click();
+        QTRY_VERIFY2(inside(), qPrintable(QStringLiteral("controls %1 px in a %2 px column").arg(w.controls()->width()).arg(scroll->viewport()->width())));
     }
 
     void biggerText()

@@ -32,6 +32,7 @@ ModelShapeOptions::ModelShapeOptions(ScenarioController *controller, QWidget *pa
         m_preset->addItem(p.name, p.id);
     m_presetState = new QLabel(this);
     m_presetState->setAccessibleName(tr("Preset state"));
+    m_presetState->setWordWrap(true);  // a note must not widen the controls column
     // The switches a preset sets that have no control here (QK-norm, biases, windows, latents).
     m_switches = new QLabel(this);
     m_switches->setWordWrap(true);

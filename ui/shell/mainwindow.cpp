@@ -58,6 +58,7 @@ MainWindow::MainWindow(const Catalog &catalog, const Scenario &initial, QWidget 
 {
     setWindowTitle(tr("Napkin — transformer training on the back of a napkin"));
     m_scroll->setWidget(m_controls);
+    m_controls->installEventFilter(this);  // its column follows its width (fitControlsColumn)
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // Its range changes with the panel's height at each mode switch: the drawing is kept.
@@ -310,16 +311,39 @@ void MainWindow::setFontScale(double scale)
         f.setPointSizeF(m_baseFont.pointSizeF() * m_fontScale);
     else
         f.setPixelSize(static_cast<int>(m_baseFont.pixelSize() * m_fontScale));
-    // Check boxes, slider handles, scroll bars and spin buttons grow with the text; they take
-    // the new size with the font change below.
-    ScalingStyle::ensureInstalled()->setScale(m_fontScale);
     // The whole application, so menus, dialogs and tooltips grow with the charts; the window
     // itself at once, so the controls' width below is measured in the new size.
     QApplication::setFont(f);
     setFont(f);
-    // The controls never scroll sideways: their column widens with the text.
+    // Check boxes, slider handles and spin buttons grow with the text. The style changes after
+    // the font, and tells every widget, so that none keeps a size measured between the two
+    // (combo boxes had kept a height a text size too tall after Normal Text Size).
+    ScalingStyle::ensureInstalled()->setScale(m_fontScale);
+    fitControlsColumn(true);
+}
+
+void MainWindow::fitControlsColumn(bool mayNarrow)
+{
+    m_fitControlsPending = false;
     const int scrollBar = m_scroll->verticalScrollBar()->sizeHint().width();
-    m_scroll->setMinimumWidth(m_controls->minimumSizeHint().width() + scrollBar + 2 * m_scroll->frameWidth());
+    int wanted = m_controls->minimumSizeHint().width() + scrollBar + 2 * m_scroll->frameWidth();
+    // Between text sizes the column only widens: a mode switch that hides wide rows must not
+    // move the charts back and forth.
+    if (!mayNarrow)
+        wanted = std::max(wanted, m_scroll->minimumWidth());
+    if (m_scroll->minimumWidth() != wanted)
+        m_scroll->setMinimumWidth(wanted);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    // Whatever changes the controls' needs (a row shown, a note, a text size) asks for a
+    // layout: the column follows once the events in hand are done.
+    if (watched == m_controls && event->type() == QEvent::LayoutRequest && !m_fitControlsPending) {
+        m_fitControlsPending = true;
+        QTimer::singleShot(0, this, [this] { fitControlsColumn(false); });
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::restoreSavedGeometry()

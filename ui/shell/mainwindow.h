@@ -51,12 +51,17 @@ public:
 protected:
     void closeEvent(QCloseEvent *event) override;
     bool event(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void buildMenus();
     void buildViewMenu();
     void buildHelpMenu();
     void toggleFullScreen(bool on);
+    /// The controls never scroll sideways: their column is as wide as they need, whatever
+    /// made them wider (a text size, a note that appeared: "(shape edited since the preset)");
+    /// narrower only when `mayNarrow` (a new text size).
+    void fitControlsColumn(bool mayNarrow);
     /// The window's icon, set once the first frame is painted: loading it (the SVG icon engine
     /// and the SVG module) is no part of what the first frame shows.
     void setUpWindowIcon();
@@ -64,6 +69,7 @@ private:
     ScenarioController *m_controller;
     ControlsPanel *m_controls;
     bool m_iconPending = true;
+    bool m_fitControlsPending = false;
     Dashboard *m_dashboard;
     FileActions *m_files;
     QSplitter *m_splitter;
