@@ -790,6 +790,16 @@ private slots:
         QCOMPARE(indicator(flash), 2 * normalBox);
         QCOMPARE(handle(slider), 2 * normalHandle);
         QVERIFY(flash->sizeHint().height() >= indicator(flash));
+        // A tool button whose menu opens on a click leaves its arrow room right of its centred
+        // text ("Axis" had lost its "s" under it).
+        QToolButton *axis = nullptr;
+        for (QToolButton *b : w.findChildren<QToolButton *>())
+            if (b->accessibleName() == QLatin1String("Memory axis range"))
+                axis = b;
+        QVERIFY(axis);
+        const int arrow = axis->style()->pixelMetric(QStyle::PM_MenuButtonIndicator, nullptr, axis);
+        QVERIFY2(axis->sizeHint().width() >= axis->fontMetrics().horizontalAdvance(axis->text()) + 2 * arrow,
+                 qPrintable(QStringLiteral("%1 px for '%2' and a %3 px arrow").arg(axis->sizeHint().width()).arg(axis->text()).arg(arrow)));
         w.setFontScale(1);
         QCOMPARE(indicator(flash), normalBox);
         QCOMPARE(handle(slider), normalHandle);

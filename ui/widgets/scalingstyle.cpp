@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <QStyleFactory>
 #include <QStyleOptionSpinBox>
+#include <QStyleOptionToolButton>
 
 #include <algorithm>
 #include <cmath>
@@ -112,6 +113,20 @@ void ScalingStyle::drawPrimitive(PrimitiveElement element, const QStyleOption *o
     painter->scale(m_scale, m_scale);
     QProxyStyle::drawPrimitive(element, &shrunk, painter, widget);
     painter->restore();
+}
+
+QSize ScalingStyle::sizeFromContents(ContentsType type, const QStyleOption *option, const QSize &contents,
+                                     const QWidget *widget) const
+{
+    QSize size = QProxyStyle::sizeFromContents(type, option, contents, widget);
+    if (type != CT_ToolButton)
+        return size;
+    const auto *button = qstyleoption_cast<const QStyleOptionToolButton *>(option);
+    if (button && (button->features & QStyleOptionToolButton::HasMenu)
+        && !(button->features & QStyleOptionToolButton::MenuButtonPopup))
+        // The text stays centred: twice the arrow's width leaves one arrow's room right of it.
+        size.rwidth() += 2 * pixelMetric(PM_MenuButtonIndicator, option, widget);
+    return size;
 }
 
 } // namespace napkin::ui

@@ -33,6 +33,10 @@ public:
                          const QWidget *widget = nullptr) const override;
     void drawPrimitive(PrimitiveElement element, const QStyleOption *option, QPainter *painter,
                        const QWidget *widget = nullptr) const override;
+    /// A tool button whose menu opens on a click draws its arrow in its bottom-right corner,
+    /// over a centred text ("Axis" lost its "s"): it is made wide enough for both.
+    QSize sizeFromContents(ContentsType type, const QStyleOption *option, const QSize &contents,
+                           const QWidget *widget = nullptr) const override;
 
 private:
     /// `pixels` grown by the scale (never shrunk).
