@@ -21,6 +21,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QTabWidget>
 #include <QTest>
 #include <QUndoStack>
 
@@ -70,6 +71,32 @@ class TestTime final : public uitest::GuiTestCase
     Q_OBJECT
 
 private slots:
+    // Where the column beside the figures would be too narrow to read (text x2 in a 1024x768
+    // window, the time panel on a tab of its own), every note goes under its figure, across the
+    // panel, instead of vanishing; on a wide window it stands beside it.
+    void notesGoUnderTheirFiguresWhenNarrow()
+    {
+        MainWindow w(env().catalog(), env().presetScenario(QStringLiteral("llama3-70b")));
+        w.resize(1024, 768);
+        QVERIFY(uitest::showAndWait(w));
+        w.setFontScale(2.0);
+        Dashboard *dashboard = w.dashboard();
+        QTRY_VERIFY(dashboard->currentArrangement() == Dashboard::Arrangement::Tabs);
+        TimePanel *panel = dashboard->timePanel();
+        dashboard->tabs()->setCurrentWidget(panel);
+        QTRY_VERIFY(panel->isVisible());
+        const auto top = [panel](const QWidget *w) { return w->mapTo(panel, QPoint(0, 0)).y(); };
+        const TextStrip *value = panel->figure(TimePanel::Figure::Flops6nd);
+        const TextStrip *note = panel->note(TimePanel::Figure::Flops6nd);
+        QTRY_VERIFY(note->isVisible() && top(note) > top(value));
+        QVERIFY2(note->width() > panel->width() / 2, qPrintable(QString::number(note->width())));
+        QVERIFY2(note->showsWholeText(), qPrintable(note->text()));
+        w.setFontScale(1.0);
+        w.resize(1600, 1000);
+        QTRY_COMPARE(w.size(), QSize(1600, 1000));
+        QTRY_VERIFY(note->isVisible() && top(note) == top(value));
+    }
+
     void fullRecomputeIsSlowerUnderHfu()
     {
         Scenario start;

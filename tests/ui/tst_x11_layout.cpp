@@ -453,6 +453,9 @@ private:
             const QString state = QStringLiteral("'%1' in %2 line(s) of %3 px; needs %4")
                                       .arg(note->text()).arg(note->lines()).arg(note->width())
                                       .arg(note->linesNeeded(note->width()));
+            // Under its figure (a narrow panel) an empty note takes no row.
+            if (note->text().isEmpty() && !note->isVisible())
+                continue;
             QVERIFY2(note->isVisible(), qPrintable(state));
             if (!note->showsWholeText()) {
                 QVERIFY2(!whole, qPrintable(state));

@@ -74,21 +74,15 @@ TimePanel::TimePanel(const Catalog &catalog, QWidget *parent)
         m_values[i]->setWidthHint(QStringLiteral("8.888e+88 "));
         m_notes[i]->setForegroundRole(QPalette::PlaceholderText);
         m_notes[i]->setOverflowToToolTip(true);
-        // A note of several lines hangs from its row's first line, as a form's field does: centred
-        // on its row, a three-line note reached up beside the row above ("per million output
-        // tokens, at $3.99 per GPU-hour" seemed to explain Output, not Cost).
-        grid->addWidget(name, i + 1, 0, Qt::AlignTop);
-        grid->addWidget(m_values[i], i + 1, 1, Qt::AlignTop);
-        grid->addWidget(m_notes[i], i + 1, 2, Qt::AlignTop);
     }
+    m_figures->setLayout(grid);
+    placeRows(false);
     grid->setColumnStretch(2, 1);
-    grid->setRowStretch(kRows + 1, 1);
     setMode(Mode::Training);
 
     // The figures' text changes on every update; with their size hints ignored the split
     // between figures and chart stays put instead of resizing the chart each time. Their
     // height is the panel's: fitNotes() keeps the rows inside it.
-    m_figures->setLayout(grid);
     m_figures->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     static_cast<Figures *>(m_figures)->resized = [this] { fitNotes(); };
     m_layout->setContentsMargins(6, 4, 0, 0);
@@ -152,9 +146,9 @@ void TimePanel::setMode(Mode mode)
         m_names[i]->setText(names[i]);
         const bool headline = i == (serving ? static_cast<int>(ServingFigure::Tpot) : static_cast<int>(Figure::WallClock));
         m_values[i]->setScale(headline ? 1.35 : 1.0);
-        // The headline's column keeps room for a four-digit duration in its larger letters
-        // ("3,810 years" had been cut to "3,810 ye…").
-        m_values[i]->setWidthHint(headline ? QStringLiteral("8,888 years") : QStringLiteral("8.888e+88 "));
+        // A headline figure wider than its column ("3,810 years") is drawn smaller rather than
+        // cut; the column keeps the notes' room (a wider one had left none at text x2).
+        m_values[i]->setShrinkToFit(headline);
         m_values[i]->setAccessibleName(names[i]);
         m_values[i]->setToolTip(tips[i]);
         m_names[i]->setToolTip(tips[i]);
@@ -236,10 +230,49 @@ void TimePanel::changeEvent(QEvent *event)
         fitNotes();
 }
 
+void TimePanel::placeRows(bool stacked)
+{
+    auto *grid = static_cast<QGridLayout *>(m_figures->layout());
+    for (int i = 0; i < kRows; ++i)
+        for (QWidget *w : {static_cast<QWidget *>(m_names[i]), static_cast<QWidget *>(m_values[i]),
+                           static_cast<QWidget *>(m_notes[i])})
+            grid->removeWidget(w);
+    // A note of several lines hangs from its row's first line, as a form's field does: centred
+    // on its row, a three-line note reached up beside the row above ("per million output
+    // tokens, at $3.99 per GPU-hour" seemed to explain Output, not Cost).
+    for (int i = 0; i < kRows; ++i) {
+        const int row = stacked ? 2 * i + 1 : i + 1;
+        grid->addWidget(m_names[i], row, 0, Qt::AlignTop);
+        grid->addWidget(m_values[i], row, 1, Qt::AlignTop);
+        if (stacked)
+            grid->addWidget(m_notes[i], row + 1, 0, 1, 3, Qt::AlignTop);
+        else
+            grid->addWidget(m_notes[i], row, 2, Qt::AlignTop);
+    }
+    for (int row = 0; row <= 2 * kRows + 1; ++row)
+        grid->setRowStretch(row, 0);
+    grid->setRowStretch(stacked ? 2 * kRows + 1 : kRows + 1, 1);
+    m_stacked = stacked;
+}
+
 void TimePanel::fitNotes()
 {
     auto *grid = static_cast<QGridLayout *>(m_figures->layout());
-    const int width = m_notes[0]->width();  // the note column, as the grid last placed it
+    // The note column's width, from the figures' own widths (the grid's last placement may be
+    // another mode's): beside the figures where it keeps a dozen characters, else under them.
+    const QMargins outer = grid->contentsMargins();
+    int names = 0;
+    int values = 0;
+    for (int i = 0; i < m_rows; ++i) {
+        names = std::max(names, m_names[i]->sizeHint().width());
+        values = std::max(values, m_values[i]->sizeHint().width());
+    }
+    const int across = m_figures->width() - outer.left() - outer.right();
+    const int beside = across - names - values - 2 * grid->horizontalSpacing();
+    const bool stacked = beside < 12 * m_notes[0]->fontMetrics().averageCharWidth();
+    if (stacked != m_stacked)
+        placeRows(stacked);
+    const int width = stacked ? across : beside;
     if (width <= 1)
         return;
     // Above the chart the figures take at most half the panel; beside it or alone, all of it.
@@ -253,16 +286,23 @@ void TimePanel::fitNotes()
     for (int i = 0; i < m_rows; ++i) {
         rowHeight[i] = std::max({m_names[i]->sizeHint().height(), m_values[i]->sizeHint().height(), line});
         rows += rowHeight[i];
+        // Under its figure a note takes a row of its own, one line at least; an empty one none.
+        const bool empty = m_notes[i]->text().isEmpty();
+        if (m_notes[i]->isVisibleTo(m_figures) != !(stacked && empty))
+            m_notes[i]->setVisible(!(stacked && empty));
+        if (stacked && !empty)
+            rows += line;
         need[i] = m_notes[i]->linesNeeded(width);
         order[i] = i;
     }
     // The notes that need more lines get them cheapest first, so that as many as possible are
     // whole; what costs more room than is left stays on one line, its text in the tooltip.
-    const auto extra = [&](int i) { return std::max(0, need[i] * line - rowHeight[i]); };
+    const auto extra = [&](int i) { return stacked ? (need[i] - 1) * line : std::max(0, need[i] * line - rowHeight[i]); };
     std::stable_sort(order, order + m_rows, [&](int a, int b) { return extra(a) < extra(b); });
     int lines[kRows];
     const auto plan = [&](int spacing) {
-        int spare = room - rows - (m_title->isHidden() ? m_rows - 1 : m_rows) * spacing;
+        const int gaps = (m_title->isHidden() ? m_rows - 1 : m_rows) * (stacked ? 2 : 1);
+        int spare = room - rows - gaps * spacing;
         bool whole = true;
         for (int i : std::span(order, static_cast<std::size_t>(m_rows))) {
             lines[i] = 1;

@@ -78,6 +78,10 @@ private:
     /// rows fit the height the figures may take; the notes that would not fit keep one line
     /// and show their text in the tooltip.
     void fitNotes();
+    /// Notes beside their figures (a third column), or under them across the panel where the
+    /// third column would be too narrow to read (text x2 on a projector's 1024x768 had left
+    /// it no room at all, and every explanation was dropped).
+    void placeRows(bool stacked);
     /// The rows' names and tips for a mode; rows past the mode's figures are hidden.
     void setMode(Mode mode);
     void showTraining(const Report &r);
@@ -91,6 +95,7 @@ private:
     TextStrip *m_values[kRows] = {};
     TextStrip *m_notes[kRows] = {};
     int m_rows = kFigures;  ///< the rows the mode shows
+    bool m_stacked = false;  ///< notes under their figures (placeRows())
     std::optional<Mode> m_mode;
     QWidget *m_figures;
     GpuTimeChart *m_chart;          ///< training's every-GPU chart

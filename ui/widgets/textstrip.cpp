@@ -1,5 +1,8 @@
 #include "ui/widgets/textstrip.h"
 
+#include <QRegularExpression>
+
+#include <algorithm>
 #include <QEvent>
 #include <QFontMetrics>
 #include <QHelpEvent>
@@ -65,6 +68,27 @@ QFont TextStrip::textFont() const
     return f;
 }
 
+void TextStrip::setShrinkToFit(bool on)
+{
+    if (on == m_shrinkToFit)
+        return;
+    m_shrinkToFit = on;
+    m_layoutValid = false;
+    update();
+}
+
+QFont TextStrip::fittedFont(int width) const
+{
+    QFont f = textFont();
+    if (!m_shrinkToFit || m_lines != 1 || m_scale <= 1 || f.pointSizeF() <= 0)
+        return f;
+    const qreal natural = QFontMetricsF(f).horizontalAdvance(m_text);
+    if (natural <= width)
+        return f;
+    f.setPointSizeF(font().pointSizeF() * std::max<qreal>(1, m_scale * width / natural));
+    return f;
+}
+
 void TextStrip::setColors(const QColor &foreground, const QColor &background, const QColor &border)
 {
     m_foreground = foreground;
@@ -85,7 +109,14 @@ void TextStrip::setOverflowToToolTip(bool on)
 QString TextStrip::layoutText(bool oneLine) const
 {
     // QTextLayout breaks lines at U+2028 only; a plain '\n' would join two words.
-    return QString(m_text).replace(QLatin1Char('\n'), oneLine ? QLatin1Char(' ') : QChar(QChar::LineSeparator));
+    QString text = QString(m_text).replace(QLatin1Char('\n'), oneLine ? QLatin1Char(' ') : QChar(QChar::LineSeparator));
+    // A figure keeps its unit, and a count its multiplication sign, on its line ("42.0 ms",
+    // "4 × 700 W", "GPU-hour" had broken as "42.0 / ms", "4 / × 700 W", "GPU- / hour"): the
+    // space after a digit is a no-break space, and so is the hyphen of GPU-hour.
+    static const QRegularExpression afterDigit(QStringLiteral("(\\d) (?=[^\\s\u00B7])"));
+    text.replace(afterDigit, QStringLiteral("\\1\u00A0"));
+    text.replace(QStringLiteral("GPU-hour"), QStringLiteral("GPU\u2011hour"));
+    return text;
 }
 
 int TextStrip::linesNeeded(int width) const
@@ -141,7 +172,8 @@ QSize TextStrip::minimumSizeHint() const
 void TextStrip::relayoutText() const
 {
     const int width = std::max(1, this->width() - 2 * padding());
-    const QFontMetrics fm(textFont());
+    const QFont font = fittedFont(width);
+    const QFontMetrics fm(font);
     QString shown;
     if (m_overflowTip && linesNeeded(this->width()) > m_lines) {
         // The text is in the tooltip; the marker says so in words where they fit, else "(i)",
@@ -162,7 +194,7 @@ void TextStrip::relayoutText() const
     option.setWrapMode(m_lines > 1 ? QTextOption::WrapAtWordBoundaryOrAnywhere : QTextOption::NoWrap);
     const auto layOut = [&] {
         m_layout.setText(shown);
-        m_layout.setFont(textFont());
+        m_layout.setFont(font);
         m_layout.setTextOption(option);
         m_layout.beginLayout();
         qreal y = 0;

@@ -32,6 +32,9 @@ public:
     void setBold(bool bold);
     /// Text size relative to the inherited font (1.35 for a headline figure).
     void setScale(double scale);
+    /// One line that does not fit at the scale is drawn smaller, down to the inherited size,
+    /// before it is elided (a headline figure: "3,810 years" where "8.888e+88" was planned).
+    void setShrinkToFit(bool on);
     void setColors(const QColor &foreground, const QColor &background = {}, const QColor &border = {});
     /// Also show the text as the tooltip (for strips that may elide).
     void setTextAsToolTip(bool on) { m_textTip = on; }
@@ -63,6 +66,8 @@ protected:
 private:
     void relayoutText() const;
     QFont textFont() const;
+    /// textFont(), or smaller where setShrinkToFit() lets one line fit `width`.
+    QFont fittedFont(int width) const;
     /// The text as it is laid out: line breaks as QTextLayout's, and for one line none.
     QString layoutText(bool oneLine) const;
     int padding() const;
@@ -85,6 +90,7 @@ private:
     int m_lines = 1;
     double m_scale = 1;
     bool m_textTip = false;
+    bool m_shrinkToFit = false;
     bool m_overflowTip = false;
     QColor m_foreground;
     QColor m_background;
