@@ -306,6 +306,31 @@ private slots:
 
     // A note whose text went to its tooltip says so in words, "(i)" or "…" as room allows, and
     // draws nothing rather than a clipped "(i" where not even the ellipsis fits.
+    // A headline figure wider than its column is drawn smaller, down to the inherited size,
+    // rather than cut ("3,810 ye…"); narrower still, it is elided as any line is.
+    void headlineShrinksToFit()
+    {
+        TextStrip strip;
+        strip.setBold(true);
+        strip.setScale(1.35);
+        strip.setShrinkToFit(true);
+        strip.setText(QStringLiteral("3,810 years"));
+        QFont normal = strip.font();
+        normal.setBold(true);
+        QFont large = normal;
+        large.setPointSizeF(normal.pointSizeF() * 1.35);
+        const int atNormal = QFontMetrics(normal).horizontalAdvance(strip.text());
+        const int atLarge = QFontMetrics(large).horizontalAdvance(strip.text());
+        QVERIFY(atLarge > atNormal + 10);
+        strip.resize((atNormal + atLarge) / 2, strip.sizeHint().height());
+        QVERIFY(uitest::showAndWait(strip));
+        QVERIFY2(strip.showsWholeText(), qPrintable(strip.shownText()));
+        QCOMPARE(strip.shownText().replace(QChar(0x00A0), QLatin1Char(' ')), strip.text());  // its no-break space aside
+        strip.resize(atNormal / 2, strip.sizeHint().height());
+        QVERIFY(!strip.showsWholeText());
+        QVERIFY2(strip.shownText().endsWith(QChar(0x2026)), qPrintable(strip.shownText() + QStringLiteral(" at ") + QString::number(strip.width())));
+    }
+
     void overflowMarkerNeverClips()
     {
         TextStrip strip;

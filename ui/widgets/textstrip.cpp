@@ -73,6 +73,7 @@ void TextStrip::setShrinkToFit(bool on)
     if (on == m_shrinkToFit)
         return;
     m_shrinkToFit = on;
+    ++m_textVersion;  // the lines it needs may change
     m_layoutValid = false;
     update();
 }
@@ -85,7 +86,15 @@ QFont TextStrip::fittedFont(int width) const
     const qreal natural = QFontMetricsF(f).horizontalAdvance(m_text);
     if (natural <= width)
         return f;
-    f.setPointSizeF(font().pointSizeF() * std::max<qreal>(1, m_scale * width / natural));
+    // Glyph widths do not scale exactly with the size: from the proportional guess, step down
+    // until the line fits or the inherited size is reached.
+    const qreal base = font().pointSizeF();
+    qreal size = base * std::max<qreal>(1, m_scale * width / natural);
+    f.setPointSizeF(size);
+    while (size > base && QFontMetricsF(f).horizontalAdvance(m_text) > width) {
+        size = std::max(base, size * 0.97);
+        f.setPointSizeF(size);
+    }
     return f;
 }
 
@@ -131,7 +140,7 @@ int TextStrip::linesNeeded(int width) const
         if (known.version == m_textVersion && known.width == width && known.text == m_text)
             return known.lines;
     const int room = std::max(1, width - 2 * padding());
-    QTextLayout layout(layoutText(false), textFont());
+    QTextLayout layout(layoutText(false), fittedFont(room));  // a line it shrinks to fit needs one
     QTextOption option;
     option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     layout.setTextOption(option);
