@@ -806,10 +806,15 @@ private slots:
         const auto handle = [](const QAbstractSlider *s) {
             return s->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, s);
         };
+        // The margin item views keep round a cell's text (the planner table's cells had run
+        // into each other at x2).
+        const auto cellMargin = [&w] { return w.style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, &w); };
         w.setFontScale(1);
         const int normalBox = indicator(flash);
         const int normalHandle = handle(slider);
+        const int normalMargin = cellMargin();
         w.setFontScale(2);
+        QCOMPARE(cellMargin(), 2 * normalMargin);
         QVERIFY2(indicator(flash) >= flash->fontMetrics().ascent(),
                  qPrintable(QStringLiteral("a %1 px box beside %2 px letters").arg(indicator(flash)).arg(flash->fontMetrics().ascent())));
         QCOMPARE(indicator(flash), 2 * normalBox);

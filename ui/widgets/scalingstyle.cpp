@@ -5,12 +5,18 @@
 #include <QWidget>
 #include <QStyleFactory>
 #include <QStyleOptionSpinBox>
+#include <QStyleOptionMenuItem>
 #include <QStyleOptionToolButton>
 
 #include <algorithm>
 #include <cmath>
 
 namespace napkin::ui {
+
+namespace {
+/// The room common Qt styles leave between a menu entry's text and its shortcut, in pixels.
+constexpr int kMenuShortcutGap = 12;
+} // namespace
 
 ScalingStyle::ScalingStyle() : QProxyStyle(QStyleFactory::create(QApplication::style()->name())) {}
 
@@ -62,6 +68,10 @@ int ScalingStyle::pixelMetric(PixelMetric metric, const QStyleOption *option, co
     case PM_ButtonIconSize:
     case PM_CheckBoxLabelSpacing:
     case PM_RadioButtonLabelSpacing:
+    // The margins item views keep round a cell's text (the planner table's cells had run into
+    // each other at x2) and headers round theirs.
+    case PM_FocusFrameHMargin:
+    case PM_HeaderMargin:
         return grown(base);
     default:
         return base;
@@ -119,6 +129,14 @@ QSize ScalingStyle::sizeFromContents(ContentsType type, const QStyleOption *opti
                                      const QWidget *widget) const
 {
     QSize size = QProxyStyle::sizeFromContents(type, option, contents, widget);
+    if (type == CT_MenuItem && m_scale > 1) {
+        // The gap between an entry's text and its shortcut is fixed in pixels ("Computed" and
+        // "F1" touched at x2): it grows with the text.
+        const auto *item = qstyleoption_cast<const QStyleOptionMenuItem *>(option);
+        if (item && item->text.contains(QLatin1Char('\t')))
+            size.rwidth() += grown(kMenuShortcutGap) - kMenuShortcutGap;
+        return size;
+    }
     if (type != CT_ToolButton)
         return size;
     const auto *button = qstyleoption_cast<const QStyleOptionToolButton *>(option);

@@ -5,8 +5,9 @@
 namespace napkin::ui {
 
 /// The application's style with the sizes Qt's styles fix in pixels grown with the text:
-/// check boxes' and radio buttons' indicators, slider handles, spin-box buttons and the arrows
-/// of tab bars, menus and section headers. At "Bigger Text" on a projector a check box is then
+/// check boxes' and radio buttons' indicators, slider handles, spin-box buttons, the arrows
+/// of tab bars, menus and section headers, the margins round table cells and headers, and the
+/// gap before a menu entry's shortcut. At "Bigger Text" on a projector a check box is then
 /// as tall as its label and a slider's handle as easy to catch; at the normal size and below,
 /// every metric is the base style's own. Scroll bars keep their width: the controls column's
 /// width counts them, and it would take that room from the charts.
