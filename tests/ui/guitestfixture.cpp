@@ -30,6 +30,20 @@ Report Environment::report(const Scenario &s) const
     return *r;
 }
 
+Scenario Environment::deepSeekV3AtDgxCloud() const
+{
+    Scenario s = presetScenario(QStringLiteral("deepseek-v3"));
+    s.gpus = 1024;
+    s.tp = 2;
+    s.pp = 16;
+    s.ep = 64;
+    s.etp = 1;
+    s.seqLen = 4096;
+    s.microBatch = 1;
+    s.globalBatch = 8192;
+    return s;
+}
+
 Scenario Environment::presetScenario(const QString &id) const
 {
     const ModelPreset *preset = m_catalog.findPreset(id);

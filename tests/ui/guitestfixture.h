@@ -28,6 +28,9 @@ public:
     Report report(const Scenario &s) const;
     /// The default scenario with a catalog preset's model (the test stops if there is none).
     Scenario presetScenario(const QString &id) const;
+    /// DeepSeek-V3 as DGX Cloud Benchmarking v25.05 ran it: 1,024 GPUs, TP 2, PP 16, EP 64
+    /// folded over TP x DP (expert TP 1), sequence 4,096, micro-batch 1, global batch 8,192.
+    Scenario deepSeekV3AtDgxCloud() const;
 
 private:
     QTemporaryDir m_dir;

@@ -471,15 +471,7 @@ private slots:
     // had been hard to read on a projector).
     void rankNumbersContrastWithTheirCells()
     {
-        Scenario s = env().presetScenario(QStringLiteral("deepseek-v3"));
-        s.gpus = 1024;
-        s.tp = 2;
-        s.pp = 16;
-        s.ep = 64;
-        s.etp = 1;
-        s.seqLen = 4096;
-        s.microBatch = 1;
-        s.globalBatch = 8192;
+        const Scenario s = env().deepSeekV3AtDgxCloud();
         LayoutPicture picture;
         picture.setReport(env().report(s));
         picture.resize(900, 900);

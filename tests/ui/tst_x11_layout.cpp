@@ -274,16 +274,8 @@ private slots:
     void budgetAndLayoutPagesKeepTheirText()
     {
         QFETCH(double, scale);
-        Scenario start = env().presetScenario(QStringLiteral("deepseek-v3"));
-        start.gpus = 1024;
-        start.tp = 2;
-        start.pp = 16;
-        start.ep = 64;
-        start.etp = 1;
+        Scenario start = env().deepSeekV3AtDgxCloud();
         start.flashAttention = true;
-        start.seqLen = 4096;
-        start.microBatch = 1;
-        start.globalBatch = 8192;
         MainWindow w(env().catalog(), start);
         w.setFontScale(scale);
         w.resize(1024, 768);
