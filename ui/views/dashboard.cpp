@@ -94,7 +94,32 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
         .arg(nameWithoutVendor(r.gpu));
 }
 
-QString scenarioSettings(const Report &r)
+namespace {
+
+QString flashAttentionText(const Scenario &s)
+{
+    return s.flashAttention ? Dashboard::tr("FlashAttention on") : Dashboard::tr("FlashAttention off");
+}
+
+/// Serving: what vLLM's arithmetic here depends on, not the training run's recipe, ZeRO,
+/// micro-batches and utilisation (an exported serving dashboard had named them).
+QStringList servingSettings(const Report &r)
+{
+    const Scenario &s = r.scenario;
+    QStringList items = {
+        Dashboard::tr("%1 GPUs").arg(s.gpus),
+        splitText(r.layout),
+        Dashboard::tr("memory utilisation %1").arg(fmt::percent(s.gpuMemoryUtilization, 0)),
+        Dashboard::tr("KV blocks of %1 tokens").arg(s.kvBlockTokens),
+        Dashboard::tr("prefill chunk %1 tokens").arg(s.prefillChunk),
+    };
+    if (s.maxNumSeqs < limits::maxConcurrency)  // the default caps nothing
+        items << Dashboard::tr("at most %1 sequences").arg(s.maxNumSeqs);
+    items << flashAttentionText(s);
+    return items;
+}
+
+QStringList trainingSettings(const Report &r)
 {
     const Scenario &s = r.scenario;
     QString recompute;
@@ -103,36 +128,31 @@ QString scenarioSettings(const Report &r)
     case Recompute::Selective: recompute = Dashboard::tr("selective recompute"); break;
     case Recompute::Full: recompute = Dashboard::tr("full recompute"); break;
     }
-    // Serving: what vLLM's arithmetic here depends on, not the training run's recipe, ZeRO,
-    // micro-batches and utilisation (an exported serving dashboard had named them).
-    QStringList serving = {
-        Dashboard::tr("%1 GPUs").arg(s.gpus),
-        splitText(r.layout),
-        Dashboard::tr("memory utilisation %1").arg(fmt::percent(s.gpuMemoryUtilization, 0)),
-        Dashboard::tr("KV blocks of %1 tokens").arg(s.kvBlockTokens),
-        Dashboard::tr("prefill chunk %1 tokens").arg(s.prefillChunk),
-    };
-    if (s.maxNumSeqs < limits::maxConcurrency)  // the default caps nothing
-        serving << Dashboard::tr("at most %1 sequences").arg(s.maxNumSeqs);
-    serving << (s.flashAttention ? Dashboard::tr("FlashAttention on") : Dashboard::tr("FlashAttention off"));
-    // Non-breaking spaces inside each item: a caption wraps between items, never inside one.
-    const QStringList items = r.inference ? serving : QStringList{
+    return {
         r.memory.recipe.name,
         Dashboard::tr("ZeRO %1").arg(s.zeroStage),
         Dashboard::tr("%1 GPUs").arg(s.gpus),
         layoutLine(r.layout),
         recompute,
-        s.flashAttention ? Dashboard::tr("FlashAttention on") : Dashboard::tr("FlashAttention off"),
+        flashAttentionText(s),
         s.includeActivations ? Dashboard::tr("activations counted") : Dashboard::tr("activations not counted"),
         Dashboard::tr("%1 %2").arg(fmt::percent(s.utilizationFraction, 0), utilizationBasisName(s.utilizationBasis).toUpper()),
         Dashboard::tr("sequence %1").arg(s.seqLen),
     };
-    QStringList kept;
-    QStringList all = items;
+}
+
+} // namespace
+
+QString scenarioSettings(const Report &r)
+{
+    const Scenario &s = r.scenario;
+    QStringList all = r.inference ? servingSettings(r) : trainingSettings(r);
     if (s.calibration)
         all << calibrationSummary(*s.calibration);
     if (const auto change = baselineChange(r))
         all << Dashboard::tr("vs pinned: %1").arg(baselineChangeText(*change));
+    // Non-breaking spaces inside each item: a caption wraps between items, never inside one.
+    QStringList kept;
     for (const QString &item : all)
         kept << QString(item).replace(QLatin1Char(' '), QChar(0x00A0));
     return kept.join(QStringLiteral(" · "));
