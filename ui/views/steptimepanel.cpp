@@ -48,7 +48,7 @@ StepTimePanel::StepTimePanel(QWidget *parent)
       m_axisY(new QBarCategoryAxis),
       m_legend(new LegendStrip(this))
 {
-    // The summary is one line, or two where one would cut it (fitSummary()); the run's two
+    // The summary is one line, or two where one would cut it (fitTextLines()); the run's two
     // time bases may take two (at large text). The tooltip has the whole text.
     m_summary->setBold(true);
     m_summary->setLines(1);
@@ -57,7 +57,7 @@ StepTimePanel::StepTimePanel(QWidget *parent)
     m_run->setLines(2);
     m_run->setTextAsToolTip(true);
     m_run->setAccessibleName(tr("The run on each time basis"));
-    // The estimate's track record against published runs: two or three lines (fitSummary()),
+    // The estimate's track record against published runs: two or three lines (fitTextLines()),
     // the whole text on hover.
     m_record->setLines(2);
     m_record->setTextAsToolTip(true);
@@ -147,7 +147,7 @@ void StepTimePanel::setReport(const Report &report)
     if (!record.isEmpty())
         m_run->setToolTip(run + QStringLiteral("\n\n") + record);  // the record too, for when it gives way
     m_record->setText(record);
-    fitSummary();
+    fitTextLines();
 }
 
 QString StepTimePanel::legendText() const
@@ -196,7 +196,7 @@ void StepTimePanel::fitTrackRecord()
         m_record->setHidden(!fits);
 }
 
-void StepTimePanel::fitSummary()
+void StepTimePanel::fitTextLines()
 {
     if (m_dragging || m_summary->width() <= 1)
         return;
@@ -213,7 +213,7 @@ void StepTimePanel::fitSummary()
 void StepTimePanel::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
-    fitSummary();
+    fitTextLines();
 }
 
 void StepTimePanel::changeEvent(QEvent *event)
@@ -222,7 +222,7 @@ void StepTimePanel::changeEvent(QEvent *event)
         styleChart(m_chart, font());
         styleLegend(m_legend, font());
         // Once the strips have taken the new font too.
-        QTimer::singleShot(0, this, &StepTimePanel::fitSummary);
+        QTimer::singleShot(0, this, &StepTimePanel::fitTextLines);
     }
     QWidget::changeEvent(event);
 }

@@ -57,7 +57,7 @@ private:
     /// The summary takes a second line where one would cut it (its tokens/s per GPU, the
     /// figure published runs print), and the track record a third; decided on resize and on
     /// release, never during a drag.
-    void fitSummary();
+    void fitTextLines();
 
     TextStrip *m_summary;
     TextStrip *m_run;
