@@ -562,6 +562,15 @@ private slots:
         QVERIFY(plan.value(QStringLiteral("current")).toObject().value(QStringLiteral("problem")).toString().startsWith(QStringLiteral("global_batch: ")));
         const Run text = runNapkin(split(QStringLiteral("plan --preset llama3.1-405b --gpus 16384 --global-batch 2048 --seq-len 8192 --top 1")));
         QVERIFY2(text.out.contains("not a layout of these GPUs (--global-batch: must be a multiple"), text.out.constData());
+        // A start with more model-parallel GPUs than there are (dp 0) is planned too, in text
+        // and in JSON (which had divided by its dp).
+        for (const char *start : {"--tp 8 --gpus 1", "--pp 8 --gpus 4", "--cp 2 --gpus 1"}) {
+            const Run small = runNapkin(split(QStringLiteral("plan --json --top 2 ") + QLatin1String(start)));
+            QVERIFY2(small.status == 0, start);
+            const QJsonObject current = QJsonDocument::fromJson(small.out).object().value(QStringLiteral("current")).toObject();
+            QVERIFY2(!current.value(QStringLiteral("problem")).toString().isEmpty(), start);
+            QVERIFY2(current.value(QStringLiteral("micro_batches")).isNull(), start);
+        }
         // Still refused: what no layout changes.
         QCOMPARE(runNapkin(split(QStringLiteral("plan --heads 7"))).status, 2);
     }

@@ -1414,6 +1414,28 @@ private slots:
         QCOMPARE(again.currentRank.value_or(0), std::int64_t{1});
     }
 
+    // Each layout's reason names the part of the step where it differs most: on one GPU there
+    // is no pipeline, so micro-batch 8 against 4 is told as compute, never as "pipeline bubble
+    // 0 s against 0 s".
+    void plannerReasonsNameThePartThatDiffers()
+    {
+        Scenario s;  // GPT-2 small on one H100: tp 1 x pp 1 x dp 1, layouts differ in micro-batch, ZeRO, recompute
+        s.gpus = 1;
+        s.globalBatch = 8;
+        const Report r = test::reportFor(s);
+        PlanOptions options;
+        options.top = 12;
+        const PlanReport plan = planLayouts(s, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+        QVERIFY(plan.layouts.size() > 2);
+        bool compute = false;
+        for (const PlannedLayout &p : plan.layouts) {
+            QCOMPARE(p.pp, std::int64_t{1});
+            QVERIFY2(!p.reason.contains(QLatin1String("pipeline bubble")), qPrintable(p.reason));
+            compute |= p.reason.contains(QLatin1String("compute and optimizer step"));
+        }
+        QVERIFY(compute);
+    }
+
     // The planner plans from any start: Llama 3.1 405B on 16,384 H100s with Meta's 2,048
     // sequences per step (Dubey et al. 2024, Table 4: 16M tokens at 8,192), which the starting
     // layout (8 sequences on each of 16,384 data-parallel GPUs) cannot split. The current

@@ -443,7 +443,10 @@ namespace {
 
 QJsonObject plannedJson(const PlannedLayout &p, std::int64_t globalBatch)
 {
-    const std::int64_t micro = globalBatch / (p.microBatch * p.dp);
+    // A start that is not a layout of these GPUs (dp 0: tp x pp x cp above the GPU count) has
+    // no micro-batch count.
+    const std::int64_t perStep = p.microBatch * p.dp;
+    const QJsonValue micro = perStep > 0 && globalBatch % perStep == 0 ? integer(globalBatch / perStep) : QJsonValue();
     return {
         {QStringLiteral("tp"), integer(p.tp)},
         {QStringLiteral("pp"), integer(p.pp)},
@@ -452,8 +455,8 @@ QJsonObject plannedJson(const PlannedLayout &p, std::int64_t globalBatch)
         {QStringLiteral("dp"), integer(p.dp)},
         {QStringLiteral("ep"), integer(p.ep)},
         {QStringLiteral("sp"), p.sp},
-        {QStringLiteral("micro_batches"), integer(micro)},
-        {QStringLiteral("grad_accum"), integer(micro)},
+        {QStringLiteral("micro_batches"), micro},
+        {QStringLiteral("grad_accum"), micro},
         {QStringLiteral("zero"), p.zeroStage},
         {QStringLiteral("batch"), integer(p.microBatch)},
         {QStringLiteral("recompute"), recomputeName(p.recompute)},
