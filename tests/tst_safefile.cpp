@@ -174,6 +174,43 @@ private slots:
         QVERIFY2(error.endsWith(QLatin1String("it is a FIFO, not a regular file")), qPrintable(error));
     }
 
+    // A write never replaces what is not a regular file: a FIFO (or a device, as /dev/null
+    // for root) stays as it was, refused by type; a symbolic link is written through, its
+    // target replaced and the link kept (a rename over the link had cut it).
+    void writesRefuseSpecialFilesAndFollowLinks()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const auto refused = writeFileAtomically(fifo, "x");
+        QVERIFY(refused);
+        QVERIFY2(refused->message().endsWith(QLatin1String("it is a FIFO, not a regular file")), qPrintable(refused->message()));
+        struct stat st {};
+        QVERIFY(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
+        // In a multi-file write the refusal comes before any file is touched.
+        const QString kept = dir.filePath(QStringLiteral("memory.png"));
+        QVERIFY(!writeFileAtomically(kept, "old"));
+        QVERIFY(writeFilesAtomically({{kept, "new"}, {fifo, "new"}}));
+        QCOMPARE(contents(kept), QByteArray("old"));
+
+        const QString target = dir.filePath(QStringLiteral("target.json"));
+        const QString link = dir.filePath(QStringLiteral("link.json"));
+        QVERIFY(!writeFileAtomically(target, "old"));
+        QVERIFY(::symlink("target.json", QFile::encodeName(link).constData()) == 0);
+        const auto through = writeFileAtomically(link, "new");
+        QVERIFY2(!through, qPrintable(messageOf(through)));
+        QCOMPARE(contents(target), QByteArray("new"));
+        QVERIFY(::lstat(QFile::encodeName(link).constData(), &st) == 0 && S_ISLNK(st.st_mode));
+        // A link to nowhere is refused, not replaced.
+        const QString dangling = dir.filePath(QStringLiteral("dangling.json"));
+        QVERIFY(::symlink("missing/x.json", QFile::encodeName(dangling).constData()) == 0);
+        const auto nowhere = writeFileAtomically(dangling, "x");
+        QVERIFY(nowhere);
+        QVERIFY2(nowhere->message().contains(QLatin1String("cannot be reached")), qPrintable(nowhere->message()));
+        QVERIFY(::lstat(QFile::encodeName(dangling).constData(), &st) == 0 && S_ISLNK(st.st_mode));
+        QVERIFY(QDir(dir.path()).entryList({QStringLiteral("*.napkin-partial")}, QDir::Files | QDir::Hidden | QDir::System).isEmpty());
+    }
+
     void sizeLimit()
     {
         QTemporaryDir dir;

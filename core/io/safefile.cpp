@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -53,6 +54,41 @@ Refusal fileRefusal(const char *verb, const QString &path, const QString &why)
 {
     return {QString(), printable(QStringLiteral("cannot %1 %2: %3")
                                      .arg(QLatin1String(verb), QDir::toNativeSeparators(path), why))};
+}
+
+/// "a FIFO", "a device": what a path is that Napkin neither reads nor replaces.
+QString kindOf(mode_t mode)
+{
+    return QLatin1String(S_ISDIR(mode)    ? "a folder"
+                         : S_ISFIFO(mode) ? "a FIFO"
+                         : S_ISSOCK(mode) ? "a socket"
+                         : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+                                                          : "not a regular file");
+}
+
+/// The file a write to `path` replaces: a symbolic link is followed to the file it names (a
+/// rename over the link itself would cut it, leaving its target as it was), and anything but a
+/// regular file or a new name is refused by type (a rename over /dev/null would have replaced
+/// the device with a file).
+Result<QString> writeTarget(const QString &path)
+{
+    const QByteArray name = encoded(path);
+    struct stat link {};
+    if (::lstat(name.constData(), &link) != 0)
+        return path;  // a new file (or a folder that is missing, which the write reports)
+    QString target = path;
+    if (S_ISLNK(link.st_mode)) {
+        char *resolved = ::realpath(name.constData(), nullptr);
+        if (!resolved)
+            return fileRefusal("write", path, QStringLiteral("it is a link to %1, which cannot be reached (%2)")
+                                                  .arg(QFileInfo(path).symLinkTarget(), systemReason(errno)));
+        target = QFile::decodeName(resolved);
+        std::free(resolved);
+    }
+    struct stat st {};
+    if (::stat(encoded(target).constData(), &st) == 0 && !S_ISREG(st.st_mode))
+        return fileRefusal("write", path, QStringLiteral("it is %1, not a regular file").arg(kindOf(st.st_mode)));
+    return target;
 }
 
 /// Writes one temporary completely; on failure it is removed and the refusal says why.
@@ -111,11 +147,16 @@ std::optional<Refusal> writeFilesAtomically(const QList<FileContents> &files)
         for (const QString &p : partials)
             ::unlink(encoded(p).constData());
     };
-    for (const FileContents &f : files) {
-        if (f.path.isEmpty()) {
-            removePartials();
+    QList<FileContents> targets;
+    for (const FileContents &given : files) {
+        if (given.path.isEmpty())
             return Refusal{QString(), QStringLiteral("cannot write a file with an empty name")};
-        }
+        Result<QString> target = writeTarget(given.path);
+        if (!target.ok())
+            return target.refusal();
+        targets.append({*target, given.bytes});
+    }
+    for (const FileContents &f : targets) {
         removeStalePartials(f.path);
         const QString partial = partialFileName(f.path, ::getpid());
         if (auto refused = writePartial(f.path, partial, f.bytes)) {
@@ -127,7 +168,7 @@ std::optional<Refusal> writeFilesAtomically(const QList<FileContents> &files)
     // Every previous file is kept under a second name (a hard link) until all the new ones are
     // in place, so a rename that fails puts back the ones already replaced: all or none.
     QStringList previous;
-    for (const FileContents &f : files) {
+    for (const FileContents &f : targets) {
         const QString backup = partialFileName(f.path + QStringLiteral(".previous"), ::getpid());
         removeStalePartials(f.path + QStringLiteral(".previous"));
         ::unlink(encoded(backup).constData());
@@ -139,11 +180,11 @@ std::optional<Refusal> writeFilesAtomically(const QList<FileContents> &files)
             if (!b.isEmpty())
                 ::unlink(encoded(b).constData());
     };
-    for (qsizetype i = 0; i < files.size(); ++i) {
-        if (::rename(encoded(partials[i]).constData(), encoded(files[i].path).constData()) != 0) {
+    for (qsizetype i = 0; i < targets.size(); ++i) {
+        if (::rename(encoded(partials[i]).constData(), encoded(targets[i].path).constData()) != 0) {
             const int err = errno;
             for (qsizetype j = 0; j < i; ++j) {
-                const QByteArray target = encoded(files[j].path);
+                const QByteArray target = encoded(targets[j].path);
                 if (previous[j].isEmpty())
                     ::unlink(target.constData());  // there was none before
                 else
@@ -172,14 +213,7 @@ Result<QByteArray> readSmallRegularFile(const QString &path, qint64 maxBytes)
     struct stat st {};
     if (::stat(name.constData(), &st) != 0)
         return fail(systemReason(errno));
-    const auto notRegular = [&](mode_t mode) {
-        const char *what = S_ISDIR(mode)    ? "a folder"
-                           : S_ISFIFO(mode) ? "a FIFO"
-                           : S_ISSOCK(mode) ? "a socket"
-                           : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
-                                                            : "not a regular file";
-        return fail(QStringLiteral("it is %1, not a regular file").arg(QLatin1String(what)));
-    };
+    const auto notRegular = [&](mode_t mode) { return fail(QStringLiteral("it is %1, not a regular file").arg(kindOf(mode))); };
     const QString tooLarge = QStringLiteral("it is larger than the %1-byte limit (%2 MiB)")
                                  .arg(maxBytes).arg(static_cast<double>(maxBytes) / (1024.0 * 1024.0));
     if (!S_ISREG(st.st_mode))

@@ -25,7 +25,9 @@ struct FileContents {
 /// the temporaries are removed, no final name is touched, and the refusal names the path and the
 /// system's reason ("No space left on device") on one line, control characters escaped
 /// (printable()). Temporaries left by a killed Napkin (their
-/// process is gone) are removed on the next write of the same name.
+/// process is gone) are removed on the next write of the same name. A symbolic link is written
+/// through (the file it names is replaced, the link kept); a name that is a folder, FIFO, socket
+/// or device is refused by type, left as it is.
 std::optional<Refusal> writeFilesAtomically(const QList<FileContents> &files);
 
 /// writeFilesAtomically() for one file.
