@@ -59,6 +59,12 @@ QString calibrationText(const Calibration &c, const QList<MeasuredRun> &runs, co
               << fmt::percent(r->step.matmulEfficiency) << "), memory efficiency "
               << fmt::percent(r->step.memoryEfficiency / c.memory) << " (was " << fmt::percent(r->step.memoryEfficiency)
               << ") on " << r->gpu.name << '\n';
+        // A run that ran fit its GPUs; where the estimate says it cannot, the scenario or the
+        // memory model is not that run, and the factors fitted to it say so little.
+        if (!r->memory.fits)
+            t << "  does not fit     " << c.runs[i].label.left(33) << ": estimated " << fmt::bytes(r->memory.perGpu.total(), unit)
+              << " per GPU, more than the " << fmt::bytes(r->memory.capacity, unit)
+              << " it has: check the run's layout, batch and recompute\n";
         if (runs[i].peakBytes)
             t << "  peak memory      " << c.runs[i].label.left(33) << ": measured " << fmt::bytes(*runs[i].peakBytes, unit)
               << ", estimated " << fmt::bytes(r->memory.perGpu.total(), unit) << " ("
@@ -78,6 +84,9 @@ QJsonObject calibrationReportJson(const Calibration &c, const QList<MeasuredRun>
                         {QStringLiteral("estimated_after_seconds"), run.estimatedAfterSeconds},
                         {QStringLiteral("error_before"), run.estimatedBeforeSeconds / run.measuredStepSeconds - 1},
                         {QStringLiteral("error_after"), run.estimatedAfterSeconds / run.measuredStepSeconds - 1}};
+        if (i < runs.size())
+            if (const auto r = plainReport(runs[i], catalog))
+                row.insert(QStringLiteral("fits"), r->memory.fits);
         if (i < runs.size() && runs[i].peakBytes) {
             row.insert(QStringLiteral("measured_peak_bytes"), *runs[i].peakBytes);
             if (const auto r = plainReport(runs[i], catalog))

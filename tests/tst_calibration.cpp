@@ -136,10 +136,50 @@ private slots:
         QTest::newRow("time negative") << -1.0 << false << QStringLiteral("measured_step_seconds: must be a time above 0");
         // Ten times faster than the estimate at 80% matmul efficiency: past the GPU's peak.
         QTest::newRow("faster than the peak") << 0.1 << false
-                                              << QStringLiteral("measured_step_seconds: implies a matmul efficiency of");
+                                              << QStringLiteral("measured_step_seconds: implies a matmul efficiency above 100%");
         // A thousand times slower: below 1% of the peak.
         QTest::newRow("slower than 1% of the peak") << 1000.0 << false << QStringLiteral("measured_step_seconds: implies a");
         QTest::newRow("a serving scenario") << 1.0 << true << QStringLiteral("mode: must be training");
+        // A million times faster or slower: told as the bound the fit stopped at, not as a
+        // figure a bound happened to give ("7280%" for any step too short).
+        QTest::newRow("far past the peak") << 1e-6 << false
+                                           << QStringLiteral("measured_step_seconds: implies a matmul efficiency above 100%");
+        QTest::newRow("far below 1% of the peak") << 1e6 << false
+                                                  << QStringLiteral("measured_step_seconds: implies a matmul efficiency below 1%");
+    }
+
+    // A calibration typed into a scenario file meets the rule a fit does: factors that put the
+    // GPU past its peak or below 1% of it are refused by their key, never drawn.
+    void scenarioFileFactorsStayPhysical()
+    {
+        Scenario s = diverseRuns().first();
+        Calibration c;
+        c.compute = 0.01;  // 100x faster GEMMs: far past the peak
+        s.calibration = c;
+        auto r = computeReport(s, test::catalog());
+        QVERIFY(!r.ok());
+        QVERIFY2(r.refusalMessage().startsWith(QStringLiteral("calibration.compute: implies a matmul efficiency of ")),
+                 qPrintable(r.refusalMessage()));
+        s.calibration->compute = 1;
+        s.calibration->memory = 100;
+        r = computeReport(s, test::catalog());
+        QVERIFY(!r.ok());
+        QVERIFY2(r.refusalMessage().startsWith(QStringLiteral("calibration.memory: implies a memory efficiency of ")),
+                 qPrintable(r.refusalMessage()));
+        s.calibration->memory = 1.2;
+        QVERIFY(computeReport(s, test::catalog()).ok());
+    }
+
+    // No run held more than its GPU's memory: a measured peak above it is refused by name.
+    void peakAboveTheGpusMemory()
+    {
+        const Scenario s = diverseRuns().first();
+        const auto fit = calibrate({MeasuredRun{QStringLiteral("big"), s, stepOf(s), 1e15}}, test::catalog(), {});
+        QVERIFY(!fit.ok());
+        QVERIFY2(fit.refusalMessage().startsWith(QStringLiteral("measured_peak_bytes: must be at most the memory of one ")),
+                 qPrintable(fit.refusalMessage()));
+        const auto ok = calibrate({MeasuredRun{QStringLiteral("fine"), s, stepOf(s), 1e9}}, test::catalog(), {});
+        QVERIFY2(ok.ok(), qPrintable(ok.refusalMessage()));
     }
 
     void refusals()

@@ -575,6 +575,23 @@ private slots:
         QCOMPARE(runNapkin(split(QStringLiteral("plan --heads 7"))).status, 2);
     }
 
+    // A run Napkin estimates cannot fit its GPUs is fitted but said to be suspect, in text and
+    // JSON; a measured peak above the GPU's memory is refused by name.
+    void calibrateSaysWhatCannotHaveRun()
+    {
+        const QString run = QStringLiteral("calibrate --preset llama3-70b --gpus 8 --measured-step-seconds 6.5");
+        const Run text = runNapkin(split(run));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("does not fit     llama3-70b, 8 × H100 SXM: estimated 1.40 TB per GPU"), text.out.constData());
+        const Run json = runNapkin(split(run + QStringLiteral(" --json")));
+        const QJsonArray rows = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("runs")).toArray();
+        QCOMPARE(rows.size(), qsizetype(1));
+        QCOMPARE(rows.first().toObject().value(QStringLiteral("fits")).toBool(true), false);
+        const Run peak = runNapkin(split(QStringLiteral("calibrate --preset llama3-8b --gpus 8 --measured-step-seconds 2 --measured-peak-bytes 1e15")));
+        QCOMPARE(peak.status, 2);
+        QVERIFY2(peak.err.startsWith("napkin: --measured-peak-bytes: must be at most the memory of one NVIDIA H100"), peak.err.constData());
+    }
+
     // napkin calibrate: fit to one measured step, save, and every later report runs at it.
     void calibrateSavesAndReports()
     {

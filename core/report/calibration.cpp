@@ -2,6 +2,7 @@
 
 #include "core/model/limits.h"
 #include "core/report/report.h"
+#include "core/text/units.h"
 
 #include <array>
 #include <cmath>
@@ -15,6 +16,12 @@ using Factors = std::array<double, 3>;  // log of compute, memory, communication
 /// The ridge on the log factors: small beside any real misfit (a 1% error is 1e-4 in squared
 /// log), large enough that a factor no run depends on stays at exactly 1.
 constexpr double kRidge = 1e-6;
+
+/// The lowest efficiency a fit may imply, as a fraction of the GPU's peak.
+constexpr double kLowestEfficiency = 0.01;
+
+/// A run the fit meets within 1% of its measured step is explained.
+constexpr double kExplained = 0.01;
 
 Scenario withFactors(Scenario s, const Factors &x)
 {
@@ -81,6 +88,11 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
         const auto r = computeReport(plain, catalog);
         if (!r.ok())
             return Refusal{runField(i, r.refusal().field), r.refusal().problem};
+        // No run can have held more than its GPU's memory at its peak.
+        if (run.peakBytes && *run.peakBytes > r->gpu.memoryBytes)
+            return Refusal{runField(i, QStringLiteral("measured_peak_bytes")),
+                           QStringLiteral("must be at most the memory of one %1, %2 (got %3)")
+                               .arg(r->gpu.name, fmt::bytes(r->gpu.memoryBytes), fmt::bytes(*run.peakBytes))};
         before << Plain{r->step.stepSeconds, r->step.matmulEfficiency, r->step.memoryEfficiency, r->gpu.name};
     }
 
@@ -105,9 +117,27 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
             c += kRidge * v * v;
         return c;
     };
-    const double lo = std::log(limits::minCalibrationFactor);
-    const double hi = std::log(limits::maxCalibrationFactor);
+    // Each factor stays where every run's efficiency stays between 1% and 100% of its GPU's
+    // peak (compute: matmul efficiency / factor; memory: memory efficiency / factor), within
+    // the scenario file's range; communication only within that range.
+    Factors lo{}, hi{};
+    lo.fill(std::log(limits::minCalibrationFactor));
+    hi.fill(std::log(limits::maxCalibrationFactor));
+    for (const Plain &p : before) {
+        lo[0] = std::max(lo[0], std::log(p.matmulEfficiency));
+        hi[0] = std::min(hi[0], std::log(p.matmulEfficiency / kLowestEfficiency));
+        lo[1] = std::max(lo[1], std::log(p.memoryEfficiency));
+        hi[1] = std::min(hi[1], std::log(p.memoryEfficiency / kLowestEfficiency));
+    }
+    for (int j = 0; j < 2; ++j)
+        if (lo[j] > hi[j])  // runs on GPUs too far apart for one factor to keep all in range
+            return Refusal{QStringLiteral("measured"),
+                           QStringLiteral("no one %1 factor keeps every run's efficiency between 1% and 100%: calibrate "
+                                          "each GPU's runs apart")
+                               .arg(j == 0 ? QStringLiteral("compute") : QStringLiteral("memory"))};
     Factors x{0, 0, 0};
+    for (int j = 0; j < 3; ++j)
+        x[j] = std::clamp(0.0, lo[j], hi[j]);
     auto r = residuals(x, nullptr);
     if (!r)
         return Refusal{QStringLiteral("measured_step_seconds"), QStringLiteral("the estimate failed during the fit")};
@@ -144,7 +174,7 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
             const Factors step = solve(damped, {-g[0], -g[1], -g[2]});
             Factors next = x;
             for (int j = 0; j < 3; ++j)
-                next[j] = std::clamp(x[j] + step[j], lo, hi);
+                next[j] = std::clamp(x[j] + step[j], lo[j], hi[j]);
             const auto rn = residuals(next, nullptr);
             if (rn && cost(*rn, next) < cost(*r, x)) {
                 const double gain = cost(*r, x) - cost(*rn, next);
@@ -172,14 +202,21 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
     for (qsizetype i = 0; i < runs.size(); ++i) {
         // The factors stand for efficiencies: none may imply a GPU faster than its peak or
         // slower than 1% of it.
+        // The fit stops where a run's efficiency reaches 100% or 1% of its GPU's peak; stopped
+        // there with the run still unexplained, the run needs an efficiency beyond it.
         const double matmul = before[i].matmulEfficiency / c.compute;
         const double memory = before[i].memoryEfficiency / c.memory;
-        for (const auto &[name, value] : {std::pair{QStringLiteral("matmul"), matmul}, {QStringLiteral("memory"), memory}})
-            if (value > 1 || value < 0.01)
+        const bool unexplained = std::abs(std::log(after[i] / runs[i].stepSeconds)) > kExplained;
+        for (const auto &[name, value] : {std::pair{QStringLiteral("matmul"), matmul}, std::pair{QStringLiteral("memory"), memory}}) {
+            const bool atTop = value >= 1 - 1e-9;
+            const bool atBottom = value <= kLowestEfficiency * (1 + 1e-9);
+            if (unexplained && (atTop || atBottom))
                 return Refusal{runField(i, QStringLiteral("measured_step_seconds")),
-                               QStringLiteral("implies a %1 efficiency of %2% on %3, outside 1% to 100%: check the measured "
-                                              "time, the layout and the GPU")
-                                   .arg(name).arg(value * 100, 0, 'f', 1).arg(before[i].gpuName)};
+                               QStringLiteral("implies a %1 efficiency %2 on %3, outside 1% to 100%: check the "
+                                              "measured time, the layout and the GPU")
+                                   .arg(name, atTop ? QStringLiteral("above 100%") : QStringLiteral("below 1%"),
+                                        before[i].gpuName)};
+        }
         CalibrationRun out;
         out.label = runs[i].label;
         out.measuredStepSeconds = runs[i].stepSeconds;

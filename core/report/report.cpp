@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include <cmath>
+#include <tuple>
 
 namespace napkin {
 
@@ -107,13 +108,28 @@ Result<Report> computeReport(const Scenario &s, const Catalog &catalog)
         r.inference = std::move(served).value();
         r.roofline = r.inference->roofline;
     }
+    // A calibration stands for efficiencies, and none may put this GPU past its peak or below
+    // 1% of it (a factor typed into a scenario file as napkin calibrate refuses a fit); the
+    // slack lets the fit's own difference steps at its bounds through.
+    if (s.calibration) {
+        const double slack = 1e-3;
+        for (const auto &[key, name, value] :
+             {std::tuple{QStringLiteral("compute"), QStringLiteral("matmul"), r.step.matmulEfficiency / s.calibration->compute},
+              std::tuple{QStringLiteral("memory"), QStringLiteral("memory"), r.step.memoryEfficiency / s.calibration->memory}})
+            if (value > 0 && (value > 1 + slack || value < 0.01 * (1 - slack)))  // 0: no step on this GPU
+                return Refusal{QStringLiteral("calibration.") + key,
+                               QStringLiteral("implies a %1 efficiency of %2% on %3, outside 1% to 100%")
+                                   .arg(name)
+                                   .arg(value * 100, 0, 'f', 1)
+                                   .arg(gpu->name)};
+    }
     // Under MFU the hardware runs the recomputed forward too: its utilisation is higher and
     // cannot pass 100% of peak (Chowdhery et al. 2022, App. B).
     if (r.time.hfuFraction > 1.0 + 1e-12) {
         const double highest = r.time.trainingFlops / r.time.hardwareFlops;
         return Refusal{QStringLiteral("mfu"),
-                       QStringLiteral("must be at most %1%% with this recompute setting: MFU %2%% means HFU %3%% "
-                                      "(got %2%%)")
+                       QStringLiteral("must be at most %1% with this recompute setting: MFU %2% means HFU %3% "
+                                      "(got %2%)")
                            .arg(QString::number(std::floor(highest * 1000) / 10), QString::number(s.utilizationFraction * 100),
                                 QString::number(std::round(r.time.hfuFraction * 1000) / 10))};
     }
