@@ -5,6 +5,8 @@
 #include "core/model/modelshape.h"
 #include "core/model/scalinglaw.h"
 #include "core/model/shapesuggest.h"
+#include "core/model/limits.h"
+#include "core/model/validation.h"
 #include "core/report/budget.h"
 
 #include <cmath>
@@ -174,6 +176,27 @@ private slots:
             QCOMPARE(m.dModel, m.heads * 128);
             QVERIFY(std::abs(static_cast<double>(m.dModel) / m.layers - 128) <= 1024.0 / m.layers);
         }
+    }
+
+    // Every suggestion is a shape Napkin takes, up to the largest budget: at 1e29-1e30 FLOPs
+    // GPT-2's 64-wide heads would pass 1,024 heads (d_model 72,192 asked for 1,128), so the
+    // heads widen instead, for every family and law.
+    void largestBudgetsSuggestValidShapes()
+    {
+        for (const char *preset : {"gpt2-small", "llama3-70b"})
+            for (const ScalingLawInfo &info : scalingLaws()) {
+                Scenario s = test::presetScenario(preset);
+                BudgetRequest request;
+                request.unit = BudgetUnit::Flops;
+                request.amount = 1e30;
+                request.law = info.law;
+                const auto b = computeBudget(s, test::catalog(), request);
+                QVERIFY2(b.ok(), qPrintable(QStringLiteral("%1 %2: %3").arg(QLatin1String(preset), QLatin1String(info.id), b.refusalMessage())));
+                QVERIFY(b->shape.heads <= limits::maxHeads);
+                QCOMPARE(b->shape.dModel % b->shape.heads, std::int64_t{0});
+                s.model = b->shape;
+                QVERIFY2(!validateScenario(s), qPrintable(messageOf(validateScenario(s))));
+            }
     }
 
     // A budget plans a training run from the scenario's model family and GPUs, whichever mode

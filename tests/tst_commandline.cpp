@@ -516,6 +516,7 @@ private slots:
         QTest::newRow("serving: more sequences than the pool holds")
             << QStringLiteral("report --preset llama3-8b --mode inference --concurrency 100000");
         QTest::newRow("budget in dollars without a price") << QStringLiteral("budget --preset llama3-8b --gpu h800-sxm --usd 1000");
+        QTest::newRow("budget in dollars at a price of 0") << QStringLiteral("budget --usd 1e6 --price 0");
         QTest::newRow("--format bogus") << QStringLiteral("export --out OUT --format bogus");
         // A step faster than the GPU's peak allows: the fit would need a matmul efficiency above 1.
         QTest::newRow("calibrate: faster than the peak") << QStringLiteral("calibrate --preset llama3-8b --gpus 8 --measured-step-seconds 1e-4");

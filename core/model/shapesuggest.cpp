@@ -41,10 +41,15 @@ ModelShape suggestShape(const ModelShape &family, std::int64_t seqLen, double pa
         for (std::int64_t dModel : {below, below + step}) {
             if (dModel > limits::maxDModel)
                 continue;
+            // Past 1,024 heads (d_model 65,536 at GPT-2's 64) the heads widen instead, as
+            // d_model allows, so that every suggestion is a shape Napkin takes.
+            std::int64_t width = headWidth;
+            while (dModel / width > limits::maxHeads && dModel % (2 * width) == 0)
+                width *= 2;
             ModelShape m = base;
             m.layers = layers;
             m.dModel = dModel;
-            m.heads = dModel / headWidth;
+            m.heads = dModel / width;
             m.kvHeads = grouped && m.heads % 8 == 0 && m.heads > 8 ? 8 : m.heads;
             m.dFf = defaultDFf(m.arch, dModel);
             const double count = static_cast<double>(countParams(m).total);

@@ -90,6 +90,10 @@ Result<BudgetReport> computeBudget(const Scenario &scenario, const Catalog &cata
     case BudgetUnit::Usd:
         if (!base->time.price.usdPerGpuHour)
             return budgetRefusal(request.unit, QStringLiteral("%1 has no catalog price; set one with --price").arg(base->gpu.name));
+        if (!(*base->time.price.usdPerGpuHour > 0))  // a free GPU-hour buys unbounded compute
+            return Refusal{QStringLiteral("price"),
+                           QStringLiteral("must be above 0 USD per GPU-hour for a budget in dollars (got %1)")
+                               .arg(*base->time.price.usdPerGpuHour)};
         gpuHours = request.amount / *base->time.price.usdPerGpuHour;
         break;
     case BudgetUnit::Days:
