@@ -133,7 +133,7 @@ Result<BudgetReport> computeBudget(const Scenario &scenario, const Catalog &cata
     const double gap = static_cast<double>(r.shapeParams) / r.target.params;
     if (gap > 2)
         return budgetRefusal(request.unit, QStringLiteral("is too small for any model: its optimum is %1 parameters, "
-                                                          "and the smallest %2-family shape has %3")
+                                                          "and the smallest %2-family shape has %3 parameters")
                                                .arg(r.target.params, 0, 'g', 3)
                                                .arg(archName(s.model.arch))
                                                .arg(static_cast<double>(r.shapeParams), 0, 'g', 3));

@@ -18,6 +18,7 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QXYSeries>
 #include <QTabWidget>
 #include <QTest>
 #include <QUndoStack>
@@ -139,9 +140,16 @@ private slots:
         QVERIFY2(page->problem().startsWith(QStringLiteral("Budget: must be a number above 0")), qPrintable(page->problem()));
         QVERIFY(!page->applyButton()->isEnabled());
         QVERIFY(page->summaryLabel()->text().contains(QStringLiteral("(got 'lots')")));
-        // Too small for any model: the core's refusal, naming the budget.
+        // Too small for any model: the core's refusal, naming the budget; the chart keeps no
+        // curve, mark or legend entry of the last budget beside it.
         type(page->amountEdit(), QStringLiteral("1e15"));
         QVERIFY2(page->problem().startsWith(QStringLiteral("flops: is too small for any model")), qPrintable(page->problem()));
+        QVERIFY2(page->problem().endsWith(QStringLiteral(" parameters")), qPrintable(page->problem()));
+        for (QAbstractSeries *series : page->chart()->series())
+            if (auto *xy = qobject_cast<QXYSeries *>(series))
+                QVERIFY2(xy->count() == 0, qPrintable(series->objectName()));
+        QVERIFY2(page->legend()->plainText().isEmpty(), qPrintable(page->legend()->plainText()));
+        QVERIFY2(page->chart()->title().contains(QStringLiteral("o budget")), qPrintable(page->chart()->title()));
         // Dollars on a GPU with no catalog price.
         Scenario s = w.controller()->scenario();
         s.gpuId = QStringLiteral("h800-sxm");

@@ -254,6 +254,7 @@ void BudgetPanel::recompute()
     m_problem = m_inputProblem;
     if (!m_problem.isEmpty()) {
         m_budget.reset();
+        showCurves();
         showSummary();
         return;
     }
@@ -277,9 +278,28 @@ void BudgetPanel::recompute()
 
 void BudgetPanel::showCurves()
 {
-    if (!m_budget)
+    if (!m_budget) {
+        // Nothing to draw: a refused budget leaves no curve, mark or legend of the last one
+        // standing beside its refusal (the chart had kept "2.24e+20 FLOPs (the budget)" and
+        // the star of a run since changed).
+        for (QLineSeries *curve : m_curves)
+            curve->clear();
+        for (QScatterSeries *marks : m_lawMarks)
+            marks->clear();
+        m_current->clear();
+        m_aware->clear();
+        m_fullLegend.clear();
+        m_briefLegend.clear();
+        m_x->setLabelsVisible(false);  // no ticks of a range nothing is drawn over
+        m_y->setLabelsVisible(false);
+        fitChartHeight();
+        setFittingChartTitle(m_chart, {tr("Loss at a fixed budget: no budget to draw (see below)"),
+                                       tr("No budget to draw (see below)"), tr("No budget")});
         return;
+    }
     const BudgetReport &b = *m_budget;
+    m_x->setLabelsVisible(true);
+    m_y->setLabelsVisible(true);
     const LossCoefficients &c = lossCoefficients(b.request.law);
     // The curves span the axis: the optima's neighbourhood and this run's model, which a
     // slider at its far end puts beyond it (the star had stood past the curves' end).
