@@ -146,6 +146,47 @@ private slots:
             QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral(" not in: ") + text));
     }
 
+    // The step-time picture of a pipelined run holds both its charts whole, the stage chart's
+    // legend last, and its texts unelided (there is no tooltip in a picture): stacked on a
+    // 1600x1000 page the stage chart had lost its legend, and on 1280x720 its axis too.
+    void stepTimePictureFitsItsPage_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("portrait 600x900") << QSize(600, 900);
+    }
+
+    void stepTimePictureFitsItsPage()
+    {
+        QFETCH(QSize, size);
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
+        s.gpus = 64;
+        s.tp = 4;
+        s.pp = 4;
+        const QImage image = renderChart(ChartKind::StepTime, env().report(s), env().catalog(), ViewOptions{}, size, 2);
+        // Each half read apart (on a landscape page the charts stand side by side, and one
+        // reading of both mixed their lines); on a portrait page both halves hold every line.
+        const bool landscape = size.width() > size.height();
+        QString text;
+        for (int half = 0; half < 2; ++half) {
+            const QImage part = landscape ? image.copy(half * image.width() / 2, 0, image.width() / 2, image.height())
+                                          : image.copy(0, half * image.height() / 2, image.width(), image.height() / 2);
+            QTemporaryDir tmp;
+            const QString path = tmp.filePath(QStringLiteral("step.png"));
+            QVERIFY(part.save(path));
+            QProcess ocr;
+            ocr.start(QStringLiteral("tesseract"), {path, QStringLiteral("stdout")});
+            QVERIFY2(ocr.waitForFinished(60000) && ocr.exitCode() == 0,
+                     "tesseract is needed (Debian package tesseract-ocr, installed by tools/setup.sh test)");
+            text += QString::fromUtf8(ocr.readAllStandardOutput()).simplified() + QLatin1Char(' ');
+        }
+        for (const QString &expected : {QStringLiteral("worst: stage 3"), QStringLiteral("Memory per GPU by pipeline stage"),
+                                        QStringLiteral("corrects it for your cluster"), QStringLiteral("Reserved")})
+            QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral(" not in: ") + text));
+        QVERIFY2(!text.contains(QChar(0x2026)), qPrintable(text));
+    }
+
     // The time panel's notes wrap instead of eliding, beside the chart (half the width) and
     // above it (the exported time chart), at the exported chart's design size.
     void timeNotesAreWhole_data()

@@ -45,7 +45,7 @@ double fontScaleFor(ChartKind kind, QSize size)
 }
 
 QWidget *buildChart(ChartKind kind, const Report &report, const Catalog &catalog, const ViewOptions &options,
-                    QWidget *parent)
+                    QSize size, QWidget *parent)
 {
     switch (kind) {
     case ChartKind::Memory: {
@@ -84,11 +84,14 @@ QWidget *buildChart(ChartKind kind, const Report &report, const Catalog &catalog
         return w;
     }
     case ChartKind::StepTime: {
-        // The step and, beside it, where the memory of each pipeline stage goes.
+        // The step and, beside it on a landscape page (under it on a portrait one), where the
+        // memory of each pipeline stage goes: stacked on 1600x1000 the two had not fitted, and
+        // the stage chart lost its axis and legend.
         auto *w = new QWidget(parent);
-        auto *layout = new QVBoxLayout(w);
+        auto *layout = new QBoxLayout(size.width() > size.height() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom, w);
         layout->setContentsMargins(0, 0, 0, 0);
         auto *step = new StepTimePanel(w);
+        step->setExportMode(true);
         step->setReport(report);
         layout->addWidget(step, 1);
         if (report.layout.pp > 1) {
@@ -164,7 +167,11 @@ public:
             caption->setWordWrap(true);
             layout->addWidget(caption);
         }
-        QWidget *chart = buildChart(kind, report, catalog, options, &m_frame);
+        QWidget *chart = buildChart(kind, report, catalog, options, size, &m_frame);
+        // The chart takes the page below the caption, never the height its parts would like:
+        // asked for the sum of its parts' hints (the caption wraps, so the page is laid out
+        // height-for-width), the step-time pair had run 37 px past a 1280x720 page.
+        chart->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
         layout->addWidget(chart, 1);
         m_frame.resize(size);
         // Showing an off-screen widget runs polish, layouts and resize events like the real window.
@@ -173,9 +180,13 @@ public:
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         // Charts wait for their first paint to fit their views (ChartView::resizeEvent); these
         // are rendered, so they fit now, and their own layouts follow.
-        for (ChartView *view : m_frame.findChildren<ChartView *>())
-            view->settle();
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        // A text that takes another line once laid out (a strip fitting its lines to its width)
+        // asks for a new layout in turn: a few rounds let it settle.
+        for (int round = 0; round < 3; ++round) {
+            for (ChartView *view : m_frame.findChildren<ChartView *>())
+                view->settle();
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        }
     }
     ~ChartFrame() { m_frame.hide(); }
     ChartFrame(const ChartFrame &) = delete;

@@ -200,14 +200,26 @@ void StepTimePanel::fitTextLines()
 {
     if (m_dragging || m_summary->width() <= 1)
         return;
-    const int lines = std::clamp(m_summary->linesNeeded(m_summary->width()), 1, 2);
+    const int most = m_exporting ? 6 : 2;
+    const int lines = std::clamp(m_summary->linesNeeded(m_summary->width()), 1, most);
     if (lines != m_summary->lines())
         m_summary->setLines(lines);
+    if (m_exporting) {
+        const int runLines = std::clamp(m_run->linesNeeded(m_run->width()), 1, most);
+        if (m_run->width() > 1 && runLines != m_run->lines())
+            m_run->setLines(runLines);
+    }
     // The track record likewise takes a third line where two would cut its sentence
     // (fitTrackRecord() still hides it where the chart needs the room).
-    const int recordLines = std::clamp(m_record->linesNeeded(m_record->width()), 2, 3);
+    const int recordLines = std::clamp(m_record->linesNeeded(m_record->width()), 2, m_exporting ? most : 3);
     if (m_record->width() > 1 && recordLines != m_record->lines())
         m_record->setLines(recordLines);
+}
+
+void StepTimePanel::setExportMode(bool exporting)
+{
+    m_exporting = exporting;
+    fitTextLines();
 }
 
 void StepTimePanel::resizeEvent(QResizeEvent *event)

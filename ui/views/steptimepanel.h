@@ -30,6 +30,9 @@ class StepTimePanel final : public QWidget
 public:
     explicit StepTimePanel(QWidget *parent = nullptr);
     void setReport(const Report &report);
+    /// For a picture, where no tooltip can hold the rest: every text takes the lines it
+    /// needs (up to six), and the chart the room that is left.
+    void setExportMode(bool exporting);
     /// While dragging the value axis only moves when it must (see axisCanStay()).
     void setDragging(bool dragging);
 
@@ -73,6 +76,7 @@ private:
     double m_unit = 1;
     double m_axisUnit = 0;
     bool m_dragging = false;
+    bool m_exporting = false;
     QString m_hoverText;
 };
 
