@@ -24,6 +24,8 @@ private slots:
         QTest::newRow("7k") << QStringLiteral("7k") << 7e3;
         QTest::newRow("124_000_000") << QStringLiteral("124_000_000") << 124e6;
         QTest::newRow("1,000") << QStringLiteral("1,000") << 1000.0;
+        QTest::newRow("1,234,567.5") << QStringLiteral("1,234,567.5") << 1234567.5;
+        QTest::newRow("300_000M") << QStringLiteral("300_000M") << 300e9;
     }
 
     void accepted()
@@ -46,6 +48,12 @@ private slots:
         QTest::newRow("overflow 1e400") << QStringLiteral("1e400");
         QTest::newRow("suffix only") << QStringLiteral("B");
         QTest::newRow("two suffixes") << QStringLiteral("1BT");
+        // A separator that does not group thousands: a decimal comma, a typo.
+        QTest::newRow("decimal comma 12,5e6") << QStringLiteral("12,5e6");
+        QTest::newRow("1,2") << QStringLiteral("1,2");
+        QTest::newRow("0,8") << QStringLiteral("0,8");
+        QTest::newRow("leading comma") << QStringLiteral(",100");
+        QTest::newRow("1,0000") << QStringLiteral("1,0000");
     }
 
     void rejected()
@@ -84,6 +92,12 @@ private slots:
         QTest::newRow("a billion") << fmt::usd(1.0654837e9) << QStringLiteral("$1.065B");
         QTest::newRow("years") << fmt::duration(3810.0 * 365 * 86400) << QStringLiteral("3,810 years");
         QTest::newRow("myriad years") << fmt::duration(12345.0 * 365 * 86400) << QStringLiteral("12.35K years");
+        // Counts past trillions in powers of ten: "1Q" read as quetta (1e30) to SI readers.
+        QTest::newRow("trillions") << fmt::compactCount(300e12) << QStringLiteral("300T");
+        QTest::newRow("the token slider's end") << fmt::compactCount(1e15) << QStringLiteral("1e15");
+        QTest::newRow("past it") << fmt::compactCount(1.674e15) << QStringLiteral("1.674e15");
+        QTest::newRow("one GPU") << fmt::counted(1, "GPU", "GPUs") << QStringLiteral("1 GPU");
+        QTest::newRow("GPUs") << fmt::counted(16384, "GPU", "GPUs") << QStringLiteral("16,384 GPUs");
     }
 
     void figuresAtTheEnds()

@@ -1,5 +1,7 @@
 #include "core/io/numberparse.h"
 
+#include <QRegularExpression>
+
 #include <cmath>
 
 namespace napkin {
@@ -16,8 +18,15 @@ std::optional<double> parseReal(const QString &text)
 std::optional<double> parseCount(const QString &text)
 {
     QString t = text.trimmed();
-    t.remove(QLatin1Char(','));
-    t.remove(QLatin1Char('_'));
+    // Separators group the whole part's digits in threes ("1,000", "124_000_000"), or are
+    // refused: taken out anywhere, "12,5e6" (a decimal comma) had read as 125e6 and "1,2" as 12.
+    if (t.contains(QLatin1Char(',')) || t.contains(QLatin1Char('_'))) {
+        static const QRegularExpression grouped(QStringLiteral("^\\d{1,3}([,_]\\d{3})+(\\.\\d*)?([eE][+-]?\\d+)?[kKmMbBgGtT]?$"));
+        if (!grouped.match(t).hasMatch())
+            return std::nullopt;
+        t.remove(QLatin1Char(','));
+        t.remove(QLatin1Char('_'));
+    }
     if (t.isEmpty())
         return std::nullopt;
     double scale = 1;

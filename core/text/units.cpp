@@ -51,11 +51,20 @@ QString number(double v, int significant)
     return grouped(v, decimals);
 }
 
+QString counted(std::int64_t n, const char *one, const char *many)
+{
+    return QStringLiteral("%1 %2").arg(grouped(static_cast<double>(n), 0), QLatin1String(n == 1 ? one : many));
+}
+
 QString compactCount(double v)
 {
-    static const char *const units[] = {"", "K", "M", "B", "T", "Q"};
+    // Past trillions in powers of ten: "Q" read as quadrillion to some and as SI's quetta
+    // (1e30) to others.
+    if (std::fabs(v) >= 999.95e12)
+        return QString::number(v, 'g', 4).replace(QStringLiteral("e+"), QStringLiteral("e"));
+    static const char *const units[] = {"", "K", "M", "B", "T"};
     int i = 0;
-    while (i < 5 && std::fabs(v) >= 1000) {
+    while (i < 4 && std::fabs(v) >= 1000) {
         v /= 1000;
         ++i;
     }

@@ -13,6 +13,7 @@ enum class ByteUnit { GB, GiB };
 namespace fmt {
 QString sci(double v, int decimals = 3);                ///< "2.232e+20" (Python's %.3e)
 QString count(std::int64_t v);                          ///< "124,439,808"
+QString counted(std::int64_t n, const char *one, const char *many);  ///< "1 GPU", "64 GPUs"
 QString compactCount(double v);                         ///< "300B", "1.5T", "124M"
 QString bytesIn(double bytes, ByteUnit unit, int decimals = 3);  ///< "0.248 GB"
 QString bytes(double bytes, ByteUnit unit = ByteUnit::GB);      ///< adaptive: "248 MB", "80 GiB"

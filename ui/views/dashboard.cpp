@@ -67,8 +67,9 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
     const ModelPreset *preset = catalog.findPreset(s.presetId);
     const QString model = preset && preset->shape == s.model
                               ? preset->name
-                              : Dashboard::tr("custom %1 (%2 layers, d_model %3)")
-                                    .arg(archName(s.model.arch)).arg(s.model.layers).arg(s.model.dModel);
+                              : Dashboard::tr("custom %1 (%2, d_model %3)")
+                                    .arg(archName(s.model.arch), fmt::counted(s.model.layers, "layer", "layers"))
+                                    .arg(s.model.dModel);
     // Mixture-of-Experts: what a token runs through beside what the GPUs hold.
     const QString params = r.params.active != r.params.total
                                ? Dashboard::tr("%1 params (%2 active)")
@@ -76,9 +77,10 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
                                           fmt::compactCount(static_cast<double>(r.params.active)))
                                : Dashboard::tr("%1 params").arg(fmt::compactCount(static_cast<double>(r.params.total)));
     if (r.inference)
-        return Dashboard::tr("%1 · %2 · serving %3 + %4 tokens · %5 sequences · %6 weights, %7 KV · %8 × %9")
+        return Dashboard::tr("%1 · %2 · serving %3 + %4 tokens · %5 · %6 weights, %7 KV · %8 × %9")
             .arg(model, params)
-            .arg(s.promptTokens).arg(s.outputTokens).arg(r.inference->concurrency)
+            .arg(s.promptTokens).arg(s.outputTokens)
+            .arg(fmt::counted(r.inference->concurrency, "sequence", "sequences"))
             .arg(numberFormatName(s.weightDtype), numberFormatName(s.kvDtype))
             .arg(s.gpus)
             .arg(nameWithoutVendor(r.gpu));
@@ -107,14 +109,14 @@ QStringList servingSettings(const Report &r)
 {
     const Scenario &s = r.scenario;
     QStringList items = {
-        Dashboard::tr("%1 GPUs").arg(s.gpus),
+        fmt::counted(s.gpus, "GPU", "GPUs"),
         splitText(r.layout),
         Dashboard::tr("memory utilisation %1").arg(fmt::percent(s.gpuMemoryUtilization, 0)),
         Dashboard::tr("KV blocks of %1 tokens").arg(s.kvBlockTokens),
         Dashboard::tr("prefill chunk %1 tokens").arg(s.prefillChunk),
     };
     if (s.maxNumSeqs < limits::maxConcurrency)  // the default caps nothing
-        items << Dashboard::tr("at most %1 sequences").arg(s.maxNumSeqs);
+        items << Dashboard::tr("at most %1").arg(fmt::counted(s.maxNumSeqs, "sequence", "sequences"));
     items << flashAttentionText(s);
     return items;
 }
@@ -131,7 +133,7 @@ QStringList trainingSettings(const Report &r)
     return {
         r.memory.recipe.name,
         Dashboard::tr("ZeRO %1").arg(s.zeroStage),
-        Dashboard::tr("%1 GPUs").arg(s.gpus),
+        fmt::counted(s.gpus, "GPU", "GPUs"),
         layoutLine(r.layout),
         recompute,
         flashAttentionText(s),

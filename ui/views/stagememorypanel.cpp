@@ -168,8 +168,9 @@ void StageMemoryPanel::refresh()
     legend.append({palette::capacity(), tr("Capacity %1").arg(fmt::capacity(mem.capacity)), QChar(0x2501)});
     // The worst stage, marked ▶ under its bar; each stage's own figures are on hover.
     legend.append({palette().color(QPalette::WindowText),
-                   tr("worst: %1, %2 layers, %3 micro-batches in flight, %4")
-                       .arg(pipelineRankText(l, mem.worstStage)).arg(worst.layers).arg(fmt::number(worst.inFlightMicroBatches))
+                   tr("worst: %1, %2, %3 micro-batches in flight, %4")
+                       .arg(pipelineRankText(l, mem.worstStage), fmt::counted(worst.layers, "layer", "layers"))
+                       .arg(fmt::number(worst.inFlightMicroBatches))
                        .arg(fmt::bytesIn(worst.bytes.total(), m_unit, 1)),
                    QChar(0x25B6)});
     m_legend->setEntries(legend);
