@@ -209,7 +209,8 @@ void writeTime(QTextStream &t, const Report &r)
     const FlopsReport &f = r.flops;
     const StepTimeReport &st = r.step;
     const TimeReport &tm = r.time;
-    t << "\nTime (basis: " << (tm.basis == FlopsBasis::SixND ? "6ND" : f.causal ? "detailed, causal-halved" : "detailed") << ")\n";
+    t << "\nTime (basis: " << (tm.basis == FlopsBasis::SixND ? "6ND" : f.causal ? "detailed, causal-halved" : "detailed") << ")"
+      << (r.memory.fits ? "" : ", if it fit in memory: this layout does not") << '\n';
     const bool hfu = tm.utilizationBasis == UtilizationBasis::Hfu;
     t << "  time basis       " << (tm.timeBasis == TimeBasis::Estimated ? "estimated" : "mfu") << "   run time "
       << fmt::duration(tm.secondsUtilization) << " at the set utilisation | " << fmt::duration(tm.secondsEstimated)

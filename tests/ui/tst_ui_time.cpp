@@ -97,6 +97,30 @@ private slots:
         QTRY_VERIFY(note->isVisible() && top(note) == top(value));
     }
 
+    // A layout that does not fit has no time or cost of its own: the panel's title says its
+    // figures are what the run would take if it fit (Llama 3 70B on 8 H100s holds 1.4 TB each).
+    void timeOfARunThatDoesNotFitIsQualified()
+    {
+        TimePanel panel(env().catalog());
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
+        s.gpus = 8;
+        panel.setReport(env().report(s));
+        const auto titled = [&panel](const QString &title) {
+            for (const TextStrip *strip : panel.findChildren<TextStrip *>())
+                if (strip->text() == title)
+                    return true;
+            return false;
+        };
+        QVERIFY(titled(QStringLiteral("Training time and cost, if it fit in memory")));
+        s.gpus = 64;
+        s.tp = 8;
+        s.pp = 8;
+        s.zeroStage = 1;
+        QVERIFY(env().report(s).memory.fits);
+        panel.setReport(env().report(s));
+        QVERIFY(titled(QStringLiteral("Training time and cost")));
+    }
+
     void fullRecomputeIsSlowerUnderHfu()
     {
         Scenario start;

@@ -346,6 +346,12 @@ void TimePanel::setReport(const Report &r)
 
 void TimePanel::showTraining(const Report &r)
 {
+    // A run that does not fit has no time or cost of its own: the figures are what it would
+    // take if it did, and the title says so (they had stood beside "DOES NOT FIT" unqualified).
+    m_title->setText(r.memory.fits ? tr("Training time and cost") : tr("Training time and cost, if it fit in memory"));
+    m_title->setToolTip(r.memory.fits ? QString()
+                                      : tr("This layout needs %1 per GPU of the %2 it has; see Memory for what fits")
+                                            .arg(fmt::bytes(r.memory.perGpu.total()), fmt::bytes(r.memory.capacity)));
     const auto set = [this](Figure f, const QString &value, const QString &note) {
         const int i = static_cast<int>(f);
         if (m_values[i]->text() != value)
