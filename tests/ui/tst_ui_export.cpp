@@ -187,6 +187,17 @@ private slots:
         QVERIFY2(!text.contains(QChar(0x2026)), qPrintable(text));
     }
 
+    // A file is named for what it holds: a PNG typed as "chart.svg" is written as chart.png
+    // (it had been PNG data under an SVG name), a name without an ending gets one.
+    void exportNamesTheFileForItsFormat()
+    {
+        QCOMPARE(pathWithSuffix(QStringLiteral("/tmp/chart.svg"), QStringLiteral("png")), QStringLiteral("/tmp/chart.png"));
+        QCOMPARE(pathWithSuffix(QStringLiteral("/tmp/chart.PNG"), QStringLiteral("png")), QStringLiteral("/tmp/chart.PNG"));
+        QCOMPARE(pathWithSuffix(QStringLiteral("/tmp/chart"), QStringLiteral("pdf")), QStringLiteral("/tmp/chart.pdf"));
+        QCOMPARE(pathWithSuffix(QStringLiteral("/tmp/run.v2"), QStringLiteral("json")), QStringLiteral("/tmp/run.v2.json"));
+        QCOMPARE(pathWithSuffix(QStringLiteral("/tmp/run.json"), QStringLiteral("json")), QStringLiteral("/tmp/run.json"));
+    }
+
     // The time panel's notes wrap instead of eliding, beside the chart (half the width) and
     // above it (the exported time chart), at the exported chart's design size.
     void timeNotesAreWhole_data()

@@ -124,7 +124,7 @@ void FileActions::saveAs()
                                                       tr("Napkin scenarios (*.json)"));
     if (path.isEmpty())
         return;
-    if (auto refused = saveScenario(path))
+    if (auto refused = saveScenario(pathWithSuffix(path, QStringLiteral("json"))))
         warn(tr("Cannot save scenario"), *refused);
 }
 
@@ -145,8 +145,20 @@ void FileActions::exportInteractive(ChartKind kind, ImageFormat format)
                                                       start, filter);
     if (path.isEmpty())
         return;
-    if (auto refused = exportChart(kind, path, dialog.logicalSize(), dialog.scale(), format))
+    const QString suffix = format == ImageFormat::Png ? QStringLiteral("png") : format == ImageFormat::Svg ? QStringLiteral("svg") : QStringLiteral("pdf");
+    if (auto refused = exportChart(kind, pathWithSuffix(path, suffix), dialog.logicalSize(), dialog.scale(), format))
         warn(tr("Cannot export"), *refused);
+}
+
+QString pathWithSuffix(const QString &path, const QString &suffix)
+{
+    const QFileInfo info(path);
+    const QString current = info.suffix().toLower();
+    if (current == suffix)
+        return path;
+    static const QStringList known = {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("json")};
+    const QString stem = known.contains(current) ? path.left(path.size() - current.size() - 1) : path;
+    return stem + QLatin1Char('.') + suffix;
 }
 
 void FileActions::warn(const QString &title, const Refusal &refusal)

@@ -57,4 +57,9 @@ private:
     QString m_path;
 };
 
+/// The path a save dialog's answer names, ending in `suffix` ("png"): another format's ending
+/// (".svg", ".pdf", ".png", ".json") is replaced, none is added, so a PNG is never written
+/// under a name that says SVG.
+QString pathWithSuffix(const QString &path, const QString &suffix);
+
 } // namespace napkin::ui
