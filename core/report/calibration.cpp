@@ -2,7 +2,6 @@
 
 #include "core/model/limits.h"
 #include "core/report/report.h"
-#include "core/text/units.h"
 
 #include <array>
 #include <cmath>
@@ -91,8 +90,10 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
         // No run can have held more than its GPU's memory at its peak.
         if (run.peakBytes && *run.peakBytes > r->gpu.memoryBytes)
             return Refusal{runField(i, QStringLiteral("measured_peak_bytes")),
-                           QStringLiteral("must be at most the memory of one %1, %2 (got %3)")
-                               .arg(r->gpu.name, fmt::bytes(r->gpu.memoryBytes), fmt::bytes(*run.peakBytes))};
+                           QStringLiteral("must be at most the memory of one %1, %2 bytes (got %3)")
+                               .arg(r->gpu.name)
+                               .arg(r->gpu.memoryBytes, 0, 'g', 4)
+                               .arg(*run.peakBytes, 0, 'g', 4)};
         before << Plain{r->step.stepSeconds, r->step.matmulEfficiency, r->step.memoryEfficiency, r->gpu.name};
     }
 

@@ -5,7 +5,6 @@
 #include "core/model/limits.h"
 #include "core/run/memory.h"
 #include "core/report/report.h"
-#include "core/text/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -158,13 +157,13 @@ QString reasonFor(const PlannedLayout &p, const PlannedLayout &other, bool best)
             biggest = &part;
     const double gap = other.stepSeconds / p.stepSeconds - 1;
     if (best) {
-        return QStringLiteral("fastest that fits; %1 ahead of #2 (%2), whose %3 is %4 against %5")
-            .arg(percent(gap), differences(p, other), QLatin1String(biggest->name), fmt::duration(biggest->theirs),
-                 fmt::duration(biggest->mine));
+        return QStringLiteral("fastest that fits; %1 ahead of #2 (%2), whose %3 is %4 s against %5 s")
+            .arg(percent(gap), differences(p, other), QLatin1String(biggest->name),
+                 QString::number(biggest->theirs, 'g', 3), QString::number(biggest->mine, 'g', 3));
     }
-    return QStringLiteral("%1 slower than #1 (%2): %3 %4 against %5")
+    return QStringLiteral("%1 slower than #1 (%2): %3 %4 s against %5 s")
         .arg(percent(p.stepSeconds / other.stepSeconds - 1), differences(p, other), QLatin1String(biggest->name),
-             fmt::duration(biggest->mine), fmt::duration(biggest->theirs));
+             QString::number(biggest->mine, 'g', 3), QString::number(biggest->theirs, 'g', 3));
 }
 
 } // namespace
