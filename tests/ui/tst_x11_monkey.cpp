@@ -20,6 +20,20 @@
 
 #include <unistd.h>
 
+// Built with AddressSanitizer? GCC defines __SANITIZE_ADDRESS__; clang answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define NAPKIN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NAPKIN_ASAN 1
+#endif
+#endif
+#ifdef NAPKIN_ASAN
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 using namespace napkin;
 using namespace napkin::ui;
 
@@ -144,8 +158,14 @@ private slots:
         QVERIFY2(changes > events / 100, "the monkey hardly changed anything: are its events reaching the controls?");
         QVERIFY2(worstMs < 10000, "an event took over 10 s: the window stopped answering");
         // The window holds a bounded undo history and bounded charts; memory after warm-up may
-        // grow a little (caches, undo steps) but not with the number of events.
-        QVERIFY2(endMiB - warmMiB < 80 + 0.01 * events, qPrintable(QStringLiteral("RSS grew by %1 MiB").arg(endMiB - warmMiB)));
+        // grow a little (caches, undo steps) but not with the number of events. Under
+        // AddressSanitizer freed blocks wait in its quarantine before reuse, resident and
+        // counted here: tools/sanitize.sh sets it to 32 MiB, which the bound adds there (the
+        // release build grows about 12 MiB; the sanitizer build 94-110, and failed at 110.6
+        // against a bound without it). LeakSanitizer checks real leaks at exit.
+        const double quarantineMiB = kAddressSanitizer ? 32 : 0;
+        QVERIFY2(endMiB - warmMiB < 80 + 0.01 * events + quarantineMiB,
+                 qPrintable(QStringLiteral("RSS grew by %1 MiB").arg(endMiB - warmMiB)));
     }
 };
 
