@@ -205,6 +205,22 @@ std::optional<Refusal> applyStart(const Arguments &a, const Catalog &catalog, Co
                                ? e.problem
                                : QStringLiteral("%1: field \"%2\" %3").arg(a.scenarioFile, e.field, e.problem)};
         }
+        // The file's catalog ids, refused as the file's (they had been refused as options never
+        // given, "--gpu: …", or, for a preset, shown as "custom").
+        const auto fileId = [&](const char *key, const QString &id, bool known, const QString &ids,
+                                const char *list) -> std::optional<Refusal> {
+            if (known)
+                return std::nullopt;
+            const Refusal r = unknownIdRefusal(QLatin1String(key), id, ids, QLatin1String(list));
+            return Refusal{QStringLiteral("--scenario"), QStringLiteral("%1: field \"%2\" %3").arg(a.scenarioFile, r.field, r.problem)};
+        };
+        if (auto refused = fileId("gpu", s->gpuId, catalog.findGpu(s->gpuId), catalog.gpuIdList(), "gpus"))
+            return refused;
+        if (auto refused = fileId("recipe", s->recipeId, findRecipe(s->recipeId).has_value(), recipeIdList(), "recipes"))
+            return refused;
+        if (auto refused = fileId("preset", s->presetId, s->presetId.isEmpty() || catalog.findPreset(s->presetId),
+                                  catalog.presetIdList(), "presets"))
+            return refused;
         c.scenario = *s;
         c.scenarioGiven = true;
     }

@@ -4,12 +4,15 @@
 // estimate states its track record against published runs.
 
 #include "core/io/scenariojson.h"
+#include "core/io/measuredruns.h"
 #include "core/report/calibration.h"
 #include "core/report/report.h"
 #include "core/report/trackrecord.h"
 #include "core/text/stepexplain.h"
 #include "testsupport.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -168,6 +171,46 @@ private slots:
                  qPrintable(r.refusalMessage()));
         s.calibration->memory = 1.2;
         QVERIFY(computeReport(s, test::catalog()).ok());
+    }
+
+    // A runs file (napkin calibrate --measured) reads each run, and refuses by name a key it
+    // does not know (a misspelt "peak_byte" had dropped the peak in silence) and a key given
+    // twice in one run.
+    void runsFileIsReadStrictly_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("refusal");
+        QTest::newRow("two runs") << QByteArray(R"([{"label": "a", "scenario": {"layers": 6}, "step_seconds": 1.5},
+                                                   {"scenario": {}, "step_seconds": 2, "peak_bytes": 6e10}])")
+                                  << QString();
+        QTest::newRow("misspelt key") << QByteArray(R"([{"scenario": {}, "step_seconds": 2, "peak_byte": 6e10}])")
+                                      << QStringLiteral("runs[0].peak_byte: is not a key of a measured run");
+        QTest::newRow("key twice") << QByteArray(R"([{"scenario": {}, "step_seconds": 2, "step_seconds": 3}])")
+                                   << QStringLiteral("measured: ");
+    }
+
+    void runsFileIsReadStrictly()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, refusal);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("runs.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        f.close();
+        const auto runs = readMeasuredRuns(path, Scenario{});
+        if (refusal.isEmpty()) {
+            QVERIFY2(runs.ok(), qPrintable(runs.refusalMessage()));
+            QCOMPARE(runs->size(), qsizetype(2));
+            QCOMPARE(runs->at(0).scenario.model.layers, qint64(6));
+            QCOMPARE(runs->at(1).peakBytes, std::optional<double>(6e10));
+            return;
+        }
+        QVERIFY(!runs.ok());
+        QVERIFY2(runs.refusalMessage().startsWith(refusal), qPrintable(runs.refusalMessage()));
+        if (QTest::currentDataTag() == QByteArray("key twice"))
+            QVERIFY2(runs.refusalMessage().contains(QStringLiteral("\"step_seconds\" appears twice")), qPrintable(runs.refusalMessage()));
     }
 
     // No run held more than its GPU's memory: a measured peak above it is refused by name.

@@ -373,6 +373,34 @@ private slots:
         QCOMPARE(o->scenario.microBatch, qint64(5));
     }
 
+    // A scenario file's catalog ids are refused as the file's fields, by the file's name: an
+    // unknown GPU had read "--gpu: …", an option never given, and an unknown preset had been
+    // shown as "custom".
+    void scenarioFileIdsAreTheFiles_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("gpu") << QByteArray(R"({"gpu": "abc"})") << QStringLiteral("gpu");
+        QTest::newRow("recipe") << QByteArray(R"({"recipe": "abc"})") << QStringLiteral("recipe");
+        QTest::newRow("preset") << QByteArray(R"({"preset": "nonexistent"})") << QStringLiteral("preset");
+    }
+
+    void scenarioFileIdsAreTheFiles()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, field);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        f.close();
+        const auto o = parseCommandLine({QStringLiteral("report"), QStringLiteral("--scenario"), path}, test::catalog());
+        QVERIFY(!o.ok());
+        QVERIFY2(o.refusalMessage().startsWith(QStringLiteral("--scenario: %1: field \"%2\" must be one of ").arg(path, field)),
+                 qPrintable(o.refusalMessage()));
+    }
+
     // Qt's standard options reach QApplication instead of being refused (-platform, -style, ...).
     void qtStandardArguments()
     {

@@ -137,6 +137,27 @@ private slots:
         QVERIFY(!missing.ok());
         QVERIFY(missing.refusal().problem.contains(QLatin1String("cannot read")));
     }
+
+    // A key given twice in one object is refused by name: a JSON parser keeps the last in
+    // silence ({"layers": 4, "layers": 8} had loaded as 8 layers). The same key in two objects
+    // (a baseline beside its scenario) is no duplicate, nor is a key-like string value.
+    void duplicateKeysAreRefused()
+    {
+        QCOMPARE(duplicateJsonKey(R"({"layers": 4, "layers": 8})"), std::optional<QString>(QStringLiteral("layers")));
+        QCOMPARE(duplicateJsonKey(R"({"layers": 4, "baseline": {"layers": 8}})"), std::nullopt);
+        QCOMPARE(duplicateJsonKey(R"({"a": "b", "c": ["b", "b"], "d": "a"})"), std::nullopt);
+        QCOMPARE(duplicateJsonKey("{\"a\\\"x\": 1, \"b\": {\"k\": 1, \"k\" : 2}}"), std::optional<QString>(QStringLiteral("k")));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("twice.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"layers": 4, "layers": 8})");
+        f.close();
+        const auto refused = readScenarioFile(path, Scenario{});
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.refusal().field, QStringLiteral("layers"));
+        QVERIFY2(refused.refusal().problem.startsWith(QStringLiteral("appears twice")), qPrintable(refused.refusal().problem));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestScenarioJson)

@@ -24,6 +24,8 @@ Result<QList<MeasuredRun>> readMeasuredRuns(const QString &path, const Scenario 
     const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &pe);
     if (pe.error != QJsonParseError::NoError)
         return Refusal{field, QStringLiteral("%1 is not JSON (%2 at offset %3)").arg(shown, pe.errorString()).arg(pe.offset)};
+    if (const auto twice = duplicateJsonKey(*bytes))
+        return Refusal{field, QStringLiteral("%1: key \"%2\" appears twice in one object: give it once").arg(shown, printable(*twice))};
     const QJsonArray runs = doc.isArray() ? doc.array() : doc.object().value(QStringLiteral("runs")).toArray();
     if (runs.isEmpty())
         return Refusal{field, QStringLiteral("%1 holds no runs: give a list of {scenario, step_seconds, peak_bytes}").arg(shown)};
@@ -35,6 +37,13 @@ Result<QList<MeasuredRun>> readMeasuredRuns(const QString &path, const Scenario 
         if (!runs[i].isObject())
             return Refusal{at, QStringLiteral("must be an object with scenario and step_seconds")};
         const QJsonObject o = runs[i].toObject();
+        // A misspelt key ("peak_byte") would drop its figure in silence.
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (!QStringList{QStringLiteral("label"), QStringLiteral("scenario"), QStringLiteral("step_seconds"),
+                             QStringLiteral("peak_bytes")}
+                     .contains(it.key()))
+                return Refusal{at + QLatin1Char('.') + printable(it.key()),
+                               QStringLiteral("is not a key of a measured run (label, scenario, step_seconds, peak_bytes)")};
         MeasuredRun run;
         run.label = o.value(QStringLiteral("label")).toString(at);
         const auto scenario = scenarioFromJson(o.value(QStringLiteral("scenario")).toObject(), base);

@@ -7,6 +7,7 @@
 #include "core/model/shapefix.h"
 
 #include <QDir>
+#include <QSet>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -211,6 +212,38 @@ LenientScenario scenarioFromJsonLenient(const QJsonObject &o, const Catalog &cat
     return {defaults, replaced};
 }
 
+std::optional<QString> duplicateJsonKey(const QByteArray &json)
+{
+    // One set of keys per open object; an array holds none.
+    QList<std::optional<QSet<QByteArray>>> open;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (c == '{') {
+            open.append(QSet<QByteArray>());
+        } else if (c == '[') {
+            open.append(std::nullopt);
+        } else if ((c == '}' || c == ']') && !open.isEmpty()) {
+            open.removeLast();
+        } else if (c == '"') {
+            qsizetype end = i + 1;
+            while (end < json.size() && json[end] != '"')
+                end += json[end] == '\\' ? 2 : 1;
+            const QByteArray text = json.mid(i + 1, end - i - 1);
+            qsizetype next = end + 1;
+            while (next < json.size() && QChar::isSpace(json[next]))
+                ++next;
+            const bool isKey = next < json.size() && json[next] == ':';
+            if (isKey && !open.isEmpty() && open.last()) {
+                if (open.last()->contains(text))
+                    return QString::fromUtf8(text);
+                open.last()->insert(text);
+            }
+            i = end;
+        }
+    }
+    return std::nullopt;
+}
+
 Result<Scenario> readScenarioFile(const QString &path, const Scenario &base)
 {
     const QString field = QStringLiteral("scenario file");
@@ -225,6 +258,8 @@ Result<Scenario> readScenarioFile(const QString &path, const Scenario &base)
                                   .arg(shown, pe.error != QJsonParseError::NoError ? pe.errorString()
                                                                                    : QStringLiteral("top level"))
                                   .arg(pe.offset)};
+    if (const auto twice = duplicateJsonKey(*bytes))
+        return Refusal{printable(*twice), QStringLiteral("appears twice in one object of the file: give it once")};
     return scenarioFromJson(doc.object(), base);
 }
 

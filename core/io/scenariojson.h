@@ -19,6 +19,11 @@ QJsonObject scenarioToJson(const Scenario &s);
 /// A calibration as scenario files keep it: {compute, memory, comm, runs: [...], date, note}.
 QJsonObject calibrationToJson(const Calibration &c);
 
+/// The first key that appears twice in one object of well-formed JSON text, if any: a JSON
+/// parser keeps the last silently, so `{"layers": 4, "layers": 8}` would read as 8 layers.
+/// Keys are compared as written (an escaped spelling of the same key is not caught).
+std::optional<QString> duplicateJsonKey(const QByteArray &json);
+
 /// Applies the keys present in `o` on top of `base`; a missing key keeps the base value.
 /// Unknown keys, wrong types and out-of-range values are refused, naming the key.
 Result<Scenario> scenarioFromJson(const QJsonObject &o, const Scenario &base);
