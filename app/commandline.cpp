@@ -270,6 +270,36 @@ std::optional<Refusal> applyOptions(const Arguments &a, const Catalog &catalog, 
     c.scenario.model = deriveDependentFields(c.scenario.model, given);
     if (auto refused = checkBudgetOptions(c))
         return refused;
+    // Options the command does nothing with are refused, naming the commands that take them
+    // (`report --top 5` and `gpus --json` had been accepted and ignored).
+    struct Scope {
+        const char *option;
+        QList<Verb> verbs;
+        const char *commands;
+    };
+    static const Scope scopes[] = {
+        {"top", {Verb::Plan}, "napkin plan"},
+        {"tp-beyond-node", {Verb::Plan}, "napkin plan"},
+        {"out", {Verb::Export}, "napkin export"},
+        {"size", {Verb::Export}, "napkin export"},
+        {"scale", {Verb::Export}, "napkin export"},
+        {"format", {Verb::Export}, "napkin export"},
+        {"json", {Verb::Report, Verb::Plan, Verb::Budget, Verb::Calibrate}, "napkin report, plan, budget and calibrate"},
+    };
+    for (const auto &[option, value] : a.assignments)
+        for (const Scope &scope : scopes)
+            if (QLatin1String(option->name) == QLatin1String(scope.option) && !scope.verbs.contains(c.verb))
+                return Refusal{QStringLiteral("--") + QLatin1String(scope.option),
+                               QStringLiteral("is an option of %1").arg(QLatin1String(scope.commands))};
+    if (c.verb == Verb::Plan && c.scenario.mode == Mode::Inference)
+        return Refusal{QStringLiteral("--mode"), QStringLiteral("must be training for napkin plan: it ranks training layouts "
+                                                                "(the serving scenario has no planner)")};
+    // Megatron-LM overlaps TP communication only with sequence parallelism
+    // (--tp-comm-overlap needs --sequence-parallel); without it the switch did nothing.
+    for (const auto &[option, value] : a.assignments)
+        if (QLatin1String(option->name) == QLatin1String("tp-overlap") && !c.scenario.sequenceParallel)
+            return Refusal{QStringLiteral("--tp-overlap"), QStringLiteral("goes with --sp: TP communication overlaps only "
+                                                                          "under sequence parallelism")};
     if (c.verb != Verb::Calibrate && !c.calibrateOptionsGiven.isEmpty())
         return Refusal{c.calibrateOptionsGiven.first(), QStringLiteral("applies only to napkin calibrate")};
     if (c.verb == Verb::Calibrate && !c.measuredStepSeconds && c.measuredFile.isEmpty())

@@ -500,6 +500,14 @@ private slots:
                                                     << QStringLiteral("--measured-step-seconds: applies only to napkin calibrate");
         QTest::newRow("peak without a time") << QStringLiteral("calibrate --measured FILE --measured-peak-bytes 1e9")
                                              << QStringLiteral("--measured-peak-bytes: goes with --measured-step-seconds");
+        // Options the command does nothing with (they had been accepted and ignored).
+        QTest::newRow("report --top") << QStringLiteral("report --top 5") << QStringLiteral("--top: is an option of napkin plan");
+        QTest::newRow("report --out") << QStringLiteral("report --out d") << QStringLiteral("--out: is an option of napkin export");
+        QTest::newRow("gpus --json") << QStringLiteral("gpus --json") << QStringLiteral("--json: is an option of napkin report");
+        QTest::newRow("plan a serving scenario") << QStringLiteral("plan --mode inference")
+                                                 << QStringLiteral("--mode: must be training for napkin plan");
+        QTest::newRow("TP overlap without SP") << QStringLiteral("report --tp 2 --gpus 2 --tp-overlap")
+                                               << QStringLiteral("--tp-overlap: goes with --sp");
     }
 
     void servingOptions()
