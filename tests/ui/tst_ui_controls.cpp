@@ -48,6 +48,7 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 #include <QApplication>
+#include <QLineEdit>
 #include <QTest>
 
 #include <cmath>
@@ -262,6 +263,17 @@ private slots:
             }
             const QString name = tabs->tabText(page);
             QVERIFY2(banner->isVisible(), qPrintable(name));
+            // No input is covered: a page with inputs under the banner moves down instead (the
+            // Budget page's fields had been hidden, out of reach).
+            for (QWidget *input : tabs->currentWidget()->findChildren<QWidget *>()) {
+                const bool isInput = qobject_cast<QAbstractSpinBox *>(input) || qobject_cast<QComboBox *>(input)
+                                     || qobject_cast<QLineEdit *>(input) || qobject_cast<QAbstractButton *>(input);
+                if (!isInput || !input->isVisible())
+                    continue;
+                const QRect r(input->mapTo(dashboard, QPoint(0, 0)), input->size());
+                QVERIFY2(!r.intersects(banner->geometry()),
+                         qPrintable(QStringLiteral("%1: the banner covers the input \"%2\"").arg(name, input->accessibleName())));
+            }
             const QRect bar(tabs->tabBar()->mapTo(dashboard, QPoint(0, 0)), tabs->tabBar()->size());
             const QRect over = banner->geometry();
             QVERIFY2(over.top() >= bar.bottom(), qPrintable(name + QStringLiteral(": the banner covers the page tabs")));

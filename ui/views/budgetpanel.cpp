@@ -509,7 +509,8 @@ void BudgetPanel::fitChartHeight()
     const int fixed = m.top() + m.bottom() + 3 * box->spacing() + m_inputs->sizeHint().height();
     constexpr int kChartLines = 11;
     int answer = 2 * line + 4;
-    const auto room = [&] { return height() - fixed - answer - m_legend->sizeHint().height(); };
+    // contentsRect(): under an error banner the dashboard moves the page's contents down.
+    const auto room = [&] { return contentsRect().height() - fixed - answer - m_legend->sizeHint().height(); };
     m_legend->setEntries(m_fullLegend);
     if (room() < kChartLines * line)
         m_legend->setEntries(m_briefLegend);
@@ -546,6 +547,10 @@ void BudgetPanel::changeEvent(QEvent *event)
         styleLegend(m_legend, font());
         fitToText();
         arrangeInputs();
+    }
+    if (event->type() == QEvent::ContentsRectChange) {
+        fitChartHeight();
+        fitSummary();
     }
     QWidget::changeEvent(event);
 }

@@ -24,7 +24,11 @@
 #include "ui/widgets/textstrip.h"
 #include "ui/views/timepanel.h"
 
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QChartView>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QGridLayout>
@@ -497,6 +501,7 @@ void Dashboard::setError(const QString &message)
 {
     if (message.isEmpty()) {
         m_error->hide();
+        pushPage(nullptr, 0);
         return;
     }
     m_error->showMessage(Banner::Level::Error,
@@ -662,8 +667,48 @@ void Dashboard::placeError()
             }
         }
     }
+    // A page's inputs are never covered (the Budget page's fields sit right under its tab,
+    // and the banner had hidden them): that page moves down under the banner instead, which
+    // keeps its own height there. Whether it must is judged where its inputs stand unmoved.
+    QWidget *page = m_error->isVisibleTo(this) && m_pages->isVisibleTo(this)
+                        ? (m_tabbed ? m_tabs->currentWidget() : m_top->currentWidget())
+                        : nullptr;
+    int push = 0;
+    if (page) {
+        const int moved = page == m_pushedPage ? m_push : 0;
+        const QRect over(top.left(), y, width, natural - y);
+        for (const QWidget *w : page->findChildren<QWidget *>()) {
+            const bool input = qobject_cast<const QAbstractSpinBox *>(w) || qobject_cast<const QComboBox *>(w)
+                               || qobject_cast<const QLineEdit *>(w) || qobject_cast<const QAbstractButton *>(w);
+            if (!input || !w->isVisibleTo(page))
+                continue;
+            if (QRect(w->mapTo(this, QPoint(0, 0)) - QPoint(0, moved), w->size()).intersects(over)) {
+                push = natural + 4 - page->mapTo(this, QPoint(0, 0)).y();
+                break;
+            }
+        }
+    }
+    pushPage(page, std::max(0, push));
+    if (push > 0)
+        bottom = natural;
     m_error->setGeometry(top.left(), y, width, bottom - y);
     m_error->raise();
+}
+
+void Dashboard::pushPage(QWidget *page, int push)
+{
+    if (m_pushedPage && (m_pushedPage != page || push <= 0)) {
+        m_pushedPage->setContentsMargins(m_pushedFrom);
+        m_pushedPage = nullptr;
+        m_push = 0;
+    }
+    if (!page || push <= 0 || (page == m_pushedPage && push == m_push))
+        return;
+    if (!m_pushedPage)
+        m_pushedFrom = page->contentsMargins();
+    m_pushedPage = page;
+    m_push = push;
+    page->setContentsMargins(m_pushedFrom.left(), m_pushedFrom.top() + push, m_pushedFrom.right(), m_pushedFrom.bottom());
 }
 
 void Dashboard::placeErrorIfShown()

@@ -5,6 +5,7 @@
 #include "core/report/report.h"
 #include "ui/state/viewoptions.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <functional>
@@ -160,6 +161,8 @@ private:
     void enableTrainingViews();
     void placeError();
     void placeErrorIfShown();
+    /// Moves `page`'s contents down by `push` pixels (0: back), and any other page back.
+    void pushPage(QWidget *page, int push);
     void arrange();
 
     const Catalog &m_catalog;
@@ -170,6 +173,9 @@ private:
     FormulaTopic m_topic = FormulaTopic::ModelState;
     std::optional<Report> m_lastReport;
     Banner *m_error;
+    QPointer<QWidget> m_pushedPage;  ///< the page moved down under the banner, if any
+    QMargins m_pushedFrom;           ///< that page's own margins, put back when it returns
+    int m_push = 0;                  ///< how far it moved
     MemoryPanel *m_memory;
     LazyWidget *m_servingMemory;
     /// The memory chart of the mode: training's or serving's, in one place of the grid.
