@@ -97,6 +97,10 @@ private slots:
         QTest::newRow("the token slider's end") << fmt::compactCount(1e15) << QStringLiteral("1e15");
         QTest::newRow("past it") << fmt::compactCount(1.674e15) << QStringLiteral("1.674e15");
         QTest::newRow("one GPU") << fmt::counted(1, "GPU", "GPUs") << QStringLiteral("1 GPU");
+        // A share that would round to nothing keeps two significant digits (a tiny model's MFU).
+        QTest::newRow("tiny share") << fmt::percent(0.000316, 1) << QStringLiteral("0.032%");
+        QTest::newRow("share") << fmt::percent(0.128, 1) << QStringLiteral("12.8%");
+        QTest::newRow("none") << fmt::percent(0, 1) << QStringLiteral("0.0%");
         QTest::newRow("GPUs") << fmt::counted(16384, "GPU", "GPUs") << QStringLiteral("16,384 GPUs");
     }
 

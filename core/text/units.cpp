@@ -158,7 +158,12 @@ QString usd(double v)
 
 QString percent(double fraction, int decimals)
 {
-    return grouped(fraction * 100, decimals) + QLatin1Char('%');
+    // A share too small for the decimals asked keeps two significant digits rather than read
+    // as nothing ("MFU 0.0%" on every row of a plan for a tiny model).
+    const double v = fraction * 100;
+    if (v != 0 && std::fabs(v) < 0.5 * std::pow(10.0, -decimals))
+        return QString::number(v, 'g', 2) + QLatin1Char('%');
+    return grouped(v, decimals) + QLatin1Char('%');
 }
 
 } // namespace napkin::fmt

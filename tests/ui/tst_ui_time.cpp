@@ -121,6 +121,31 @@ private slots:
         QVERIFY(titled(QStringLiteral("Training time and cost")));
     }
 
+    // A set utilisation far from what the estimated step gives is said beside the wall clock:
+    // the smallest sliders' model cannot reach 40% HFU, and its 19 ms had stood alone.
+    void wallClockSaysWhenTheEstimateIsFarFromIt()
+    {
+        TimePanel panel(env().catalog());
+        Scenario s;  // the sliders' smallest GPT-2 on one GPU
+        s.gpus = 1;
+        s.globalBatch.reset();
+        s.model.layers = 1;
+        s.model.dModel = 64;
+        s.model.heads = s.model.kvHeads = 1;
+        s.model.dFf = 256;
+        s.seqLen = 8;
+        s.microBatch = 1;
+        s.tokens = 1e6;
+        const Report r = env().report(s);
+        QVERIFY(r.time.secondsEstimated > 2 * r.time.secondsUtilization);
+        panel.setReport(r);
+        const QString note = panel.note(TimePanel::Figure::WallClock)->text();
+        QVERIFY2(note.contains(QStringLiteral("the estimated step gives ") + fmt::duration(r.time.secondsEstimated)), qPrintable(note));
+        // Near it, nothing more is said.
+        panel.setReport(env().report(env().presetScenario(QStringLiteral("llama3-8b"))));
+        QVERIFY(!panel.note(TimePanel::Figure::WallClock)->text().contains(QStringLiteral("estimated step gives")));
+    }
+
     void fullRecomputeIsSlowerUnderHfu()
     {
         Scenario start;

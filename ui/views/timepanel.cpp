@@ -392,11 +392,17 @@ void TimePanel::showTraining(const Report &r)
                            : runs == 0                         ? tr("estimated step")
                            : runs == 1                         ? tr("estimated step, calibrated on 1 run")
                                                                : tr("estimated step, calibrated on %1 runs").arg(runs);
+    // A set utilisation the estimated step is far from (40% HFU for a model too small to reach
+    // it: 19 ms against 33 s) says so beside the time it gives.
+    const double apart = t.secondsUtilization > 0 ? t.secondsEstimated / t.secondsUtilization : 1;
+    const QString estimate = t.timeBasis != TimeBasis::Estimated && (apart > 2 || apart < 0.5)
+                                 ? tr(" · the estimated step gives %1 (Step tab)").arg(fmt::duration(t.secondsEstimated))
+                                 : QString();
     set(Figure::WallClock, fmt::duration(t.seconds),
-        pinnedTime + tr("%1 (%2) · %3 · %4 × %5")
+        pinnedTime + tr("%1 (%2) · %3 · %4 × %5%6")
             .arg(hfu ? hfuText : mfu, origin, hfu ? mfu : hfuText)
             .arg(t.gpus)
-            .arg(nameWithoutVendor(r.gpu)));
+            .arg(nameWithoutVendor(r.gpu), estimate));
     set(Figure::GpuHours, fmt::number(r.time.gpuHours), QString());
     set(Figure::GpuYears, fmt::number(r.time.gpuYears), QString());
     const QString pinnedCost = pinned && pinned->time.costUsd && change && change->cost
