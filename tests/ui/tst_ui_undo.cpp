@@ -5,11 +5,13 @@
 #include "guitestfixture.h"
 #include "ui/widgets/linkedslider.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/views/dashboard.h"
 #include "ui/state/scenariocontroller.h"
 
 #include <QAction>
 #include <QSlider>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTest>
 #include <QUndoStack>
 
@@ -143,6 +145,30 @@ private slots:
         QCOMPARE(width->value(), 768.0);
         QTest::keySequence(width, QKeySequence(QKeySequence::Redo));
         QCOMPARE(w.controller()->scenario().model.dModel, 1024);
+    }
+
+    // Ctrl+Tab moves to the next chart from anywhere in the window, the controls included
+    // (a tab widget's own Ctrl+Tab had needed the focus inside it), and Ctrl+Shift+Tab back.
+    void nextChartFromTheControls()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1024, 768);
+        w.setFontScale(2.0);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        Dashboard *dashboard = w.dashboard();
+        QTRY_VERIFY(dashboard->currentArrangement() == Dashboard::Arrangement::Tabs);
+        NumberSpinBox *width = w.controls()->slider(Main::DModel)->spinBox();
+        width->setFocus();
+        const int before = dashboard->tabs()->currentIndex();
+        QTest::keyClick(width, Qt::Key_Tab, Qt::ControlModifier);
+        QTRY_COMPARE(dashboard->tabs()->currentIndex(), before + 1);
+        QVERIFY(width->hasFocus());
+        QTest::keyClick(width, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(dashboard->tabs()->currentIndex(), before);
+        // Round from the first to the last enabled tab (training shuts none of its own).
+        QTest::keyClick(width, Qt::Key_PageUp, Qt::ControlModifier);
+        QTRY_COMPARE(dashboard->tabs()->currentIndex(), dashboard->tabs()->count() - 1);
     }
 };
 

@@ -228,7 +228,7 @@ void MainWindow::buildViewMenu()
     m_showControls->setShortcut(QKeySequence(Qt::Key_F9));
     m_showControls->setToolTip(tr("Hide the controls to give the charts the whole window"));
     connect(m_showControls, &QAction::toggled, m_scroll, &QWidget::setVisible);
-    QMenu *arrangement = view->addMenu(tr("&Charts"));
+    QMenu *arrangement = view->addMenu(tr("C&harts"));
     auto *arrangementGroup = new QActionGroup(this);
     const std::pair<Dashboard::Arrangement, QString> arrangements[] = {
         {Dashboard::Arrangement::Auto, tr("&Automatic (tabs when the text is too large)")},
@@ -242,6 +242,14 @@ void MainWindow::buildViewMenu()
         arrangementGroup->addAction(a);
         connect(a, &QAction::triggered, this, [this, chosen = which] { m_dashboard->setArrangement(chosen); });
     }
+    view->addSeparator();
+    // From anywhere in the window: a tab widget's own Ctrl+Tab works only with the focus inside
+    // it, and a presenter's focus is mostly in the controls.
+    QAction *next = view->addAction(tr("Ne&xt Chart"), this, [this] { m_dashboard->showNextPage(1); });
+    next->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
+    QAction *previous = view->addAction(tr("Pre&vious Chart"), this, [this] { m_dashboard->showNextPage(-1); });
+    previous->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab),
+                            QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
     view->addSeparator();
     QAction *bigger = view->addAction(tr("&Bigger Text"), this, [this] { setFontScale(m_fontScale * kFontStep); });
     QList<QKeySequence> biggerKeys = QKeySequence::keyBindings(QKeySequence::ZoomIn);

@@ -695,6 +695,24 @@ void Dashboard::placeError()
     m_error->raise();
 }
 
+void Dashboard::showNextPage(int step)
+{
+    if (!m_tabbed) {
+        const int n = m_top->count();
+        if (n > 0)
+            m_top->setCurrentIndex(((m_top->currentIndex() + step) % n + n) % n);
+        return;
+    }
+    const int n = m_tabs->count();
+    for (int i = 1; i <= n; ++i) {
+        const int next = ((m_tabs->currentIndex() + i * step) % n + n) % n;
+        if (m_tabs->isTabEnabled(next)) {
+            m_tabs->setCurrentIndex(next);
+            return;
+        }
+    }
+}
+
 void Dashboard::pushPage(QWidget *page, int push)
 {
     if (m_pushedPage && (m_pushedPage != page || push <= 0)) {

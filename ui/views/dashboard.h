@@ -59,6 +59,9 @@ public:
     /// both axes, axis titles and a few legend rows.
     QSize minimumChartSize() const;
     QTabWidget *tabs() const { return m_tabs; }
+    /// The next (+1) or previous (-1) chart tab, or page of the grid, wrapping round and
+    /// passing over those shut in this mode (View > Next Chart, Ctrl+Tab from anywhere).
+    void showNextPage(int step);
 
     void setReport(const Report &report);
     /// Shows core's refusal of the current scenario (empty hides it); the last valid report stays.
