@@ -4,9 +4,21 @@
 #include "core/model/catalog.h"
 #include "core/report/report.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace napkin::test {
+
+/// Writes `bytes` to `name` in `dir` (a scenario or runs file a test reads back); its path.
+inline QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+        qFatal("cannot write the test file %s", qPrintable(path));
+    return path;
+}
 
 inline const Catalog &catalog()
 {

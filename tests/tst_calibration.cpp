@@ -194,12 +194,7 @@ private slots:
         QFETCH(QByteArray, json);
         QFETCH(QString, refusal);
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("runs.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(json);
-        f.close();
-        const auto runs = readMeasuredRuns(path, Scenario{});
+        const auto runs = readMeasuredRuns(test::writeFile(dir, QStringLiteral("runs.json"), json), Scenario{});
         if (refusal.isEmpty()) {
             QVERIFY2(runs.ok(), qPrintable(runs.refusalMessage()));
             QCOMPARE(runs->size(), qsizetype(2));

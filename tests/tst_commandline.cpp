@@ -361,11 +361,7 @@ private slots:
     void scenarioFileThenFlags()
     {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("s.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"layers": 6, "batch": 2})");
-        f.close();
+        const QString path = test::writeFile(dir, QStringLiteral("s.json"), R"({"layers": 6, "batch": 2})");
         const auto o = parseCommandLine({QStringLiteral("report"), QStringLiteral("--batch=5"),
                                                  QStringLiteral("--scenario"), path}, test::catalog());
         QVERIFY2(o.ok(), qPrintable(o.refusalMessage()));
@@ -390,11 +386,7 @@ private slots:
         QFETCH(QByteArray, json);
         QFETCH(QString, field);
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("s.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(json);
-        f.close();
+        const QString path = test::writeFile(dir, QStringLiteral("s.json"), json);
         const auto o = parseCommandLine({QStringLiteral("report"), QStringLiteral("--scenario"), path}, test::catalog());
         QVERIFY(!o.ok());
         QVERIFY2(o.refusalMessage().startsWith(QStringLiteral("--scenario: %1: field \"%2\" must be one of ").arg(path, field)),

@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "testsupport.h"
+
 using namespace napkin;
 
 class TestScenarioJson final : public QObject
@@ -148,12 +150,8 @@ private slots:
         QCOMPARE(duplicateJsonKey(R"({"a": "b", "c": ["b", "b"], "d": "a"})"), std::nullopt);
         QCOMPARE(duplicateJsonKey("{\"a\\\"x\": 1, \"b\": {\"k\": 1, \"k\" : 2}}"), std::optional<QString>(QStringLiteral("k")));
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("twice.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"layers": 4, "layers": 8})");
-        f.close();
-        const auto refused = readScenarioFile(path, Scenario{});
+        const auto refused = readScenarioFile(test::writeFile(dir, QStringLiteral("twice.json"), R"({"layers": 4, "layers": 8})"),
+                                              Scenario{});
         QVERIFY(!refused.ok());
         QCOMPARE(refused.refusal().field, QStringLiteral("layers"));
         QVERIFY2(refused.refusal().problem.startsWith(QStringLiteral("appears twice")), qPrintable(refused.refusal().problem));
