@@ -201,10 +201,8 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
     QList<double> after;
     residuals(x, &after);
     for (qsizetype i = 0; i < runs.size(); ++i) {
-        // The factors stand for efficiencies: none may imply a GPU faster than its peak or
-        // slower than 1% of it.
-        // The fit stops where a run's efficiency reaches 100% or 1% of its GPU's peak; stopped
-        // there with the run still unexplained, the run needs an efficiency beyond it.
+        // The factors stand for efficiencies, none past a GPU's peak or below 1% of it: the fit
+        // stops there, and a run still unexplained at that edge needs an efficiency beyond it.
         const double matmul = before[i].matmulEfficiency / c.compute;
         const double memory = before[i].memoryEfficiency / c.memory;
         const bool unexplained = std::abs(std::log(after[i] / runs[i].stepSeconds)) > kExplained;
