@@ -50,7 +50,7 @@ void writeServing(QTextStream &t, const Report &r, ByteUnit unit)
       << '\n';
     t << "\nTime (steady state of continuous batching, " << in.gemmDtype << " GEMMs)\n";
     t << "  time to first    " << fmt::duration(in.ttftSeconds) << "   its prefill (" << fmt::duration(in.prefillSeconds)
-      << ") in a step beside the batch's decode\n";
+      << ") and the others a step admits (concurrency / output tokens), beside the batch's decode\n";
     t << "  per output token " << fmt::duration(in.tpotSeconds) << "   a decode step " << fmt::duration(in.decodeStepSeconds)
       << " (" << fmt::duration(in.decodeCommSeconds) << " communication) + the batch's prefills per token\n";
     t << "  end to end       " << fmt::duration(in.e2eSeconds) << "   = TTFT + (output - 1) x TPOT\n";

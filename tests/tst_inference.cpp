@@ -356,6 +356,25 @@ private slots:
         QVERIFY2(from > 295 && from < 340, qPrintable(QString::number(from)));
     }
 
+    // TTFT and TPOT describe the same steady state: each step admits concurrency / output
+    // prompts, and a request's first token ends the step that prefills it. At one sequence that
+    // step is its prefill alone; at many more sequences than output tokens it is about a TPOT
+    // (the TTFT of its own prefill had read 7x shorter than the step it sits in).
+    void ttftIsTheStepThatPrefillsIt()
+    {
+        Scenario s = served("llama3-8b", "h100-sxm", 1, 1);
+        s.promptTokens = 512;
+        s.outputTokens = 64;
+        s.concurrency = 1;
+        const InferenceReport one = *test::reportFor(s).inference;
+        QCOMPARE(one.ttftSeconds, one.prefillSeconds);
+        s.concurrency = 256;  // 4 prompts prefilled a step
+        const InferenceReport many = *test::reportFor(s).inference;
+        QVERIFY2(many.ttftSeconds > 0.8 * many.tpotSeconds && many.ttftSeconds <= many.tpotSeconds + many.prefillSeconds,
+                 qPrintable(QStringLiteral("TTFT %1 s, TPOT %2 s").arg(many.ttftSeconds).arg(many.tpotSeconds)));
+        QVERIFY(many.ttftSeconds > 3 * many.prefillSeconds);
+    }
+
     // A Mixture-of-Experts decode step reads only the experts its tokens pick: E(1 - (1 - k/E)^n).
     // DeepSeek-V3 (256 experts, top 8): 8 experts at one token, about 222 at 64.
     void moeDecodeReadsTheExpertsItUses()

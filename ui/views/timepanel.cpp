@@ -124,7 +124,8 @@ void TimePanel::setMode(Mode mode)
     const QStringList servingNames = {tr("TTFT"), tr("TPOT"), tr("End to end"), tr("Output"), tr("Input"),
                                       tr("Cost, output"), tr("Cost, input"), tr("Energy"), tr("KV cache")};
     const QStringList servingTips = {
-        tr("Time to first token: one request's prefill, in a step shared with the batch's decode"),
+        tr("Time to first token: the step that prefills the request, with the other prompts a step admits "
+           "(concurrency / output tokens on average) and the batch's decode"),
         tr("Time per output token: one decode step for every sequence in flight, plus the prefills "
            "interleaved per token"),
         tr("One request from arrival to its last token: TTFT + (output tokens - 1) x TPOT"),
@@ -433,8 +434,11 @@ void TimePanel::showServing(const Report &r)
     const double gpus = static_cast<double>(std::max<std::int64_t>(1, s.gpus));
     const auto tokensPerS = [](double v) { return tr("%1 tok/s").arg(fmt::number(v)); };
     set(ServingFigure::Ttft, fmt::duration(inf.ttftSeconds),
-        tr("prefill of %1 prompt tokens %2 · prefills take %3 of the GPUs' time")
-            .arg(s.promptTokens).arg(fmt::duration(inf.prefillSeconds), fmt::percent(inf.prefillShare, 0)));
+        tr("its prefill of %1 tokens %2 · %3 prompts prefilled a step · prefills take %4 of the GPUs' time")
+            .arg(s.promptTokens)
+            .arg(fmt::duration(inf.prefillSeconds),
+                 fmt::number(static_cast<double>(inf.concurrency) / static_cast<double>(std::max<std::int64_t>(1, s.outputTokens))),
+                 fmt::percent(inf.prefillShare, 0)));
     set(ServingFigure::Tpot, fmt::duration(inf.tpotSeconds),
         tr("one decode step of %1 sequences %2, of it communication %3")
             .arg(inf.concurrency).arg(fmt::duration(inf.decodeStepSeconds), fmt::duration(inf.decodeCommSeconds)));
