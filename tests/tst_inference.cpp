@@ -375,6 +375,24 @@ private slots:
         QVERIFY(many.ttftSeconds > 3 * many.prefillSeconds);
     }
 
+    // Pipeline stages serve the batch's prompts as they serve its tokens, as groups in flight
+    // with every stage busy: output tokens per GPU stay near as the same 64 GPUs take 2 or 8
+    // stages (charged in turn, the prompts had taken 8x the time at pp 8, and per-GPU
+    // throughput fell to a fraction). One request's prefill still runs through the stages in
+    // turn: its latency grows with them.
+    void pipelineStagesServePromptsInFlight()
+    {
+        Scenario s = served("llama3-70b", "h100-sxm", 64, 2);
+        s.pp = 2;
+        const InferenceReport two = *test::reportFor(s).inference;
+        s.pp = 8;
+        const InferenceReport eight = *test::reportFor(s).inference;
+        QVERIFY2(std::abs(eight.outputTokensPerSPerGpu / two.outputTokensPerSPerGpu - 1) < 0.15,
+                 qPrintable(QStringLiteral("%1 against %2 tokens/s per GPU").arg(eight.outputTokensPerSPerGpu).arg(two.outputTokensPerSPerGpu)));
+        QVERIFY2(eight.prefillShare < 0.8, qPrintable(QString::number(eight.prefillShare)));
+        QVERIFY(eight.prefillSeconds > two.prefillSeconds);
+    }
+
     // A Mixture-of-Experts decode step reads only the experts its tokens pick: E(1 - (1 - k/E)^n).
     // DeepSeek-V3 (256 experts, top 8): 8 experts at one token, about 222 at 64.
     void moeDecodeReadsTheExpertsItUses()
