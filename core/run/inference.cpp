@@ -285,42 +285,38 @@ public:
         return t;
     }
 
-    /// The batch's prompts as the engine runs them in steady state: with pipeline stages, as
-    /// pp groups in flight like the decode step, every stage's GPUs busy at once. One request's
-    /// prefill, a latency, goes through the stages in turn (prefill(1)); charged so for the
-    /// whole batch, the prompts had taken pp times the GPU time they do, and serving on 8
-    /// stages had put 92% of the GPUs' time in prefill.
-    Timed prefillBatch(double sequences) const
+    /// `tokens` for each of `sequences` as the engine runs a batch: with pipeline stages, as
+    /// pp groups in flight (vLLM's virtual engines), every stage busy at once, so the batch
+    /// takes pp turns of the slowest stage.
+    Timed groupsInFlight(Phase phase, double sequences, double tokens, double context) const
     {
         const double pp = static_cast<double>(s.pp);
         const double group = std::ceil(sequences / pp);
         Timed slowest;
         for (const StageKind &k : kinds) {
-            const Timed one = stageTime(k, Phase::Prefill, group, static_cast<double>(s.promptTokens), 0);
+            const Timed one = stageTime(k, phase, group, tokens, context);
             if (one.total() > slowest.total())
                 slowest = one;
         }
         slowest.compute *= pp;
-        slowest.comm = slowest.comm * pp + hops(group * static_cast<double>(s.promptTokens));
+        slowest.comm = slowest.comm * pp + hops(group * tokens);
         return slowest;
     }
 
-    /// One token for each of `sequences`: with pipeline stages, the batch runs as pp groups in
-    /// flight (vLLM's virtual engines), so a token takes pp turns of the slowest stage.
+    /// The batch's prompts in steady state, in flight like its tokens. One request's prefill,
+    /// a latency, goes through the stages in turn (prefill(1)); charged so for the whole batch,
+    /// the prompts had taken pp times the GPU time they do, and serving on 8 stages had put 92%
+    /// of the GPUs' time in prefill.
+    Timed prefillBatch(double sequences) const
+    {
+        return groupsInFlight(Phase::Prefill, sequences, static_cast<double>(s.promptTokens), 0);
+    }
+
+    /// One token for each of `sequences`, at the average context.
     Timed decodeStep(double sequences) const
     {
         const double context = static_cast<double>(s.promptTokens) + static_cast<double>(s.outputTokens) / 2;
-        const double pp = static_cast<double>(s.pp);
-        const double group = std::ceil(sequences / pp);
-        Timed slowest;
-        for (const StageKind &k : kinds) {
-            const Timed one = stageTime(k, Phase::Decode, group, 1, context);
-            if (one.total() > slowest.total())
-                slowest = one;
-        }
-        slowest.compute *= pp;
-        slowest.comm = slowest.comm * pp + hops(group);
-        return slowest;
+        return groupsInFlight(Phase::Decode, sequences, 1, context);
     }
 
     ServingPoint point(std::int64_t concurrency) const
