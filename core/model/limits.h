@@ -33,6 +33,9 @@ constexpr std::int64_t maxKvBlockTokens = 4096;
 /// A calibration factor multiplies a part of the estimated step: within 1/100 and 100 times it.
 constexpr double minCalibrationFactor = 0.01;
 constexpr double maxCalibrationFactor = 100;
+/// The lowest matmul or memory efficiency a calibration may imply, as a fraction of the GPU's
+/// peak (the highest is the peak itself): a fit stops there, and a file's factors past it are refused.
+constexpr double minImpliedEfficiency = 0.01;
 /// Runs one calibration may hold (`napkin calibrate --measured FILE`).
 constexpr int maxCalibrationRuns = 1000;
 /// The allocator margin: at most as much again as the model needs.

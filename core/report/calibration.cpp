@@ -16,9 +16,6 @@ using Factors = std::array<double, 3>;  // log of compute, memory, communication
 /// log), large enough that a factor no run depends on stays at exactly 1.
 constexpr double kRidge = 1e-6;
 
-/// The lowest efficiency a fit may imply, as a fraction of the GPU's peak.
-constexpr double kLowestEfficiency = 0.01;
-
 /// A run the fit meets within 1% of its measured step is explained.
 constexpr double kExplained = 0.01;
 
@@ -126,9 +123,9 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
     hi.fill(std::log(limits::maxCalibrationFactor));
     for (const Plain &p : before) {
         lo[0] = std::max(lo[0], std::log(p.matmulEfficiency));
-        hi[0] = std::min(hi[0], std::log(p.matmulEfficiency / kLowestEfficiency));
+        hi[0] = std::min(hi[0], std::log(p.matmulEfficiency / limits::minImpliedEfficiency));
         lo[1] = std::max(lo[1], std::log(p.memoryEfficiency));
-        hi[1] = std::min(hi[1], std::log(p.memoryEfficiency / kLowestEfficiency));
+        hi[1] = std::min(hi[1], std::log(p.memoryEfficiency / limits::minImpliedEfficiency));
     }
     for (int j = 0; j < 2; ++j)
         if (lo[j] > hi[j])  // runs on GPUs too far apart for one factor to keep all in range
@@ -208,7 +205,7 @@ Result<Calibration> calibrate(const QList<MeasuredRun> &runs, const Catalog &cat
         const bool unexplained = std::abs(std::log(after[i] / runs[i].stepSeconds)) > kExplained;
         for (const auto &[name, value] : {std::pair{QStringLiteral("matmul"), matmul}, std::pair{QStringLiteral("memory"), memory}}) {
             const bool atTop = value >= 1 - 1e-9;
-            const bool atBottom = value <= kLowestEfficiency * (1 + 1e-9);
+            const bool atBottom = value <= limits::minImpliedEfficiency * (1 + 1e-9);
             if (unexplained && (atTop || atBottom))
                 return Refusal{runField(i, QStringLiteral("measured_step_seconds")),
                                QStringLiteral("implies a %1 efficiency %2 on %3, outside 1% to 100%: check the "

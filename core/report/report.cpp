@@ -1,5 +1,7 @@
 #include "core/report/report.h"
 
+#include "core/model/limits.h"
+
 #include <QStringList>
 
 #include <cmath>
@@ -116,7 +118,7 @@ Result<Report> computeReport(const Scenario &s, const Catalog &catalog)
         for (const auto &[key, name, value] :
              {std::tuple{QStringLiteral("compute"), QStringLiteral("matmul"), r.step.matmulEfficiency / s.calibration->compute},
               std::tuple{QStringLiteral("memory"), QStringLiteral("memory"), r.step.memoryEfficiency / s.calibration->memory}})
-            if (value > 0 && (value > 1 + slack || value < 0.01 * (1 - slack)))  // 0: no step on this GPU
+            if (value > 0 && (value > 1 + slack || value < limits::minImpliedEfficiency * (1 - slack)))  // 0: no step on this GPU
                 return Refusal{QStringLiteral("calibration.") + key,
                                QStringLiteral("implies a %1 efficiency of %2% on %3, outside 1% to 100%")
                                    .arg(name)
