@@ -84,12 +84,12 @@ QJsonObject calibrationReportJson(const Calibration &c, const QList<MeasuredRun>
                         {QStringLiteral("estimated_after_seconds"), run.estimatedAfterSeconds},
                         {QStringLiteral("error_before"), run.estimatedBeforeSeconds / run.measuredStepSeconds - 1},
                         {QStringLiteral("error_after"), run.estimatedAfterSeconds / run.measuredStepSeconds - 1}};
-        if (i < runs.size())
-            if (const auto r = plainReport(runs[i], catalog))
-                row.insert(QStringLiteral("fits"), r->memory.fits);
+        const auto r = i < runs.size() ? plainReport(runs[i], catalog) : std::nullopt;
+        if (r)
+            row.insert(QStringLiteral("fits"), r->memory.fits);
         if (i < runs.size() && runs[i].peakBytes) {
             row.insert(QStringLiteral("measured_peak_bytes"), *runs[i].peakBytes);
-            if (const auto r = plainReport(runs[i], catalog))
+            if (r)
                 row.insert(QStringLiteral("estimated_peak_bytes"), r->memory.perGpu.total());
         }
         rows.append(row);
