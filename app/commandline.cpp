@@ -206,28 +206,22 @@ std::optional<Refusal> applyStart(const Arguments &a, const Catalog &catalog, Co
                                : QStringLiteral("%1: field \"%2\" %3").arg(a.scenarioFile, e.field, e.problem)};
         }
         // The file's catalog ids, refused as the file's (they had been refused as options never
-        // given, "--gpu: …", or, for a preset, shown as "custom").
-        const auto fileId = [&](const char *key, const QString &id, bool known, const QString &ids,
-                                const char *list) -> std::optional<Refusal> {
-            if (known)
-                return std::nullopt;
-            const Refusal r = unknownIdRefusal(QLatin1String(key), id, ids, QLatin1String(list));
-            return Refusal{QStringLiteral("--scenario"), QStringLiteral("%1: field \"%2\" %3").arg(a.scenarioFile, r.field, r.problem)};
-        };
-        if (auto refused = fileId("gpu", s->gpuId, catalog.findGpu(s->gpuId), catalog.gpuIdList(), "gpus"))
-            return refused;
-        if (auto refused = fileId("recipe", s->recipeId, findRecipe(s->recipeId).has_value(), recipeIdList(), "recipes"))
-            return refused;
-        if (auto refused = fileId("preset", s->presetId, s->presetId.isEmpty() || catalog.findPreset(s->presetId),
-                                  catalog.presetIdList(), "presets"))
-            return refused;
+        // given, "--gpu: …", or, for a preset, shown as "custom"); no preset is a custom shape.
+        const std::pair<const char *, QString> ids[] = {{"gpu", s->gpuId}, {"recipe", s->recipeId}, {"preset", s->presetId}};
+        for (const auto &[key, id] : ids) {
+            if (id.isEmpty() && QLatin1String(key) == QLatin1String("preset"))
+                continue;
+            if (const auto refused = checkCatalogId(catalog, key, id))
+                return Refusal{QStringLiteral("--scenario"),
+                               QStringLiteral("%1: field \"%2\" %3").arg(a.scenarioFile, QLatin1String(key), refused->problem)};
+        }
         c.scenario = *s;
         c.scenarioGiven = true;
     }
     if (!a.preset.isEmpty()) {
+        if (auto refused = checkCatalogId(catalog, "preset", a.preset))
+            return refused;
         const ModelPreset *p = catalog.findPreset(a.preset);
-        if (!p)
-            return unknownIdRefusal(QStringLiteral("--preset"), a.preset, catalog.presetIdList(), QStringLiteral("presets"));
         // The same rule as the window's preset chooser (a gpt2 sequence is shortened to the
         // position table); an explicit --seq-len is still checked below.
         c.scenario = applyPreset(c.scenario, *p, nullptr);

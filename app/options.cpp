@@ -130,6 +130,8 @@ std::optional<Refusal> checkCatalogId(const Catalog &catalog, const char *key, c
         return unknownIdRefusal(option, v, recipeIdList(), QStringLiteral("recipes"));
     if (field == QLatin1String("interconnect") && !catalog.findInterconnect(v))
         return unknownIdRefusal(option, v, catalog.interconnectIdList(), QStringLiteral("interconnects"));
+    if (field == QLatin1String("preset") && !catalog.findPreset(v))
+        return unknownIdRefusal(option, v, catalog.presetIdList(), QStringLiteral("presets"));
     return std::nullopt;
 }
 

@@ -22,7 +22,7 @@ struct Option {
     Apply apply;
 };
 
-/// A catalog id ("gpu", "recipe" or "interconnect" as `key`) the catalog must know, refused
+/// A catalog id ("gpu", "recipe", "interconnect" or "preset" as `key`) the catalog must know, refused
 /// in the catalog's one wording under its option ("--gpu"); other keys pass.
 std::optional<Refusal> checkCatalogId(const Catalog &catalog, const char *key, const QString &v);
 
