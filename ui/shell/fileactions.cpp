@@ -9,6 +9,7 @@
 #include "ui/shell/exportdialog.h"
 #include "ui/views/memorypanel.h"
 #include "ui/views/rooflinepanel.h"
+#include "ui/state/imageformat.h"
 #include "ui/state/scenariocontroller.h"
 #include "core/io/safefile.h"
 #include "core/io/scenariojson.h"
@@ -145,8 +146,7 @@ void FileActions::exportInteractive(ChartKind kind, ImageFormat format)
                                                       start, filter);
     if (path.isEmpty())
         return;
-    const QString suffix = format == ImageFormat::Png ? QStringLiteral("png") : format == ImageFormat::Svg ? QStringLiteral("svg") : QStringLiteral("pdf");
-    if (auto refused = exportChart(kind, pathWithSuffix(path, suffix), dialog.logicalSize(), dialog.scale(), format))
+    if (auto refused = exportChart(kind, pathWithSuffix(path, imageFormatName(format)), dialog.logicalSize(), dialog.scale(), format))
         warn(tr("Cannot export"), *refused);
 }
 
@@ -156,8 +156,10 @@ QString pathWithSuffix(const QString &path, const QString &suffix)
     const QString current = info.suffix().toLower();
     if (current == suffix)
         return path;
-    static const QStringList known = {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("json")};
-    const QString stem = known.contains(current) ? path.left(path.size() - current.size() - 1) : path;
+    bool known = current == QLatin1String("json");
+    for (ImageFormat f : kAllImageFormats)
+        known |= current == imageFormatName(f);
+    const QString stem = known ? path.left(path.size() - current.size() - 1) : path;
     return stem + QLatin1Char('.') + suffix;
 }
 
