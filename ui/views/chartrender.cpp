@@ -180,13 +180,9 @@ public:
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         // Charts wait for their first paint to fit their views (ChartView::resizeEvent); these
         // are rendered, so they fit now, and their own layouts follow.
-        // A text that takes another line once laid out (a strip fitting its lines to its width)
-        // asks for a new layout in turn: a few rounds let it settle.
-        for (int round = 0; round < 3; ++round) {
-            for (ChartView *view : m_frame.findChildren<ChartView *>())
-                view->settle();
-            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-        }
+        for (ChartView *view : m_frame.findChildren<ChartView *>())
+            view->settle();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     }
     ~ChartFrame() { m_frame.hide(); }
     ChartFrame(const ChartFrame &) = delete;
