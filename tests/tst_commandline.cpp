@@ -36,6 +36,17 @@ Run runNapkin(const QStringList &args)
             p.readAllStandardError()};
 }
 
+/// The same command as text, and as JSON (its --json output parsed): a test reads each.
+struct TextAndJson {
+    Run text;
+    QJsonObject json;
+};
+
+TextAndJson runTextAndJson(const QString &args)
+{
+    return {runNapkin(split(args)), QJsonDocument::fromJson(runNapkin(split(args + QStringLiteral(" --json"))).out).object()};
+}
+
 } // namespace
 
 class TestCommandLine final : public QObject
@@ -556,12 +567,11 @@ private slots:
     // A run that does not fit: the report says what fits, and JSON carries it as memory.suggestion.
     void fitSuggestion()
     {
-        const QString args = QStringLiteral("report --preset llama3-70b --gpus 64 --seq-len 8192 --global-batch 128 --batch 1 --flash");
-        const Run text = runNapkin(split(args));
-        QCOMPARE(text.status, 0);
-        QVERIFY2(text.out.contains("-> DOES NOT FIT\n  Fits with: tp "), text.out.constData());
-        const Run json = runNapkin(split(args + QStringLiteral(" --json")));
-        const QJsonObject memory = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("memory")).toObject();
+        const TextAndJson r = runTextAndJson(
+            QStringLiteral("report --preset llama3-70b --gpus 64 --seq-len 8192 --global-batch 128 --batch 1 --flash"));
+        QCOMPARE(r.text.status, 0);
+        QVERIFY2(r.text.out.contains("-> DOES NOT FIT\n  Fits with: tp "), r.text.out.constData());
+        const QJsonObject memory = r.json.value(QStringLiteral("memory")).toObject();
         const QJsonObject suggestion = memory.value(QStringLiteral("suggestion")).toObject();
         for (const char *key : {"tp", "pp", "vpp", "cp", "ep", "dp", "zero_stage", "micro_batch", "recompute", "flash", "fits",
                                 "worst_stage_bytes", "step_seconds"})
@@ -608,12 +618,10 @@ private slots:
     // JSON; a measured peak above the GPU's memory is refused by name.
     void calibrateSaysWhatCannotHaveRun()
     {
-        const QString run = QStringLiteral("calibrate --preset llama3-70b --gpus 8 --measured-step-seconds 6.5");
-        const Run text = runNapkin(split(run));
-        QCOMPARE(text.status, 0);
-        QVERIFY2(text.out.contains("does not fit     llama3-70b, 8 × H100 SXM: estimated 1.40 TB per GPU"), text.out.constData());
-        const Run json = runNapkin(split(run + QStringLiteral(" --json")));
-        const QJsonArray rows = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("runs")).toArray();
+        const TextAndJson r = runTextAndJson(QStringLiteral("calibrate --preset llama3-70b --gpus 8 --measured-step-seconds 6.5"));
+        QCOMPARE(r.text.status, 0);
+        QVERIFY2(r.text.out.contains("does not fit     llama3-70b, 8 × H100 SXM: estimated 1.40 TB per GPU"), r.text.out.constData());
+        const QJsonArray rows = r.json.value(QStringLiteral("runs")).toArray();
         QCOMPARE(rows.size(), qsizetype(1));
         QCOMPARE(rows.first().toObject().value(QStringLiteral("fits")).toBool(true), false);
         const Run peak = runNapkin(split(QStringLiteral("calibrate --preset llama3-8b --gpus 8 --measured-step-seconds 2 --measured-peak-bytes 1e15")));
