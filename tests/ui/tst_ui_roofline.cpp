@@ -18,9 +18,9 @@
 #include <QScatterSeries>
 #include <QSet>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <cmath>
-#include <QWheelEvent>
 
 using namespace napkin;
 using namespace napkin::ui;
@@ -323,6 +323,24 @@ private slots:
         QVERIFY2(shown.contains(QStringLiteral("Attainable TFLOP/s")), qPrintable(shown.join(u'|')));
         for (const QString &t : shown)
             QVERIFY2(!t.contains(QStringLiteral("e+")), qPrintable(t));
+    }
+
+    // Three decade labels of "1e+08" across 3.3 decades stand 0.3 of the plot apart, closer than
+    // the third of it Qt gives each: where they would touch, the axis labels every second decade.
+    void logAxisLabelsNeverTouch()
+    {
+        QLogValueAxis axis;
+        axis.setLabelFormat(QStringLiteral("%g"));
+        axis.setRange(2e7, 4e10);  // labels at 1e8, 1e9 and 1e10
+        const qreal label = QFontMetricsF(axis.labelsFont()).horizontalAdvance(QStringLiteral("1e+08"));
+        const qreal decade = 1 / (std::log10(4e10) - std::log10(2e7));  // of the plot's width
+        const qreal padding = 10;
+        // Wide enough for a label between two ticks (and in a third of the plot): every decade.
+        QCOMPARE(logAxisBaseFor(&axis, (label + padding + 1) / decade), 10);
+        // Wide enough for a third of the plot each, but the ticks stand closer: every second.
+        const qreal between = (label + padding) * 3 + 1;
+        QVERIFY(between * decade < label + padding);
+        QCOMPARE(logAxisBaseFor(&axis, between), 100);
     }
 
     void pointsSlideWithBatch()

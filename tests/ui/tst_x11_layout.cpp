@@ -36,6 +36,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QMenuBar>
 #include <QPushButton>
@@ -267,20 +268,26 @@ private slots:
     void budgetAndLayoutPagesKeepTheirText_data()
     {
         QTest::addColumn<double>("scale");
+        QTest::addColumn<QSize>("size");
         for (double s : offeredScales())
-            QTest::addRow("1024x768, text x%.2f", s) << s;
+            QTest::addRow("1024x768, text x%.2f", s) << s << QSize(1024, 768);
+        // A wider projector, where the inputs take two rows (the law box had run off the page).
+        for (double s : offeredScales())
+            if (s > 1.0)
+                QTest::addRow("1366x768, text x%.2f", s) << s << QSize(1366, 768);
     }
 
     void budgetAndLayoutPagesKeepTheirText()
     {
         QFETCH(double, scale);
+        QFETCH(QSize, size);
         Scenario start = env().deepSeekV3AtDgxCloud();
         start.flashAttention = true;
         MainWindow w(env().catalog(), start);
         w.setFontScale(scale);
-        w.resize(1024, 768);
+        w.resize(size);
         QVERIFY(uitest::showAndWait(w));
-        QTRY_COMPARE(w.size(), QSize(1024, 768));
+        QTRY_COMPARE(w.size(), size);
         Dashboard *dashboard = w.dashboard();
         const auto show = [&](const QString &tab, int page) {
             if (dashboard->currentArrangement() == Dashboard::Arrangement::Tabs) {
@@ -295,11 +302,41 @@ private slots:
         show(QStringLiteral("Budget"), 2);
         BudgetPanel *budget = dashboard->budgetPanel();
         QVERIFY(budget->isVisible());
-        const QRect chart = budget->findChild<ChartView *>()->geometry();
-        const QRect legend = budget->legend()->geometry();
-        QVERIFY2(legend.top() > chart.bottom() && legend.bottom() <= budget->height(),
+        const auto placed = [budget](QWidget *w) { return QRect(w->mapTo(budget, QPoint(0, 0)), w->size()); };
+        const QRect chart = placed(budget->findChild<ChartView *>());
+        const QRect legend = placed(budget->legend());
+        // The page scrolls where its parts need more than the window (text x2 at 1024x768):
+        // the legend ends on the page's scrolled contents, never over the plot.
+        QWidget *column = budget->legend()->parentWidget();
+        const int contentsEnd = column->mapTo(budget, QPoint(0, column->height())).y();
+        QVERIFY2(legend.top() > chart.bottom() && legend.bottom() <= contentsEnd,
                  qPrintable(QStringLiteral("chart %1..%2, legend %3..%4 of %5")
-                                .arg(chart.top()).arg(chart.bottom()).arg(legend.top()).arg(legend.bottom()).arg(budget->height())));
+                                .arg(chart.top()).arg(chart.bottom()).arg(legend.top()).arg(legend.bottom()).arg(contentsEnd)));
+        // Every input whole inside the page, each box as wide as its longest item (a box sized
+        // at text x1 had cut "FLOPs" and "besiroglu2024" at x2), and a whole line of the answer
+        // below the legend, on the page or where it scrolls to (the chart keeps its six lines
+        // of plot; everyTextSizeIsReadable).
+        const QRect page = budget->rect();
+        QWidget *const inputs[] = {budget->amountEdit(), budget->unitBox(), budget->lawBox(), budget->inferenceEdit(),
+                                   budget->applyButton()};
+        for (QWidget *input : inputs) {
+            const QRect at = placed(input);
+            QVERIFY2(page.contains(at), qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 outside the page %6x%7")
+                                                       .arg(input->accessibleName()).arg(at.x()).arg(at.y())
+                                                       .arg(at.width()).arg(at.height()).arg(page.width()).arg(page.height())));
+        }
+        for (QComboBox *box : {budget->unitBox(), budget->lawBox()})
+            QVERIFY2(box->width() >= box->sizeHint().width(),
+                     qPrintable(QStringLiteral("%1: %2 px of %3").arg(box->accessibleName()).arg(box->width()).arg(box->sizeHint().width())));
+        QLabel *answer = budget->summaryLabel();
+        const QRect answerAt(answer->mapTo(column, QPoint(0, 0)), answer->size());
+        const int legendEnd = budget->legend()->geometry().bottom();
+        const int lineEnd = answerAt.top() + answer->fontMetrics().height();
+        QVERIFY2(answerAt.top() > legendEnd && lineEnd <= column->height()
+                     && answer->parentWidget()->height() >= answer->fontMetrics().height(),
+                 qPrintable(QStringLiteral("answer's first line %1..%2, after the legend's %3, of %4 (shown %5 px)")
+                                .arg(answerAt.top()).arg(lineEnd).arg(legendEnd).arg(column->height())
+                                .arg(answer->parentWidget()->height())));
         show(QStringLiteral("Layout"), 1);
         LayoutPicture *picture = dashboard->layoutPicture();
         QVERIFY(picture->isVisible());

@@ -63,15 +63,17 @@ QChar lawGlyph(int i)
 BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent),
       m_catalog(catalog),
-      m_inputs(new QWidget(this)),
+      m_pageArea(new QScrollArea(this)),
+      m_page(new QWidget(m_pageArea)),
+      m_inputs(new QWidget(m_page)),
       m_chart(newChart()),
-      m_view(new ChartView(m_chart, this)),
+      m_view(new ChartView(m_chart, m_page)),
       m_x(new QLogValueAxis),
       m_y(new QValueAxis),
       m_current(new QScatterSeries),
       m_aware(new QScatterSeries),
-      m_legend(new LegendStrip(this)),
-      m_summary(new QLabel(this))
+      m_legend(new LegendStrip(m_page)),
+      m_summary(new QLabel(m_page))
 {
     buildInputs(m_inputs);
     m_view->setAccessibleName(tr("Budget chart"));
@@ -126,19 +128,30 @@ BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
 
     // The chart keeps a readable plot whatever the text size; the answer below scrolls
     // rather than squeezing it (large text on a projector wraps it to many lines).
-    m_summaryArea = new QScrollArea(this);
+    m_summaryArea = new QScrollArea(m_page);
     m_summaryArea->setWidget(m_summary);
     m_summaryArea->setWidgetResizable(true);
     m_summaryArea->setFrameShape(QFrame::NoFrame);
     m_summaryArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    fitToText();
+    // The page scrolls as a last resort: where even a brief legend and one line of answer
+    // leave the chart less than its minimum (large text on a short window), the page keeps
+    // every part whole and scrolls, rather than laying the legend over the plot.
+    auto *column = new QVBoxLayout(m_page);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(4);
+    column->addWidget(m_inputs);
+    column->addWidget(m_view, 3);
+    column->addWidget(m_legend);
+    column->addWidget(m_summaryArea);
+    m_pageArea->setWidget(m_page);
+    m_page->installEventFilter(this);
+    m_pageArea->setWidgetResizable(true);
+    m_pageArea->setFrameShape(QFrame::NoFrame);
+    m_pageArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(4);
-    layout->addWidget(m_inputs);
-    layout->addWidget(m_view, 3);
-    layout->addWidget(m_legend);
-    layout->addWidget(m_summaryArea);
+    layout->addWidget(m_pageArea);
+    fitToText();
     connect(m_view, &ChartView::hovered, this, &BudgetPanel::showHover);
     connect(m_view, &ChartView::left, this, [] { QToolTip::hideText(); });
 }
@@ -157,10 +170,14 @@ void BudgetPanel::buildInputs(QWidget *row)
     m_unit->addItem(tr("GPU-hours"), int(BudgetUnit::GpuHours));
     m_unit->addItem(tr("US dollars"), int(BudgetUnit::Usd));
     m_unit->addItem(tr("days"), int(BudgetUnit::Days));
+    // Every combo follows the text size: one sized at its first show keeps that width
+    // at text x2 and cuts its own item.
+    m_unit->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_unit->setToolTip(tr("GPU-hours and days (on this run's GPUs) become FLOPs at the GPU's peak x the utilisation; "
                           "dollars at its price per GPU-hour"));
     m_law = new QComboBox(row);
     m_law->setAccessibleName(tr("Scaling law"));
+    m_law->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const ScalingLawInfo &info : scalingLaws())
         m_law->addItem(QLatin1String(info.id), int(info.law));
     m_law->setToolTip(tr("besiroglu2024: Hoffmann et al.'s loss form re-fitted by Besiroglu et al. 2024 (the default); "
@@ -219,6 +236,7 @@ void BudgetPanel::setRequest(const BudgetRequest &request)
     m_law->setCurrentIndex(m_law->findData(int(request.law)));
     m_ratio->setValue(request.tokensPerParam);
     m_ratio->setVisible(request.law == ScalingLaw::TokensPerParam && m_inputs->isVisibleTo(this));
+    arrangeInputs();
     m_inference->setText(request.inferenceTokens > 0 ? QString::number(request.inferenceTokens, 'g', 6) : QString());
     recompute();
 }
@@ -231,6 +249,7 @@ void BudgetPanel::readInputs()
     r.law = static_cast<ScalingLaw>(m_law->currentData().toInt());
     r.tokensPerParam = m_ratio->value();
     m_ratio->setVisible(r.law == ScalingLaw::TokensPerParam);
+    arrangeInputs();
     const QString amount = m_amount->text().trimmed();
     const auto parsedAmount = amount.isEmpty() ? std::optional<double>(0) : parseReal(amount);
     const QString inference = m_inference->text().trimmed();
@@ -455,25 +474,52 @@ void BudgetPanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
 void BudgetPanel::arrangeInputs()
 {
     // One row where it fits with a dozen characters in each number field; else two, the
-    // serving tokens and Apply below (large text, a narrow window).
+    // serving tokens and Apply below; else three, the budget, the law and the serving tokens
+    // each on its own row (large text in a narrow window). Each is tried, and measured as laid
+    // out: the labels and boxes share columns, so no sum of their widths says what a row takes.
+    QScrollBar *const bar = m_pageArea->verticalScrollBar();
+    const int room = width() - (bar->isVisibleTo(this) ? bar->sizeHint().width() : 0);
+    int rows = 1;
+    for (; rows < 3; ++rows) {
+        placeInputs(rows);
+        m_inputsGrid->invalidate();
+        if (room <= 0 || m_inputsGrid->minimumSize().width() <= room)
+            break;
+    }
+    if (rows == 3)
+        placeInputs(3);
+}
+
+void BudgetPanel::placeInputs(int rows)
+{
+    // Three rows are for a narrow page: there each number field takes the row's room left, and
+    // asks for no more than six characters, so that the page never grows wider than its window.
     const int chars = 12 * fontMetrics().averageCharWidth();
     for (QLineEdit *edit : {m_amount, m_inference})
-        edit->setMinimumWidth(chars);
+        edit->setMinimumWidth(rows == 3 ? chars / 2 : chars);
     QWidget *const all[] = {m_budgetLabel, m_amount, m_unit, m_lawLabel, m_law, m_ratio, m_servingLabel, m_inference, m_apply};
-    int oneRow = 0;
-    for (QWidget *w : all)
-        oneRow += (w == m_amount || w == m_inference ? chars : w->sizeHint().width()) + m_inputsGrid->horizontalSpacing();
-    const bool twoRows = width() > 0 && width() < oneRow;
-    if (twoRows == m_twoRows && m_inputsGrid->count() > 0)
-        return;
-    m_twoRows = twoRows;
     for (QWidget *w : all)
         m_inputsGrid->removeWidget(w);
-    for (int c = 0; c < 8; ++c)
+    for (int c = 0; c < 9; ++c)
         m_inputsGrid->setColumnStretch(c, 0);
+    if (rows == 3) {
+        // label | field (stretches) | companion: the unit, Apply. The law's names are the
+        // widest, so its box spans both; the ratio (tokens-per-param only) takes a row below.
+        m_inputsGrid->addWidget(m_budgetLabel, 0, 0);
+        m_inputsGrid->addWidget(m_amount, 0, 1);
+        m_inputsGrid->addWidget(m_unit, 0, 2);
+        m_inputsGrid->addWidget(m_lawLabel, 1, 0);
+        m_inputsGrid->addWidget(m_law, 1, 1, 1, 2);
+        m_inputsGrid->addWidget(m_ratio, 2, 1, 1, 2);
+        m_inputsGrid->addWidget(m_servingLabel, 3, 0);
+        m_inputsGrid->addWidget(m_inference, 3, 1);
+        m_inputsGrid->addWidget(m_apply, 3, 2);
+        m_inputsGrid->setColumnStretch(1, 1);
+        return;
+    }
     for (int i = 0; i < 6; ++i)
         m_inputsGrid->addWidget(all[i], 0, i);
-    if (twoRows) {
+    if (rows == 2) {
         m_inputsGrid->addWidget(m_servingLabel, 1, 0);
         m_inputsGrid->addWidget(m_inference, 1, 1);
         m_inputsGrid->addWidget(m_apply, 1, 2);
@@ -482,7 +528,7 @@ void BudgetPanel::arrangeInputs()
             m_inputsGrid->addWidget(all[i], 0, i);
     }
     m_inputsGrid->setColumnStretch(1, 2);
-    if (!twoRows)
+    if (rows == 1)
         m_inputsGrid->setColumnStretch(7, 1);
 }
 
@@ -499,35 +545,54 @@ void BudgetPanel::fitChartHeight()
     // The chart asks for thirteen lines and keeps at least eleven (six of them plot). Where
     // the inputs, the legend and two lines of the answer leave it less, the legend names its
     // entries without their figures, and then the answer keeps one line (it scrolls; its
-    // tooltip has it whole): at text x2 on a 1024x768 projector the chart's minimum had pushed
-    // the legend over the plot.
-    const QLayout *box = layout();
-    if (!box)
+    // tooltip has it whole). Below that the page scrolls: at text x2 on a 1024x768 projector
+    // the chart's minimum had pushed the legend over the plot, and then cut the answer.
+    const QLayout *box = m_page->layout();
+    if (!box || !layout())
         return;  // still being built: the first resize comes after the layout
     const int line = fontMetrics().height();
     const QMargins m = box->contentsMargins();
     const int fixed = m.top() + m.bottom() + 3 * box->spacing() + m_inputs->sizeHint().height();
     constexpr int kChartLines = 11;
-    int answer = 2 * line + 4;
+    // Whole lines of the answer, none cut through (its own scroll bar shows the rest).
+    const int answerLine = fontMetrics().lineSpacing();  // the answer is in the page's font
+    int answer = 2 * answerLine;
     // contentsRect(): under an error banner the dashboard moves the page's contents down.
     const auto room = [&] { return contentsRect().height() - fixed - answer - m_legend->sizeHint().height(); };
     m_legend->setEntries(m_fullLegend);
     if (room() < kChartLines * line)
         m_legend->setEntries(m_briefLegend);
     if (room() < kChartLines * line)
-        answer = line + 4;
-    if (m_summaryArea->minimumHeight() != answer)
-        m_summaryArea->setMinimumHeight(answer);
+        answer = answerLine;
     const int chart = std::clamp(room(), kChartLines * line, 13 * line);
     if (m_view->minimumHeight() != chart)
         m_view->setMinimumHeight(chart);
+    // The answer takes the whole lines left beside the chart's thirteen, up to all of its own.
+    const int width = std::max(1, m_summaryArea->width() - m_summaryArea->verticalScrollBar()->sizeHint().width());
+    const int ownLines = (m_summary->heightForWidth(width) + answerLine - 1) / answerLine;
+    const int spareLines = (contentsRect().height() - fixed - m_legend->sizeHint().height() - 13 * line) / answerLine;
+    answer = std::max(answer, std::min(spareLines, ownLines) * answerLine);
+    if (m_summaryArea->minimumHeight() != answer || m_summaryArea->maximumHeight() != answer)
+        m_summaryArea->setFixedHeight(answer);
+    // The page's least height, said outright: the legend and the answer wrap to the width, which
+    // a layout's minimum does not follow.
+    const int least = fixed + chart + answer + m_legend->sizeHint().height();
+    if (m_page->minimumHeight() != least)
+        m_page->setMinimumHeight(least);
+}
+
+bool BudgetPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // The legend's rows follow its width, known only once the page is laid out.
+    if (watched == m_page && event->type() == QEvent::LayoutRequest)
+        fitChartHeight();
+    return QWidget::eventFilter(watched, event);
 }
 
 void BudgetPanel::fitSummary()
 {
-    // As tall as the answer, when there is room; the chart's minimum wins when there is not.
-    const int width = std::max(1, m_summaryArea->width() - m_summaryArea->verticalScrollBar()->sizeHint().width());
-    m_summaryArea->setMaximumHeight(std::max(m_summaryArea->minimumHeight(), m_summary->heightForWidth(width) + 4));
+    // Its height is whole lines of the page's room (fitChartHeight), now for the new text.
+    fitChartHeight();
 }
 
 void BudgetPanel::fitToText()
@@ -535,7 +600,6 @@ void BudgetPanel::fitToText()
     // A title, six lines of plot, tick labels and the axis title; the answer at least two lines.
     const int line = fontMetrics().height();
     m_view->setMinimumHeight(13 * line);
-    m_summaryArea->setMinimumHeight(2 * line + 4);
     fitChartHeight();
     fitSummary();
 }

@@ -70,6 +70,7 @@ signals:
 protected:
     void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void buildInputs(QWidget *row);
@@ -80,12 +81,14 @@ private:
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
     void fitToText();
     void fitSummary();
-    /// The chart's minimum height: thirteen lines, fewer where the panel is short.
+    /// The chart's minimum height: thirteen lines, fewer where the panel is short; and the
+    /// page's, below which it scrolls.
     void fitChartHeight();
     QList<LegendEntry> m_fullLegend;   ///< every entry with its figures
     QList<LegendEntry> m_briefLegend;  ///< the same entries, named only
-    /// The inputs in one row, or two when one would squeeze the number fields.
+    /// The inputs in one row, two or three, as the width allows.
     void arrangeInputs();
+    void placeInputs(int rows);
 
     const Catalog &m_catalog;
     std::optional<Report> m_report;
@@ -94,12 +97,13 @@ private:
     QString m_inputProblem;  ///< the inputs' text refused (kept until they change)
     QString m_problem;       ///< what the page shows instead of an answer: that, or computeBudget's refusal
 
+    QScrollArea *m_pageArea;  ///< scrolls the page when even its minimum is taller than the window
+    QWidget *m_page;          ///< the inputs, chart, legend and answer in one column
     QWidget *m_inputs;
     QGridLayout *m_inputsGrid = nullptr;
     QLabel *m_budgetLabel = nullptr;
     QLabel *m_lawLabel = nullptr;
     QLabel *m_servingLabel = nullptr;
-    bool m_twoRows = false;
     QLineEdit *m_amount = nullptr;
     QComboBox *m_unit = nullptr;
     QComboBox *m_law = nullptr;

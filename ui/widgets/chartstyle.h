@@ -43,8 +43,9 @@ void setFittingAxisTitle(QChart *chart, QAbstractAxis *axis, const QString &full
 void fitAxisTitles(QChart *chart);
 
 /// The base (10, 100, 1000 or 10000) whose powers label a horizontal log axis `plotWidth`
-/// pixels wide without Qt Charts eliding any: it gives each label the width over the number of
-/// labels, and a large text on a narrow plot would turn 1000 into "100…".
+/// pixels wide without Qt Charts eliding any (it gives each label the width over the number of
+/// labels, and a large text on a narrow plot would turn 1000 into "100…") and without two
+/// labels running into each other ("1e+081e+09").
 int logAxisBaseFor(const QLogValueAxis *axis, qreal plotWidth);
 /// Sets every horizontal log axis of `chart` to logAxisBaseFor() its plot, now and whenever
 /// the axis's range changes.
