@@ -12,6 +12,7 @@
 #include <QSlider>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QStackedWidget>
 #include <QTest>
 #include <QUndoStack>
 
@@ -169,6 +170,26 @@ private slots:
         // Round from the first to the last enabled tab (training shuts none of its own).
         QTest::keyClick(width, Qt::Key_PageUp, Qt::ControlModifier);
         QTRY_COMPARE(dashboard->tabs()->currentIndex(), dashboard->tabs()->count() - 1);
+    }
+
+    // On a wide screen the pages switch as the page buttons do: serving greys Parallel
+    // training, and Ctrl+Tab passes over it (it had opened it, with training's figures).
+    void nextPagePassesTheGreyedOne()
+    {
+        Scenario serving;
+        serving.mode = Mode::Inference;
+        MainWindow w(env().catalog(), serving);
+        w.resize(1920, 1080);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        Dashboard *dashboard = w.dashboard();
+        QTRY_VERIFY(dashboard->currentArrangement() != Dashboard::Arrangement::Tabs);
+        QStackedWidget *pages = dashboard->pageTabs();
+        QCOMPARE(pages->currentIndex(), 0);
+        QTest::keyClick(&w, Qt::Key_Tab, Qt::ControlModifier);
+        QTRY_COMPARE(pages->currentIndex(), 2);  // the budget, past Parallel training
+        QTest::keyClick(&w, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(pages->currentIndex(), 0);
     }
 };
 

@@ -698,9 +698,15 @@ void Dashboard::placeError()
 void Dashboard::showNextPage(int step)
 {
     if (!m_tabbed) {
+        // As the page switch: a greyed page (Parallel training while serving) is passed over.
         const int n = m_top->count();
-        if (n > 0)
-            m_top->setCurrentIndex(((m_top->currentIndex() + step) % n + n) % n);
+        for (int i = 1; i <= n; ++i) {
+            const int next = ((m_top->currentIndex() + i * step) % n + n) % n;
+            if (next >= static_cast<int>(std::size(m_pageButtons)) || !m_pageButtons[next] || m_pageButtons[next]->isEnabled()) {
+                m_top->setCurrentIndex(next);
+                return;
+            }
+        }
         return;
     }
     const int n = m_tabs->count();
