@@ -125,6 +125,9 @@ QString TextStrip::layoutText(bool oneLine) const
     static const QRegularExpression afterDigit(QStringLiteral("(\\d) (?=[^\\s\u00B7])"));
     text.replace(afterDigit, QStringLiteral("\\1\u00A0"));
     text.replace(QStringLiteral("GPU-hour"), QStringLiteral("GPU\u2011hour"));
+    // A rate keeps its unit whole: "tokens/s", "GB/s" and "FLOP/s" had broken after the slash.
+    static const QRegularExpression rate(QStringLiteral("(?<=\\w)/(?=\\w)"));
+    text.replace(rate, QStringLiteral("/\u2060"));
     return text;
 }
 
