@@ -223,6 +223,24 @@ private slots:
         QCOMPARE(serving->run.mode, Mode::Training);
     }
 
+    // The page's starting budget is the run's own compute, 6ND over the parameters a token
+    // runs through: gpt-oss-120b runs 4 of its 128 experts a token (OpenAI 2025, gpt-oss model
+    // card, Table 1: 116.83B total, 5.13B active), and its budget had been 6 x the total x D,
+    // 20x the run's compute. A dense model's active parameters are its total.
+    void ownBudgetIsTheComputeTheRunDoes()
+    {
+        for (const char *preset : {"gpt-oss-120b", "llama3-70b"}) {
+            const Scenario s = test::presetScenario(preset);
+            const ParamBreakdown p = scenarioParams(s);
+            QCOMPARE(scenarioBudgetFlops(s), 6 * static_cast<double>(p.active) * s.tokens);
+            // No more than the embeddings above Kaplan's 6ND the report prints.
+            const auto report = computeReport(s, test::catalog());
+            QVERIFY2(report.ok(), qPrintable(report.refusalMessage()));
+            const double ratio = scenarioBudgetFlops(s) / report->flops.training6nd;
+            QVERIFY2(ratio >= 1 && ratio < 1.3, qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(preset)).arg(ratio)));
+        }
+    }
+
     // End to end: the budget in each form, and the refusals that name their field.
     void budgetForms()
     {

@@ -51,7 +51,9 @@ const char *budgetUnitKey(BudgetUnit unit)
 
 double scenarioBudgetFlops(const Scenario &s)
 {
-    return 6 * static_cast<double>(scenarioParams(s).total) * s.tokens;
+    // A token runs through the active parameters: a Mixture-of-Experts' compute is theirs, not
+    // its total's (gpt-oss-120b's total had made its budget 25x the run's own).
+    return 6 * static_cast<double>(scenarioParams(s).active) * s.tokens;
 }
 
 Result<BudgetReport> computeBudget(const Scenario &scenario, const Catalog &catalog, const BudgetRequest &request)

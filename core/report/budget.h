@@ -77,8 +77,10 @@ struct BudgetReport {
 /// negative inference tokens, and a budget too small or too large for any shape.
 Result<BudgetReport> computeBudget(const Scenario &s, const Catalog &catalog, const BudgetRequest &request);
 
-/// The scenario's own training compute, 6ND with its parameters and tokens: the Budget page's
-/// starting budget, so that the page first shows where the current model stands.
+/// The scenario's own training compute, 6ND with N the parameters a token runs through
+/// (embeddings included, as Hoffmann et al. 2022 count; a Mixture-of-Experts' active ones) and
+/// its tokens: the Budget page's starting budget, so that the page first shows where the current
+/// model stands.
 double scenarioBudgetFlops(const Scenario &s);
 
 } // namespace napkin

@@ -161,8 +161,8 @@ void BudgetPanel::buildInputs(QWidget *row)
     m_amount = new QLineEdit(row);
     m_amount->setAccessibleName(tr("Budget amount"));
     m_amount->setToolTip(tr("The training budget, e.g. 5.76e23 FLOPs, 1e6 GPU-hours, 2e6 dollars or 30 days; "
-                            "empty: this run's own training compute, 6ND with N all its parameters, embeddings "
-                            "included, as Hoffmann et al. 2022 count them (the Time and cost tab's 6ND counts Kaplan "
+                            "empty: this run's own training compute, 6ND with N the parameters a token runs through "
+                            "(a Mixture-of-Experts' active ones), embeddings included, as Hoffmann et al. 2022 count them (the Time and cost tab's 6ND counts Kaplan "
                             "et al. 2020's N, without the embeddings)"));
     m_unit = new QComboBox(row);
     m_unit->setAccessibleName(tr("Budget unit"));
@@ -322,7 +322,10 @@ void BudgetPanel::showCurves()
     const LossCoefficients &c = lossCoefficients(b.request.law);
     // The curves span the axis: the optima's neighbourhood and this run's model, which a
     // slider at its far end puts beyond it (the star had stood past the curves' end).
-    const double runParams = static_cast<double>(m_report->params.total);
+    // The laws are fitted to dense models: a Mixture-of-Experts stands at the parameters a
+    // token runs through, on its budget's curve (at its total it had stood off the curve, at
+    // 25x the compute it ran).
+    const double runParams = static_cast<double>(m_report->params.active);
     const double nLow = std::min(computeOptimal(c, b.flops * kCurveScales[0]).params / 20, runParams / 2);
     const double nHigh = std::max(computeOptimal(c, b.flops * kCurveScales[2]).params * 20, runParams * 2);
     double lowest = INFINITY;
@@ -373,7 +376,9 @@ void BudgetPanel::showCurves()
         legend.append({lawColor(i), tr("%1: N = %2").arg(id, fmt::compactCount(b.laws[i].optimal.params)), lawGlyph(i)});
         brief.append({lawColor(i), id, lawGlyph(i)});
     }
-    legend.append({Qt::black, tr("this run: %1 on %2 tokens").arg(fmt::compactCount(runParams), fmt::compactCount(r.scenario.tokens)),
+    const QString runText = r.params.active < r.params.total ? tr("this run: %1 active on %2 tokens")
+                                                             : tr("this run: %1 on %2 tokens");
+    legend.append({Qt::black, runText.arg(fmt::compactCount(runParams), fmt::compactCount(r.scenario.tokens)),
                    QChar(0x2605)});
     brief.append({Qt::black, tr("this run"), QChar(0x2605)});
     if (b.inferenceAware) {
