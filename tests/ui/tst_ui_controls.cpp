@@ -26,6 +26,7 @@
 #include "ui/views/timepanel.h"
 
 #include <QAbstractButton>
+#include <QSet>
 #include <QAction>
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
@@ -514,18 +515,23 @@ private slots:
     {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<double>("fontScale");
-        QTest::newRow("1280x720") << QSize(1280, 720) << 1.0;
-        QTest::newRow("1024x768, text x2") << QSize(1024, 768) << 2.0;
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("1280x720") << QSize(1280, 720) << 1.0 << QStringLiteral("llama3-70b");
+        QTest::newRow("1024x768, text x2") << QSize(1024, 768) << 2.0 << QStringLiteral("llama3-70b");
+        // gpt-oss-120b at micro-batch 8 on 8 GPUs fits none: a mark on every bar, tall and short.
+        QTest::newRow("MoE, 1366x768") << QSize(1366, 768) << 1.0 << QStringLiteral("gpt-oss-120b");
+        QTest::newRow("MoE, 1024x768, text x2") << QSize(1024, 768) << 2.0 << QStringLiteral("gpt-oss-120b");
     }
 
     void gpuChartMarksStandApart()
     {
         QFETCH(QSize, size);
         QFETCH(double, fontScale);
-        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
+        QFETCH(QString, preset);
+        Scenario s = env().presetScenario(preset);
         s.gpus = 8;
         s.seqLen = 8192;
-        s.microBatch = 1;
+        s.microBatch = preset == QLatin1String("gpt-oss-120b") ? 8 : 1;
         MainWindow w(env().catalog(), s);
         w.resize(size);
         w.setFontScale(fontScale);
@@ -540,9 +546,18 @@ private slots:
                 continue;
             ++shown;
             QVERIFY2(!mark.intersects(previous), qPrintable(QStringLiteral("mark %1 (%2) touches the one before it").arg(i).arg(chart->marks()[i])));
+            QVERIFY2(mark.top() >= chart->chart()->plotArea().top() - 1,
+                     qPrintable(QStringLiteral("mark %1 (%2) runs past the plot's top").arg(i).arg(chart->marks()[i])));
             previous = mark;
         }
         QVERIFY(shown > 0);
+        // One form for every mark: "no fit" beside "does not fit (16.0 GiB)" reads as two states.
+        QSet<int> lengths;
+        const QStringList drawn = chart->shownMarks();
+        for (int i = 0; i < drawn.size(); ++i)
+            if (!drawn[i].isEmpty() && chart->marks()[i].startsWith(QLatin1String("does not fit")))
+                lengths << (drawn[i] == chart->marks()[i] ? 0 : drawn[i] == QStringLiteral("✗") ? 2 : 1);
+        QVERIFY2(lengths.size() <= 1, qPrintable(drawn.join(QLatin1String(" | "))));
     }
 
     void gpuChartLabelsFit_data()

@@ -253,34 +253,53 @@ bool GpuTimeChart::markBacked(int i) const
 void GpuTimeChart::placeMarks()
 {
     const QRectF area = m_chart->plotArea();
-    // Written upwards, each mark is a line of text wide: where bars stand closer than that
-    // (large text on a small window), a mark that would touch the one before it is left out,
-    // its hatched bar and its tooltip saying the same.
-    double lastRight = -std::numeric_limits<double>::infinity();
-    for (int i = 0; i < m_marks.size(); ++i) {
-        QGraphicsSimpleTextItem *mark = m_marks[i];
-        // Written upwards, the mark stands on its bar's top where it fits there (a hatched bar
-        // under the text made it hard to read); else it starts on the axis, over the bar, on a
-        // backing of its own. The full text, else a short one, else a cross (the tooltip
-        // always has the whole story).
-        const double value = m_set->at(i) + m_tooBig->at(i);
-        const double barTop = area.isEmpty() ? area.bottom()
-                                             : std::clamp(m_chart->mapToPosition(QPointF(i, value), m_series).y(),
-                                                          area.top(), area.bottom());
-        const QString full = mark->data(kFullMark).toString();
-        const QString brief = mark->data(kShortMark).toString();
-        QString shown;
-        bool onBar = true;
-        for (const auto &[candidate, above] : {std::pair{full, true}, std::pair{brief, true}, std::pair{full, false},
-                                               std::pair{brief, false}, std::pair{QStringLiteral("✗"), false}}) {
-            shown = candidate;
-            onBar = above;
-            const double room = (above ? barTop : area.bottom()) - area.top() - 6;
-            if (candidate.isEmpty() || markWidth(mark, candidate) <= room)
-                break;
-        }
+    // Written upwards, a mark stands on its bar's top where it fits there (a hatched bar under
+    // the text made it hard to read); else it starts on the axis, over the bar, on a backing of
+    // its own. Every mark takes one form, the first that all of them fit in: the full text on
+    // the bars, the short one on the bars, the short one anywhere, else a cross (the tooltip
+    // always has the whole story). Mixed forms read as different states: "no fit" beside
+    // "does not fit (16.0 GiB)".
+    const int count = static_cast<int>(m_marks.size());
+    QList<double> barTops(count, area.bottom());
+    for (int i = 0; i < count && !area.isEmpty(); ++i)
+        barTops[i] = std::clamp(m_chart->mapToPosition(QPointF(i, m_set->at(i) + m_tooBig->at(i)), m_series).y(),
+                                area.top(), area.bottom());
+    const auto textOf = [this](int i, MarkForm form) {
+        const QString full = m_marks[i]->data(kFullMark).toString();
         if (full.isEmpty())
-            shown.clear();
+            return QString();
+        return form == MarkForm::Full ? full : form == MarkForm::Brief ? m_marks[i]->data(kShortMark).toString()
+                                                                       : QStringLiteral("✗");
+    };
+    const auto fitsOnBar = [&](int i, const QString &text) {
+        return markWidth(m_marks[i], text) <= barTops[i] - area.top() - 6;
+    };
+    const auto fitsOnAxis = [&](int i, const QString &text) {
+        return markWidth(m_marks[i], text) <= area.bottom() - area.top() - 6;
+    };
+    MarkForm form = MarkForm::Cross;
+    bool onBarsOnly = false;
+    for (const auto &[candidate, barsOnly] : {std::pair{MarkForm::Full, true}, std::pair{MarkForm::Brief, true},
+                                              std::pair{MarkForm::Brief, false}}) {
+        bool all = true;
+        for (int i = 0; i < count && all; ++i) {
+            const QString text = textOf(i, candidate);
+            all = text.isEmpty() || fitsOnBar(i, text) || (!barsOnly && fitsOnAxis(i, text));
+        }
+        if (all) {
+            form = candidate;
+            onBarsOnly = barsOnly;
+            break;
+        }
+    }
+    // Each mark is a line of text wide: where bars stand closer than that (large text on a
+    // small window), a mark that would touch the one before it is left out, its hatched bar
+    // and its tooltip saying the same.
+    double lastRight = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < count; ++i) {
+        QGraphicsSimpleTextItem *mark = m_marks[i];
+        QString shown = textOf(i, form);
+        const bool onBar = onBarsOnly || (!shown.isEmpty() && fitsOnBar(i, shown));
         const double x = m_chart->mapToPosition(QPointF(i, 0), m_series).x();
         const double half = QFontMetricsF(mark->font()).height() / 2;
         if (!shown.isEmpty() && x - half < lastRight + 1)
@@ -290,15 +309,23 @@ void GpuTimeChart::placeMarks()
         if (mark->text() != shown)
             mark->setText(shown);
         QGraphicsRectItem *backing = m_markBackings[i];
-        const bool backed = !shown.isEmpty() && !onBar && barTop < area.bottom() - 1;
+        const bool backed = !shown.isEmpty() && !onBar && barTops[i] < area.bottom() - 1;
         backing->setVisible(backed);
         if (shown.isEmpty() || area.isEmpty())
             continue;
         if (backed)
             backing->setRect(mark->boundingRect().adjusted(-1, 0, 1, 0));
         // Turned -90°, the text's height lies along x: centre it on the bar, start above the axis.
-        mark->setPos(x - mark->boundingRect().height() / 2, (onBar ? barTop : area.bottom()) - 3);
+        mark->setPos(x - mark->boundingRect().height() / 2, (onBar ? barTops[i] : area.bottom()) - 3);
     }
+}
+
+QStringList GpuTimeChart::shownMarks() const
+{
+    QStringList out;
+    for (const QGraphicsSimpleTextItem *mark : m_marks)
+        out << mark->text();
+    return out;
 }
 
 double GpuTimeChart::markWidth(const QGraphicsSimpleTextItem *mark, const QString &text) const

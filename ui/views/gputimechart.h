@@ -57,6 +57,8 @@ public:
     /// The words drawn upright over each GPU's bar: "does not fit (16 GiB)", "no fp32 peak", or
     /// empty. In the plot, so that they never take room from it.
     QStringList marks() const;
+    /// The marks as drawn: all in one form (full, short, or a cross), empty where left out.
+    QStringList shownMarks() const;
     /// Where GPU i's mark is drawn, in chart coordinates, and whether it stands on a backing of
     /// its own (written over its bar, where the bar leaves too little room above it).
     QRectF markRect(int i) const;
@@ -69,6 +71,7 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    enum class MarkForm { Full, Brief, Cross };
     void restyle();
     double markWidth(const QGraphicsSimpleTextItem *mark, const QString &text) const;
     /// Inference mode: the cost per million output tokens on each GPU, "does not fit" where
