@@ -7,6 +7,10 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/views/dashboard.h"
 #include "ui/state/scenariocontroller.h"
+#include "ui/widgets/textstrip.h"
+#include "ui/views/rooflinepanel.h"
+#include "ui/views/timepanel.h"
+#include "core/text/formulas.h"
 
 #include <QAction>
 #include <QSlider>
@@ -170,6 +174,32 @@ private slots:
         // Round from the first to the last enabled tab (training shuts none of its own).
         QTest::keyClick(width, Qt::Key_PageUp, Qt::ControlModifier);
         QTRY_COMPARE(dashboard->tabs()->currentIndex(), dashboard->tabs()->count() - 1);
+    }
+
+    // One chart at a time: the formula under it is the chart's own (the Roofline tab had shown
+    // the Memory page's "Model state per GPU = ..."), until a control changes another figure.
+    void formulaFollowsTheChartInSight()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1024, 768);
+        w.setFontScale(2.0);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        Dashboard *dashboard = w.dashboard();
+        QTRY_VERIFY(dashboard->currentArrangement() == Dashboard::Arrangement::Tabs);
+        const Report &report = *w.controller()->report();
+        const auto formulaOf = [&](FormulaTopic topic) { return formulaText(report, topic, ByteUnit::GB); };
+        QCOMPARE(dashboard->formulaStrip()->text(), formulaOf(FormulaTopic::ModelState));
+        dashboard->tabs()->setCurrentWidget(dashboard->rooflinePanel());
+        QCOMPARE(dashboard->formulaStrip()->text(), formulaOf(FormulaTopic::Roofline));
+        dashboard->tabs()->setCurrentWidget(dashboard->timePanel());
+        QCOMPARE(dashboard->formulaStrip()->text(), formulaOf(FormulaTopic::Time));
+        // A change names its own formula, on any tab: layers move the parameter count.
+        Scenario deeper = w.controller()->scenario();
+        deeper.model.layers += 1;
+        w.controller()->propose(deeper, QStringLiteral("layers"));
+        QCOMPARE(dashboard->formulaStrip()->text(),
+                 formulaText(*w.controller()->report(), FormulaTopic::Params, ByteUnit::GB));
     }
 
     // On a wide screen the pages switch as the page buttons do: serving greys Parallel

@@ -316,8 +316,10 @@ void Dashboard::buildPageBar()
 void Dashboard::setUpTabs()
 {
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_tabbed && !m_arranging)
+        if (m_tabbed && !m_arranging) {
             m_tabChosen = true;
+            showFormulaOf(m_tabs->currentWidget());
+        }
         placeErrorIfShown();  // each page's charts start at their own height, once laid out
     });
     m_tabs->setDocumentMode(true);
@@ -327,6 +329,25 @@ void Dashboard::setUpTabs()
     // Either arrangement fits any size; the choice between them is made from the text size.
     m_pages->setMinimumSize(0, 0);
     m_pages->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+}
+
+void Dashboard::showFormulaOf(const QWidget *page)
+{
+    // One chart at a time: the formula under it is that chart's, until a control changes
+    // another figure (a training page's; serving has one formula for all of them).
+    if (!m_lastReport || m_lastReport->inference)
+        return;
+    std::optional<FormulaTopic> topic;
+    if (page == m_memoryCell || page == m_stages)
+        topic = FormulaTopic::ModelState;
+    else if (page == m_roofline)
+        topic = FormulaTopic::Roofline;
+    else if (page == m_time || page == m_step || page == m_time->everyGpuPlace())
+        topic = FormulaTopic::Time;
+    if (!topic || *topic == m_topic)
+        return;
+    m_topic = *topic;
+    m_formula->setText(formulaText(*m_lastReport, m_topic, m_unit));
 }
 
 void Dashboard::setUpRecipients()

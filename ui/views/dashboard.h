@@ -156,6 +156,8 @@ private:
     void buildPageBar();
     /// The one-view-at-a-time tabs, and the stack that holds them and the pages.
     void setUpTabs();
+    /// Tabbed: the formula strip shows the formula of the chart in sight.
+    void showFormulaOf(const QWidget *page);
     void setUpRecipients();
 
     /// The memory chart, the serving tab and the time panel for the report's mode.
