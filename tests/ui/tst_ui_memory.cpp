@@ -12,6 +12,7 @@
 #include "ui/widgets/textstrip.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/views/memorypanel.h"
+#include "ui/views/fitfix.h"
 #include "ui/controls/moreoptions.h"
 #include "ui/state/scenariocontroller.h"
 #include "core/text/stepexplain.h"
@@ -181,6 +182,39 @@ private slots:
         for (int s = 0; s < 4; ++s)
             QCOMPARE(memory->barSet(MemoryComponent::Params)->isBarSelected(s), s != stage);
         QVERIFY(memory->categoryAxis()->categories().at(stage).contains(QStringLiteral("▶")));
+    }
+
+    // Large text in a narrow panel: Apply and Axis go under the banner rather than cut it to
+    // "✘ DOES NOT FIT: 848.6 GB …", which had lost the fix's line.
+    void fitBannerKeepsItsFix()
+    {
+        // Megatron-Bridge's GPT-OSS layout (64 GPUs, PP 4, EP 8, batch 1280 of 4,096 tokens) at
+        // micro-batch 8: 848.6 GB a GPU; micro-batch 1 fits.
+        Scenario s = env().presetScenario(QStringLiteral("gpt-oss-120b"));
+        s.gpus = 64;
+        s.pp = 4;
+        s.ep = 8;
+        s.globalBatch = 1280;
+        s.seqLen = 4096;
+        s.microBatch = 8;
+        MainWindow w(env().catalog(), s);
+        w.resize(1024, 768);
+        w.setFontScale(2.0);
+        QVERIFY(uitest::showAndWait(w));
+        QTRY_VERIFY(w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs);
+        w.dashboard()->tabs()->setCurrentWidget(w.dashboard()->memoryPanel()->parentWidget());
+        MemoryPanel *memory = w.dashboard()->memoryPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(memory->fitFix()->suggestion().has_value(), 20000);
+        const Banner *banner = memory->fitsBanner();
+        QTRY_VERIFY2(banner->shownText().contains(QLatin1String("Fits with")), qPrintable(banner->shownText()));
+        QVERIFY2(banner->shownText().contains(QLatin1String("of 85.9")), qPrintable(banner->shownText()));
+        // The buttons stay in the panel and off the banner.
+        const QRect bannerBox = banner->geometry();
+        for (const QWidget *button : {static_cast<const QWidget *>(memory->fitFix())}) {
+            QVERIFY(button->isVisibleTo(memory));
+            QVERIFY(!button->geometry().intersects(bannerBox));
+            QVERIFY(memory->rect().contains(button->geometry()));
+        }
     }
 
     void axisFocusShowsTheChosenStage()

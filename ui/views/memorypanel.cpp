@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QChart>
 #include <QEvent>
+#include <QGridLayout>
 #include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
@@ -80,17 +81,17 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    auto *top = new QHBoxLayout;
-    top->setContentsMargins(0, 0, 0, 0);
-    top->addWidget(m_banner, 1);
-    top->addWidget(m_fix, 0, Qt::AlignTop);
-    top->addWidget(m_focusButton, 0, Qt::AlignTop);
+    m_top = new QGridLayout;
+    m_top->setContentsMargins(0, 0, 0, 0);
+    m_top->setSpacing(layout->spacing());
+    m_top->setColumnStretch(0, 1);
+    placeTopRow(false);
     connect(m_fix, &FitFix::suggestionChanged, this, [this] {
         if (m_report)
             updateBanner();
     });
     connect(m_fix, &FitFix::applyRequested, this, &MemoryPanel::fixChosen);
-    layout->addLayout(top);
+    layout->addLayout(m_top);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
 
@@ -207,6 +208,7 @@ void MemoryPanel::setToolbarVisible(bool visible)
 {
     m_focusButton->setVisible(visible);
     m_fix->setActive(visible);
+    arrangeTopRow();
 }
 
 QString MemoryPanel::totalText(int stage) const
@@ -458,11 +460,13 @@ void MemoryPanel::updateBanner()
             m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT: %1 of %2\nFits with %3").arg(used, capText, fix));
             m_banner->setToolTip(tr("Does not fit at ZeRO %1: needs %2, the GPU has %3 (%4). Fits with %5")
                                      .arg(mem.zeroStage).arg(used, capText, share, m_fix->fixText()));
+            arrangeTopRow();
             return;
         }
         m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT at ZeRO %1: needs %2, GPU has %3 (%4)%5%6")
                                                       .arg(mem.zeroStage).arg(used, capText, share, hint, batch));
     }
+    arrangeTopRow();
 }
 
 void MemoryPanel::placeTotals()
@@ -540,6 +544,44 @@ void MemoryPanel::showHover(const QPointF &chartPos, const QPoint &globalPos)
         QToolTip::hideText();
     else
         QToolTip::showText(globalPos, m_hoverText, m_view);
+}
+
+void MemoryPanel::placeTopRow(bool stacked)
+{
+    // Beside the banner, Apply and Axis: under it where they would cut its fix short (large
+    // text in a narrow panel had shown "✘ DOES NOT FIT: 848.6 GB …" and lost the fix's line).
+    m_stackedTop = stacked;
+    for (QWidget *w : {static_cast<QWidget *>(m_banner), static_cast<QWidget *>(m_fix), static_cast<QWidget *>(m_focusButton)})
+        m_top->removeWidget(w);
+    if (stacked) {
+        m_top->addWidget(m_banner, 0, 0, 1, 3);
+        m_top->addWidget(m_fix, 1, 1, Qt::AlignTop);
+        m_top->addWidget(m_focusButton, 1, 2, Qt::AlignTop);
+    } else {
+        m_top->addWidget(m_banner, 0, 0);
+        m_top->addWidget(m_fix, 0, 1, Qt::AlignTop);
+        m_top->addWidget(m_focusButton, 0, 2, Qt::AlignTop);
+    }
+}
+
+void MemoryPanel::arrangeTopRow()
+{
+    int beside = 0;
+    for (const QWidget *w : {static_cast<const QWidget *>(m_fix), static_cast<const QWidget *>(m_focusButton)})
+        if (w->isVisibleTo(this))
+            beside += w->sizeHint().width() + m_top->spacing();
+    // Only with a fix offered: its line is what the banner would lose, and a row of buttons
+    // under a banner that fits costs the chart a line of its height for the Axis menu alone.
+    const int aside = m_banner->linesNeeded(width() - beside);
+    const bool stacked = m_fix->isVisibleTo(this) && aside > m_banner->lines() && m_banner->linesNeeded(width()) < aside;
+    if (stacked != m_stackedTop)
+        placeTopRow(stacked);
+}
+
+void MemoryPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrangeTopRow();
 }
 
 void MemoryPanel::changeEvent(QEvent *event)

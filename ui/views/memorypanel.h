@@ -20,6 +20,8 @@ class QLineSeries;
 class QStackedBarSeries;
 class QValueAxis;
 
+class QGridLayout;
+
 namespace napkin::ui {
 
 class Banner;
@@ -83,6 +85,7 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     // The constructor's parts: the bars and lines, the axes and the totals over the bars,
@@ -109,10 +112,15 @@ private:
     void updateCapacityLine(double unitBytes);
     void updateLegend();
     void updateBanner();
+    /// Apply and Axis beside the banner, or under it where beside they would cut its text.
+    void arrangeTopRow();
+    void placeTopRow(bool stacked);
     void placeTotals();
     void showHover(const QPointF &chartPos, const QPoint &globalPos);
 
     Banner *m_banner;
+    QGridLayout *m_top = nullptr;
+    bool m_stackedTop = false;
     QToolButton *m_focusButton;
     FitFix *m_fix;
     QList<QAction *> m_focusActions;
