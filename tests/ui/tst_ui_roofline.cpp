@@ -327,6 +327,22 @@ private slots:
 
     // Three decade labels of "1e+08" across 3.3 decades stand 0.3 of the plot apart, closer than
     // the third of it Qt gives each: where they would touch, the axis labels every second decade.
+    // One format for every label of a log axis: "%g" writes 1e6 as "1e+06" and 1e5 as
+    // "100000", and the serving chart's throughput axis had shown both.
+    void logAxisLabelsInOneFormat()
+    {
+        QLogValueAxis axis;
+        keepLogLabelsAlike(&axis);
+        axis.setRange(50, 3e6);  // labels 100 ... 1e6
+        const QByteArray wide = axis.labelFormat().toLatin1();
+        QCOMPARE(QString::asprintf(wide.constData(), 1e5), QStringLiteral("1e+05"));
+        QCOMPARE(QString::asprintf(wide.constData(), 1e6), QStringLiteral("1e+06"));
+        axis.setRange(0.01, 20000);  // the roofline's: 0.01 ... 10000, all plain
+        const QByteArray plain = axis.labelFormat().toLatin1();
+        QCOMPARE(QString::asprintf(plain.constData(), 0.01), QStringLiteral("0.01"));
+        QCOMPARE(QString::asprintf(plain.constData(), 1e4), QStringLiteral("10000"));
+    }
+
     void logAxisLabelsNeverTouch()
     {
         QLogValueAxis axis;

@@ -80,7 +80,7 @@ BudgetPanel::BudgetPanel(const Catalog &catalog, QWidget *parent)
     m_chart->setObjectName(QStringLiteral("budgetChart"));
     m_view->setMinimumSize(320, 220);
     m_x->setBase(10);
-    m_x->setLabelFormat(QStringLiteral("%g"));
+    keepLogLabelsAlike(m_x);
     m_y->setLabelFormat(QStringLiteral("%.2f"));
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);

@@ -120,8 +120,8 @@ void RooflinePanel::buildAxes()
     m_view->setMinimumSize(320, 240);
     m_axisX->setBase(10);
     m_axisY->setBase(10);
-    m_axisX->setLabelFormat(QStringLiteral("%g"));
-    m_axisY->setLabelFormat(QStringLiteral("%g"));
+    keepLogLabelsAlike(m_axisX);
+    keepLogLabelsAlike(m_axisY);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
     setFittingAxisTitle(m_chart, m_axisX, tr("Arithmetic intensity (FLOPs per byte moved)"), tr("FLOPs per byte"));

@@ -57,7 +57,7 @@ ServingCurvePanel::ServingCurvePanel(QWidget *parent)
     m_chosen->setBorderColor(Qt::black);
     for (QAbstractAxis *axis : {static_cast<QAbstractAxis *>(m_axisX), static_cast<QAbstractAxis *>(m_axisY)}) {
         static_cast<QLogValueAxis *>(axis)->setBase(10);
-        static_cast<QLogValueAxis *>(axis)->setLabelFormat(QStringLiteral("%g"));
+        keepLogLabelsAlike(static_cast<QLogValueAxis *>(axis));
         static_cast<QLogValueAxis *>(axis)->setMinorTickCount(8);
     }
     m_chart->addAxis(m_axisX, Qt::AlignBottom);

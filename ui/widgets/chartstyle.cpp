@@ -175,6 +175,24 @@ void fitLogAxisLabels(QChart *chart)
     }
 }
 
+QString logLabelFormatFor(double lo, double hi)
+{
+    return hi >= 1e6 || (lo > 0 && lo < 1e-4) ? QStringLiteral("%.0e") : QStringLiteral("%g");
+}
+
+void keepLogLabelsAlike(QLogValueAxis *axis)
+{
+    const auto refit = [axis] {
+        const QString format = logLabelFormatFor(axis->min(), axis->max());
+        if (axis->labelFormat() != format)
+            axis->setLabelFormat(format);
+    };
+    // Connected before fitLogAxisLabels() hooks the same signal: the labels' widths it
+    // measures are the new format's.
+    QObject::connect(axis, &QLogValueAxis::rangeChanged, axis, refit);
+    refit();
+}
+
 bool axisCanStay(double wanted, double currentMax, bool dragging)
 {
     return dragging && wanted <= currentMax && wanted >= 0.45 * currentMax;

@@ -51,6 +51,13 @@ int logAxisBaseFor(const QLogValueAxis *axis, qreal plotWidth);
 /// the axis's range changes.
 void fitLogAxisLabels(QChart *chart);
 
+/// The printf format of a log axis's labels over [lo, hi]: "%g", or "%.0e" for every label
+/// where the range reaches a million or goes under 1e-4 (where "%g" writes exponents, and one
+/// axis had read "100000" below "1e+06").
+QString logLabelFormatFor(double lo, double hi);
+/// Keeps `axis`'s labels in one format (logLabelFormatFor()) as its range changes.
+void keepLogLabelsAlike(QLogValueAxis *axis);
+
 /// Whether a value axis showing [0, currentMax] can stay as it is for data reaching `wanted`
 /// while a slider is dragged: redrawing axis labels is the costliest part of an update, so
 /// during a drag the axis only moves when the data leaves it or shrinks below 45% of it.
