@@ -365,8 +365,8 @@ QString planText(const PlanReport &p, ByteUnit unit)
 {
     QString out;
     QTextStream t(&out);
-    t << "Layouts for a global batch of " << p.globalBatch << " sequences: " << p.evaluated << " evaluated, " << p.fitting
-      << " fit; best first by estimated step time\n";
+    t << "Layouts for a global batch of " << fmt::count(p.globalBatch) << " sequences: " << fmt::count(p.evaluated)
+      << " evaluated, " << fmt::count(p.fitting) << " fit; best first by estimated step time\n";
     // The layout column as wide as its longest entry (an EP column makes some longer than 64).
     int width = 64;
     for (const PlannedLayout &l : p.layouts)

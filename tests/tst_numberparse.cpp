@@ -88,6 +88,9 @@ private slots:
         QTest::newRow("dollars") << fmt::usd(718.4) << QStringLiteral("$718");
         QTest::newRow("cents") << fmt::usd(0.39) << QStringLiteral("$0.39");
         QTest::newRow("under a cent") << fmt::usd(0.0031) << QStringLiteral("$0.0031");
+        QTest::newRow("under a tenth of a cent") << fmt::usd(0.000532) << QStringLiteral("$0.00053");
+        QTest::newRow("a rate in millions") << fmt::number(1757832.4) << QStringLiteral("1,757,832");
+        QTest::newRow("a rate past a billion") << fmt::number(2.5e9) << QStringLiteral("2.50e+09");
         QTest::newRow("a million") << fmt::usd(1606989) << QStringLiteral("$1,606,989");
         QTest::newRow("a billion") << fmt::usd(1.0654837e9) << QStringLiteral("$1.065B");
         QTest::newRow("years") << fmt::duration(3810.0 * 365 * 86400) << QStringLiteral("3,810 years");

@@ -43,8 +43,10 @@ QString number(double v, int significant)
 {
     if (v == 0)
         return QStringLiteral("0");
+    // Whole numbers keep their digits, grouped, up to a billion: "1,757,832 tok/s" beside
+    // "877,716 tok/s", where the millions had switched to "1.76e+06".
     const double a = std::fabs(v);
-    if (a >= 1e6 || a < 1e-3)
+    if (a >= 1e9 || a < 1e-3)
         return sci(v, significant - 1);
     const int digitsBefore = static_cast<int>(std::floor(std::log10(a))) + 1;
     const int decimals = std::max(0, significant - digitsBefore);
@@ -151,8 +153,13 @@ QString usd(double v)
         return QLatin1Char('$') + compactCount(v);
     // Under a cent with two significant digits ("$0.0031"), where two decimals said "$0.00"
     // (a serving run's cost per million prompt tokens).
-    if (v != 0 && std::fabs(v) < 0.01)
-        return QLatin1Char('$') + number(v, 2);
+    // Written out to a millionth of a cent ("$0.00053", where "$5.3e-04" stood beside "$0.0090").
+    if (v != 0 && std::fabs(v) < 0.01) {
+        if (std::fabs(v) < 1e-8)
+            return QLatin1Char('$') + sci(v, 1);
+        const int decimals = 1 - static_cast<int>(std::floor(std::log10(std::fabs(v))));
+        return QLatin1Char('$') + QString::number(v, 'f', decimals);
+    }
     return QLatin1Char('$') + (std::fabs(v) >= 100 ? grouped(v, 0) : grouped(v, 2));
 }
 

@@ -26,9 +26,9 @@ QString flopRate(double flopsPerS);                     ///< "989 TFLOP/s"
 QString bandwidth(double bytesPerS);                    ///< "3.35 TB/s"
 QString duration(double seconds);                       ///< "18.3 ms", "3.2 days", "41 min", "1.8 years", "12.3K years"
 QString energyKwh(double kwh);                          ///< "126 kWh", "3.4 MWh", "1.2 GWh"
-QString usd(double v);                                  ///< "$12,345" / "$0.42" / "$0.0031" / from $10M "$12.3M"
+QString usd(double v);                                  ///< "$12,345" / "$0.42" / "$0.0031" / "$0.00053" / from $10M "$12.3M"
 QString percent(double fraction, int decimals = 1);     ///< "40.0%"
-QString number(double v, int significant = 3);          ///< "1.13", "125", "0.00412"
+QString number(double v, int significant = 3);          ///< "1.13", "125", "0.00412", "1,757,832"; from 1e9 "2.50e+09"
 QString unitName(ByteUnit unit);
 } // namespace fmt
 

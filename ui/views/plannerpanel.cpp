@@ -301,8 +301,7 @@ void PlannerPanel::showCurrentRank()
     if (m_report && !m_report->memory.fits) {
         current = tr("Current layout: does not fit (%1 on the worst stage); %2 layouts fit of %3 evaluated")
                       .arg(fmt::bytesIn(m_report->memory.perGpu.total(), m_unit, 1))
-                      .arg(plan.fitting)
-                      .arg(plan.evaluated);
+                      .arg(fmt::count(plan.fitting), fmt::count(plan.evaluated));
     } else if (m_report) {
         const double step = m_report->step.stepSeconds;
         const auto faster = std::count_if(plan.layouts.begin(), plan.layouts.end(),
@@ -320,7 +319,7 @@ void PlannerPanel::showCurrentRank()
         else
             rank = tr("below #%1").arg(plan.layouts.size());
         current = tr("Current layout: rank %1 of %2 that fit (%3 evaluated), step %4")
-                      .arg(rank).arg(plan.fitting).arg(plan.evaluated).arg(fmt::duration(step));
+                      .arg(rank, fmt::count(plan.fitting), fmt::count(plan.evaluated), fmt::duration(step));
     }
     m_current->setText(current);
     // The highlighted row is the layout now in the window, or none: a row applied and then
