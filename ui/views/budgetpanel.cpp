@@ -482,17 +482,27 @@ void BudgetPanel::arrangeInputs()
     // serving tokens and Apply below; else three, the budget, the law and the serving tokens
     // each on its own row (large text in a narrow window). Each is tried, and measured as laid
     // out: the labels and boxes share columns, so no sum of their widths says what a row takes.
+    // What each arrangement takes is measured once for a text size and the inputs shown;
+    // a resize then only re-places them where the arrangement changes.
     QScrollBar *const bar = m_pageArea->verticalScrollBar();
     const int room = width() - (bar->isVisibleTo(this) ? bar->sizeHint().width() : 0);
-    int rows = 1;
-    for (; rows < 3; ++rows) {
-        placeInputs(rows);
-        m_inputsGrid->invalidate();
-        if (room <= 0 || m_inputsGrid->minimumSize().width() <= room)
-            break;
+    const QString measuredFor = font().key() + (m_ratio->isHidden() ? QStringLiteral("|") : QStringLiteral("|ratio"));
+    if (measuredFor != m_inputsMeasuredFor) {
+        for (int rows = 1; rows <= 3; ++rows) {
+            placeInputs(rows);
+            m_inputsGrid->invalidate();
+            m_inputsWidth[rows - 1] = m_inputsGrid->minimumSize().width();
+        }
+        m_inputRows = 3;
+        m_inputsMeasuredFor = measuredFor;
     }
-    if (rows == 3)
-        placeInputs(3);
+    int rows = 1;
+    while (rows < 3 && room > 0 && m_inputsWidth[rows - 1] > room)
+        ++rows;
+    if (rows != m_inputRows) {
+        placeInputs(rows);
+        m_inputRows = rows;
+    }
 }
 
 void BudgetPanel::placeInputs(int rows)

@@ -89,6 +89,9 @@ private:
     /// The inputs in one row, two or three, as the width allows.
     void arrangeInputs();
     void placeInputs(int rows);
+    int m_inputRows = 0;            ///< the arrangement placed (0: none yet)
+    int m_inputsWidth[3] = {};      ///< the width each arrangement takes, as measured
+    QString m_inputsMeasuredFor;    ///< the font and inputs those widths were measured with
 
     const Catalog &m_catalog;
     std::optional<Report> m_report;
