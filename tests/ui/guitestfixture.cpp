@@ -1,5 +1,8 @@
 #include "guitestfixture.h"
 
+#include "ui/shell/mainwindow.h"
+#include "ui/views/dashboard.h"
+
 #include <QApplication>
 #include <QDialog>
 #include <QSettings>
@@ -92,6 +95,16 @@ bool showAndWait(QWidget &window)
 {
     window.show();
     return QTest::qWaitForWindowExposed(&window);
+}
+
+bool showInTabs(ui::MainWindow &window)
+{
+    window.resize(1024, 768);
+    window.setFontScale(2.0);
+    window.show();
+    return QTest::qWaitForWindowActive(&window) && QTest::qWaitFor([&window] {
+               return window.dashboard()->currentArrangement() == ui::Dashboard::Arrangement::Tabs;
+           });
 }
 
 int gpuIndex(const Catalog &catalog, const QString &id)

@@ -12,6 +12,10 @@
 
 class QWidget;
 
+namespace napkin::ui {
+class MainWindow;
+}
+
 namespace napkin::uitest {
 
 /// Created first in every GUI test's initTestCase(): settings go to a temporary folder
@@ -78,6 +82,9 @@ private:
 
 /// Shows a window and waits until it is exposed: QVERIFY(uitest::showAndWait(w)).
 [[nodiscard]] bool showAndWait(QWidget &window);
+/// A projector's window, 1024x768 at text x2, shown and active, its charts one at a time in
+/// tabs: QVERIFY(uitest::showInTabs(w)).
+[[nodiscard]] bool showInTabs(ui::MainWindow &window);
 
 /// Position of a GPU in the catalog (-1 if absent).
 int gpuIndex(const Catalog &catalog, const QString &id);

@@ -198,10 +198,7 @@ private slots:
         s.seqLen = 4096;
         s.microBatch = 8;
         MainWindow w(env().catalog(), s);
-        w.resize(1024, 768);
-        w.setFontScale(2.0);
-        QVERIFY(uitest::showAndWait(w));
-        QTRY_VERIFY(w.dashboard()->currentArrangement() == Dashboard::Arrangement::Tabs);
+        QVERIFY(uitest::showInTabs(w));
         w.dashboard()->tabs()->setCurrentWidget(w.dashboard()->memoryPanel()->parentWidget());
         MemoryPanel *memory = w.dashboard()->memoryPanel();
         QTRY_VERIFY_WITH_TIMEOUT(memory->fitFix()->suggestion().has_value(), 20000);

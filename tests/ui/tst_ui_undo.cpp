@@ -157,12 +157,8 @@ private slots:
     void nextChartFromTheControls()
     {
         MainWindow w(env().catalog(), Scenario{});
-        w.resize(1024, 768);
-        w.setFontScale(2.0);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(uitest::showInTabs(w));
         Dashboard *dashboard = w.dashboard();
-        QTRY_VERIFY(dashboard->currentArrangement() == Dashboard::Arrangement::Tabs);
         NumberSpinBox *width = w.controls()->slider(Main::DModel)->spinBox();
         width->setFocus();
         const int before = dashboard->tabs()->currentIndex();
@@ -181,12 +177,8 @@ private slots:
     void formulaFollowsTheChartInSight()
     {
         MainWindow w(env().catalog(), Scenario{});
-        w.resize(1024, 768);
-        w.setFontScale(2.0);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(uitest::showInTabs(w));
         Dashboard *dashboard = w.dashboard();
-        QTRY_VERIFY(dashboard->currentArrangement() == Dashboard::Arrangement::Tabs);
         const Report &report = *w.controller()->report();
         const auto formulaOf = [&](FormulaTopic topic) { return formulaText(report, topic, ByteUnit::GB); };
         QCOMPARE(dashboard->formulaStrip()->text(), formulaOf(FormulaTopic::ModelState));
