@@ -2,6 +2,8 @@
 
 #include "core/run/kvcache.h"
 
+#include <algorithm>
+
 namespace napkin {
 
 namespace {
@@ -42,7 +44,8 @@ void writeServing(QTextStream &t, const Report &r, ByteUnit unit)
     t << "  capacity         " << fmt::count(static_cast<std::int64_t>(in.kvCapacityTokens)) << " tokens per replica = "
       << fmt::count(static_cast<std::int64_t>(in.kvBlocks)) << " blocks of " << s.kvBlockTokens << " tokens ("
       << fmt::bytes(in.kvBlockBytes, unit) << " per GPU each)\n";
-    t << "  concurrency      " << in.concurrency << (s.concurrency ? "" : " (max)") << " of at most " << in.maxConcurrency
+    t << "  concurrency      " << fmt::count(in.concurrency) << (s.concurrency ? "" : " (max)") << " of at most "
+      << fmt::count(in.maxConcurrency)
       << " sequences of " << s.promptTokens + s.outputTokens << " tokens per replica ("
       << (in.kvMaxConcurrency > s.maxNumSeqs
               ? QStringLiteral("the scheduler's max_num_seqs; the KV pool holds %1)").arg(fmt::count(in.kvMaxConcurrency))
@@ -52,7 +55,8 @@ void writeServing(QTextStream &t, const Report &r, ByteUnit unit)
     t << "  time to first    " << fmt::duration(in.ttftSeconds) << "   its prefill (" << fmt::duration(in.prefillSeconds)
       << ") and the others a step admits (concurrency / output tokens), beside the batch's decode\n";
     t << "  per output token " << fmt::duration(in.tpotSeconds) << "   a decode step " << fmt::duration(in.decodeStepSeconds)
-      << " (" << fmt::duration(in.decodeCommSeconds) << " communication) + the batch's prefills per token\n";
+      << " (" << fmt::duration(in.decodeCommSeconds) << " communication) + the batch's prefills per token ("
+      << fmt::duration(std::max(0.0, in.tpotSeconds - in.decodeStepSeconds)) << ")\n";
     t << "  end to end       " << fmt::duration(in.e2eSeconds) << "   = TTFT + (output - 1) x TPOT\n";
     t << "  throughput       " << fmt::number(in.outputTokensPerS) << " output tokens/s (" << fmt::number(in.outputTokensPerSPerGpu)
       << " per GPU), " << fmt::number(in.inputTokensPerS) << " input tokens/s\n";
@@ -62,7 +66,7 @@ void writeServing(QTextStream &t, const Report &r, ByteUnit unit)
           << fmt::percent(in.prefillShare) << " prefill)\n";
     else
         t << "  cost             no price   (the catalog has none for " << r.gpu.id << ": give --price)\n";
-    t << "  energy           " << fmt::number(in.energyPerMillionOutputTokensJoules / 3.6e6) << " kWh per million output tokens at "
+    t << "  energy           " << fmt::number(in.energyPerMillionOutputTokensJoules / 3.6e6) << " kWh per million output tokens, all the GPU time (prefills too), at "
       << r.gpu.tdpWatts << " W TDP per GPU\n";
     t << "  bound            decode's GEMMs are "
       << (in.decodeGemmsComputeBoundFrom > 0
@@ -77,7 +81,7 @@ void writeServing(QTextStream &t, const Report &r, ByteUnit unit)
       << "; its attention reads each sequence's cache and stays memory-bound\n";
     t << "\nServing curve (concurrency: output tokens/s, TPOT, TTFT)\n";
     for (const ServingPoint &p : in.curve)
-        t << "  " << pad(QString::number(p.concurrency), 8) << pad(fmt::number(p.outputTokensPerS) + QStringLiteral(" tok/s"), 18)
+        t << "  " << pad(fmt::count(p.concurrency), 8) << pad(fmt::number(p.outputTokensPerS) + QStringLiteral(" tok/s"), 18)
           << pad(fmt::duration(p.tpotSeconds), 12) << fmt::duration(p.ttftSeconds) << (p.concurrency == in.concurrency ? "   <- chosen" : "") << '\n';
 }
 

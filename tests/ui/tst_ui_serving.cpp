@@ -244,6 +244,12 @@ private slots:
         TimePanel *time = w.dashboard()->timePanel();
         QCOMPARE(time->figureName(static_cast<int>(TimePanel::ServingFigure::Ttft)), QStringLiteral("TTFT"));
         QCOMPARE(time->figure(TimePanel::ServingFigure::Tpot)->text(), fmt::duration(inf.tpotSeconds));
+        // Its note adds up to it: the decode step and the prefills spread over each token (a
+        // 241 ms TPOT had stood beside "one decode step ... 95.0 ms" alone).
+        const QString tpotNote = time->note(TimePanel::ServingFigure::Tpot)->text();
+        QVERIFY2(tpotNote.contains(fmt::duration(inf.decodeStepSeconds))
+                     && tpotNote.contains(fmt::duration(inf.tpotSeconds - inf.decodeStepSeconds)),
+                 qPrintable(tpotNote));
         QCOMPARE(time->figure(TimePanel::ServingFigure::CostOutput)->text(), fmt::usd(*inf.costPerMillionOutputTokensUsd));
         RooflinePanel *roofline = w.dashboard()->rooflinePanel();
         QVERIFY(roofline->computeBoundText().contains(fmt::number(inf.decodeGemmsComputeBoundFrom)));

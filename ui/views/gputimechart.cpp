@@ -199,7 +199,7 @@ void GpuTimeChart::showServing(const Report &report)
     showBars(values, fit, chosen, stay ? 0 : (maxCost > 0 ? axisTopFor(maxCost * 1.05, m_dragging) : 1));
     setFittingAxisTitle(m_chart, m_axisY, tr("$ per million output tokens"), tr("$ / 1M tokens"));
     setFittingChartTitle(m_chart, {tr("Every GPU: cost per million output tokens (×%1, concurrency %2)")
-                                       .arg(report.scenario.gpus).arg(report.inference->concurrency),
+                                       .arg(report.scenario.gpus).arg(fmt::count(report.inference->concurrency)),
                                    tr("$ per 1M output tokens (×%1)").arg(report.scenario.gpus),
                                    tr("$ per 1M tokens (×%1)").arg(report.scenario.gpus)});
     placeMarks();
@@ -428,7 +428,7 @@ QString GpuTimeChart::servingHover(int index) const
     if (!v.served)
         return tr("%1 (%2): does not serve this scenario\n%3").arg(g.name, g.id, v.reason);
     QString text = tr("%1 (%2): %3 output tokens/s at concurrency up to %4, %5 per output token")
-                       .arg(g.name, g.id, fmt::number(v.outputTokensPerS)).arg(v.maxConcurrency)
+                       .arg(g.name, g.id, fmt::number(v.outputTokensPerS)).arg(fmt::count(v.maxConcurrency))
                        .arg(fmt::duration(v.tpotSeconds));
     text += v.costPerMillionOutputTokensUsd
                 ? tr("\nCost %1 per million output tokens at %2 per GPU-hour (%3)")

@@ -434,7 +434,7 @@ void RooflinePanel::refreshServingLegend(QList<LegendEntry> &entries)
                                             .arg(m_report->scenario.promptTokens).arg(fmt::duration(inf.prefillSeconds)),
                     QChar(0x25CF)});
     entries.append({palette::decode(), tr("decode: one token for %1 sequences, %2")
-                                           .arg(inf.concurrency).arg(fmt::duration(inf.decodeStepSeconds)),
+                                           .arg(fmt::count(inf.concurrency)).arg(fmt::duration(inf.decodeStepSeconds)),
                     QChar(0x25B2)});
     entries.append({palette::neutral(), m_computeBound, QChar()});
     entries.append({m_roof->pen().color(), m_roof->name(), QChar(0x2501)});

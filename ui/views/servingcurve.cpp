@@ -125,10 +125,10 @@ void ServingCurvePanel::setReport(const Report &report)
     const std::int64_t first = inf.curve.isEmpty() ? 1 : inf.curve.first().concurrency;
     m_legend->setEntries({
         {palette::neutral().darker(130),
-         tr("concurrency %1 to %2 (max), doubling").arg(first).arg(inf.maxConcurrency), QChar(0x25CF)},
+         tr("concurrency %1 to %2 (max), doubling").arg(fmt::count(first)).arg(fmt::count(inf.maxConcurrency)), QChar(0x25CF)},
         {palette::highlight(),
          tr("chosen %1: %2, TPOT %3, end-to-end %4")
-             .arg(inf.concurrency)
+             .arg(fmt::count(inf.concurrency))
              .arg(rate(inf.outputTokensPerS), fmt::duration(inf.tpotSeconds), fmt::duration(inf.e2eSeconds))},
     });
     placeLabel();
@@ -139,7 +139,7 @@ QString ServingCurvePanel::chosenLabel() const
     if (!m_report || !m_report->inference)
         return {};
     const InferenceReport &inf = *m_report->inference;
-    return tr("%1 seq: %2").arg(inf.concurrency).arg(rate(inf.outputTokensPerS));
+    return tr("%1 seq: %2").arg(fmt::count(inf.concurrency)).arg(rate(inf.outputTokensPerS));
 }
 
 QRectF ServingCurvePanel::chosenLabelRect() const
@@ -231,7 +231,7 @@ void ServingCurvePanel::showHover(const QPointF &chartPos, const QPoint &globalP
             if (d.x() * d.x() + d.y() * d.y() > kHoverRadiusPx * kHoverRadiusPx)
                 continue;
             m_hoverText = tr("%1 sequences per replica: %2 (all %3 replicas)\nTTFT %4 · TPOT %5 · end-to-end %6")
-                              .arg(p.concurrency)
+                              .arg(fmt::count(p.concurrency))
                               .arg(rate(p.outputTokensPerS))
                               .arg(inf.replicas)
                               .arg(fmt::duration(p.ttftSeconds), fmt::duration(p.tpotSeconds), fmt::duration(p.e2eSeconds));

@@ -167,13 +167,13 @@ void ServingMemoryPanel::refresh()
     m_totalFull = tr("KV pool %1").arg(bytes(m.kvPool));
     m_totalShort = tr("KV %1").arg(bytes(m.kvPool));
     const QString capped = inf.maxConcurrency < inf.kvMaxConcurrency
-                               ? tr(" (max_num_seqs; the pool holds %1)").arg(inf.kvMaxConcurrency)
+                               ? tr(" (max_num_seqs; the pool holds %1)").arg(fmt::count(inf.kvMaxConcurrency))
                                : QString();
     m_summary->setText(tr("KV cache: %1 tokens per replica (%2 per token per GPU) · %3 of %4 sequences in flight%5, "
                           "%6 tokens each")
                            .arg(fmt::compactCount(inf.kvCapacityTokens), fmt::bytes(inf.kvBytesPerTokenPerGpu, m_unit))
-                           .arg(inf.concurrency)
-                           .arg(inf.maxConcurrency)
+                           .arg(fmt::count(inf.concurrency))
+                           .arg(fmt::count(inf.maxConcurrency))
                            .arg(capped)
                            .arg(m_report->scenario.promptTokens + m_report->scenario.outputTokens));
     placeTotal();

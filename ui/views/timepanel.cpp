@@ -133,7 +133,8 @@ void TimePanel::setMode(Mode mode)
         tr("Prompt tokens per second of every replica together"),
         tr("Decode's share of the GPU-hours x price, per million output tokens"),
         tr("Prefill's share of the GPU-hours x price, per million prompt tokens"),
-        tr("Every GPU at its board power (TDP) for a million output tokens; no cooling or PUE"),
+        tr("Every GPU at its board power (TDP) for a million output tokens, all of its time: unlike the "
+           "cost, not split between prompt and output tokens; no cooling or PUE"),
         tr("Tokens the KV pool holds per replica, and the most sequences of prompt + output tokens it holds")};
     const QStringList &names = serving ? servingNames : training;
     const QStringList &tips = serving ? servingTips : trainingTips;
@@ -440,8 +441,9 @@ void TimePanel::showServing(const Report &r)
                  fmt::number(static_cast<double>(inf.concurrency) / static_cast<double>(std::max<std::int64_t>(1, s.outputTokens))),
                  fmt::percent(inf.prefillShare, 0)));
     set(ServingFigure::Tpot, fmt::duration(inf.tpotSeconds),
-        tr("one decode step of %1 sequences %2, of it communication %3")
-            .arg(inf.concurrency).arg(fmt::duration(inf.decodeStepSeconds), fmt::duration(inf.decodeCommSeconds)));
+        tr("one decode step of %1 sequences %2 (communication %3) + the batch's prefills %4 a token")
+            .arg(fmt::count(inf.concurrency), fmt::duration(inf.decodeStepSeconds), fmt::duration(inf.decodeCommSeconds),
+                 fmt::duration(std::max(0.0, inf.tpotSeconds - inf.decodeStepSeconds))));
     set(ServingFigure::EndToEnd, fmt::duration(inf.e2eSeconds),
         tr("TTFT + %1 × TPOT, %2 prompt + %3 output tokens").arg(s.outputTokens - 1).arg(s.promptTokens).arg(s.outputTokens));
     set(ServingFigure::OutputRate, tokensPerS(inf.outputTokensPerS),
@@ -453,15 +455,16 @@ void TimePanel::showServing(const Report &r)
                                                      : tr("the catalog has no price for %1: set one").arg(r.gpu.shortName);
     set(ServingFigure::CostOutput,
         inf.costPerMillionOutputTokensUsd ? fmt::usd(*inf.costPerMillionOutputTokensUsd) : tr("no price"),
-        tr("per million output tokens, %1").arg(price));
+        tr("decode's share of the GPU time, per million output tokens, %1").arg(price));
     set(ServingFigure::CostInput,
         inf.costPerMillionInputTokensUsd ? fmt::usd(*inf.costPerMillionInputTokensUsd) : tr("no price"),
-        tr("per million prompt tokens, %1").arg(price));
+        tr("prefill's share of the GPU time, per million prompt tokens, %1").arg(price));
     set(ServingFigure::Energy, fmt::energyKwh(inf.energyPerMillionOutputTokensJoules / 3.6e6),
-        tr("per million output tokens, %1 × %2 W, no cooling").arg(s.gpus).arg(fmt::number(r.gpu.tdpWatts)));
+        tr("per million output tokens, all the GPU time (prefills too), %1 × %2 W, no cooling")
+            .arg(fmt::count(s.gpus), fmt::number(r.gpu.tdpWatts)));
     set(ServingFigure::KvCapacity, tr("%1 tokens").arg(fmt::compactCount(inf.kvCapacityTokens)),
         tr("per replica · max concurrency %1 sequences of %2 tokens · %3 per token")
-            .arg(inf.maxConcurrency)
+            .arg(fmt::count(inf.maxConcurrency))
             .arg(s.promptTokens + s.outputTokens)
             .arg(fmt::bytes(inf.kvBytesPerToken)));
 }
