@@ -342,6 +342,35 @@ private slots:
         QVERIFY(!overlap->isVisible());
     }
 
+    // A row that ties with the one above it (ZeRO 1 and 2 reduce the same bytes, and the plan
+    // puts the one with more headroom first): applied, it is ranked where it stands, not at the
+    // count of faster layouts plus one (Llama 3.1 405B on 1,024 GPUs: row 12 had read "rank 11").
+    void plannerRanksATiedRowWhereItStands()
+    {
+        Scenario s = env().presetScenario(QStringLiteral("llama3.1-405b"));
+        s.gpus = 1024;
+        s.tp = 8;
+        s.pp = 16;
+        s.globalBatch = 512;
+        s.seqLen = 8192;
+        s.microBatch = 1;
+        MainWindow w(env().catalog(), s);
+        QVERIFY(uitest::showAndWait(w));
+        PlannerPanel *planner = w.dashboard()->plannerPanel();
+        w.dashboard()->pageTabs()->setCurrentIndex(1);  // Parallel training
+        QTRY_VERIFY_WITH_TIMEOUT(planner->plan().has_value() && planner->pending() == 0, 20000);
+        const QList<PlannedLayout> &rows = planner->plan()->layouts;
+        int tied = -1;
+        for (int i = 1; i < rows.size() && tied < 0; ++i)
+            if (rows[i].fits && rows[i].stepSeconds <= rows[i - 1].stepSeconds * (1 + 1e-9))
+                tied = i;
+        QVERIFY2(tied > 0, "no two layouts of the plan tie");
+        emit planner->table()->cellClicked(tied, 0);
+        QTRY_VERIFY2(planner->currentLine()->text().startsWith(QStringLiteral("Current layout: rank %1 ").arg(tied + 1)),
+                     qPrintable(planner->currentLine()->text()));
+        QCOMPARE(planner->table()->selectedItems().first()->row(), tied);
+    }
+
     void plannerRowIsOneUndoStep()
     {
         MainWindow w(env().catalog(), llama70b(env().catalog()));

@@ -296,6 +296,18 @@ void PlannerPanel::showCurrentRank()
         return;
     const PlanReport &plan = *m_plan;
     const Scenario &forScenario = m_planScenario;
+    // The highlighted row is the layout now in the window, or none: a row applied and then
+    // undone had stayed highlighted beside "Current layout: rank 7".
+    int currentRow = -1;
+    if (m_report) {
+        for (int row = 0; row < plan.layouts.size() && currentRow < 0; ++row) {
+            Scenario candidate = scenarioForRow(row);
+            candidate.baseline = m_report->scenario.baseline;
+            candidate.tokens = m_report->scenario.tokens;
+            if (candidate == m_report->scenario)
+                currentRow = row;
+        }
+    }
     // The rank of the layout now in the window (it may have changed since the plan was made).
     QString current;
     if (m_report && !m_report->memory.fits) {
@@ -311,8 +323,12 @@ void PlannerPanel::showCurrentRank()
         Scenario now = m_report->scenario;
         planned.baseline = now.baseline = {};
         planned.tokens = now.tokens;  // not a plan's input (setReport())
+        // A listed layout is ranked where it stands: layouts as fast as it stand before it when
+        // simpler (the plan's tie rule), and a count of faster ones had named the row above.
         QString rank;
-        if (faster < plan.layouts.size())
+        if (currentRow >= 0)
+            rank = QString::number(currentRow + 1);
+        else if (faster < plan.layouts.size())
             rank = QString::number(faster + 1);
         else if (planned == now && plan.currentRank)
             rank = QString::number(*plan.currentRank);
@@ -322,18 +338,6 @@ void PlannerPanel::showCurrentRank()
                       .arg(rank, fmt::count(plan.fitting), fmt::count(plan.evaluated), fmt::duration(step));
     }
     m_current->setText(current);
-    // The highlighted row is the layout now in the window, or none: a row applied and then
-    // undone had stayed highlighted beside "Current layout: rank 7".
-    int currentRow = -1;
-    if (m_report) {
-        for (int row = 0; row < plan.layouts.size() && currentRow < 0; ++row) {
-            Scenario candidate = scenarioForRow(row);
-            candidate.baseline = m_report->scenario.baseline;
-            candidate.tokens = m_report->scenario.tokens;
-            if (candidate == m_report->scenario)
-                currentRow = row;
-        }
-    }
     if (currentRow >= 0)
         m_table->selectRow(currentRow);
     else
