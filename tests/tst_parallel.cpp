@@ -1412,6 +1412,22 @@ private slots:
         QCOMPARE(after.step.stepSeconds, best.stepSeconds);
         const PlanReport again = planLayouts(applied, after.gpu, after.memory.recipe, after.scaleUp, after.scaleOut, options);
         QCOMPARE(again.currentRank.value_or(0), std::int64_t{1});
+        // Every listed layout, applied, is ranked where it stands, ties included (ZeRO 1 after
+        // ZeRO 2 at the same step had been ranked one place higher, beside the tied layout).
+        for (qsizetype i = 1; i < plan.layouts.size(); ++i) {
+            const PlannedLayout &p = plan.layouts[i];
+            Scenario layout = s;
+            layout.tp = p.tp;
+            layout.pp = p.pp;
+            layout.vpp = p.vpp;
+            layout.cp = p.cp;
+            layout.sequenceParallel = p.sp;
+            layout.zeroStage = p.zeroStage;
+            layout.microBatch = p.microBatch;
+            layout.recompute = p.recompute;
+            const PlanReport own = planLayouts(layout, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
+            QCOMPARE(own.currentRank.value_or(0), std::int64_t{i + 1});
+        }
     }
 
     // Each layout's reason names the part of the step where it differs most: on one GPU there

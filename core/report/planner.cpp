@@ -325,8 +325,17 @@ PlanReport planLayouts(const Scenario &s, const GpuSpec &gpu, const Recipe &reci
         r.current = evaluate(own, gpu, recipe, machine, &ignored, ownCache);
     }
     if (r.current.fits) {
-        r.currentRank = 1 + std::count_if(fitting.begin(), fitting.end(),
-                                          [&](const PlannedLayout &p) { return p.stepSeconds < r.current.stepSeconds; });
+        // Where the ranking holds the same layout, its place there: ties stand in the tie rule's
+        // order, so a count of the faster ones would name the place of the tied layout above.
+        const PlannedLayout &c = r.current;
+        const auto same = std::find_if(fitting.begin(), fitting.end(), [&c](const PlannedLayout &p) {
+            return std::tie(p.tp, p.pp, p.vpp, p.cp, p.dp, p.ep, p.etp, p.sp, p.zeroStage, p.microBatch, p.recompute)
+                   == std::tie(c.tp, c.pp, c.vpp, c.cp, c.dp, c.ep, c.etp, c.sp, c.zeroStage, c.microBatch, c.recompute);
+        });
+        r.currentRank = same != fitting.end()
+                            ? 1 + (same - fitting.begin())
+                            : 1 + std::count_if(fitting.begin(), fitting.end(),
+                                                [&](const PlannedLayout &p) { return p.stepSeconds < c.stepSeconds; });
     }
 
     const int top = std::max(1, options.top);
