@@ -36,6 +36,9 @@ private slots:
         const double estimated = w.controller()->report()->step.stepSeconds;
         CalibrateDialog dialog(start, env().catalog(), &w);
         QVERIFY(std::abs(dialog.stepSeconds()->value() - estimated) < 1e-3);  // it starts at the estimate
+        // ... to four significant digits, without trailing zeros ("10.031103 s" had stood beside
+        // "now 10.0 s").
+        QCOMPARE(dialog.stepSeconds()->text(), QString::number(estimated, 'g', 4) + QStringLiteral(" s"));
         dialog.stepSeconds()->setValue(estimated * 1.25);
         dialog.peakKnown()->setChecked(true);
         dialog.accept();

@@ -15,11 +15,41 @@
 
 namespace napkin::ui {
 
+namespace {
+
+/// Seconds without trailing zeros: "10.03 s", not "10.030000 s"; a step of 100 µs still
+/// keeps its digits (six decimals are accepted as typed).
+class SecondsBox final : public QDoubleSpinBox
+{
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double value) const override
+    {
+        QString text = locale().toString(value, 'f', decimals());
+        const QChar point = locale().decimalPoint().front();
+        if (text.contains(point)) {
+            while (text.endsWith(QLatin1Char('0')))
+                text.chop(1);
+            if (text.endsWith(point))
+                text.chop(1);
+        }
+        return text;
+    }
+};
+
+/// The estimate to four significant digits, as a starting value to edit.
+double roundedToFour(double v)
+{
+    return v > 0 ? QString::number(v, 'g', 4).toDouble() : v;
+}
+
+} // namespace
+
 CalibrateDialog::CalibrateDialog(const Scenario &scenario, const Catalog &catalog, QWidget *parent)
     : QDialog(parent),
       m_scenario(scenario),
       m_catalog(catalog),
-      m_step(new QDoubleSpinBox(this)),
+      m_step(new SecondsBox(this)),
       m_peakKnown(new QCheckBox(tr("Peak memory per GPU (GB)"), this)),
       m_peak(new QDoubleSpinBox(this)),
       m_problem(new QLabel(this))
@@ -39,7 +69,7 @@ CalibrateDialog::CalibrateDialog(const Scenario &scenario, const Catalog &catalo
     m_step->setDecimals(6);
     m_step->setRange(0, 1e6);
     m_step->setSuffix(tr(" s"));
-    m_step->setValue(estimated);
+    m_step->setValue(roundedToFour(estimated));
     m_step->setAccessibleName(tr("Measured step time in seconds"));
     m_peak->setDecimals(2);
     m_peak->setRange(0.01, 1e6);
