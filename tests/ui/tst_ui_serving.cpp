@@ -24,6 +24,7 @@
 #include "ui/widgets/chartview.h"
 #include "ui/widgets/linkedslider.h"
 #include "ui/widgets/textstrip.h"
+#include "ui/widgets/barlabels.h"
 
 #include <QBarSet>
 #include <QChart>
@@ -277,6 +278,32 @@ private slots:
                 QVERIFY(!gpus->marks()[i].isEmpty());
             }
         QVERIFY(refused > 0);  // 70B does not fit on two 16 GB GPUs
+    }
+
+    // Where the every-GPU chart names every second GPU (a 1366x768 window, the cost chart in
+    // the bottom row), a mark over an unnamed slot names its GPU: "no price" and "does not
+    // fit (16.0 GiB)" beside an unnamed slot had read as the named neighbour's.
+    void marksOfUnnamedBarsNameTheirGpu()
+    {
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
+        s.mode = Mode::Inference;
+        s.gpus = 8;
+        s.tp = 8;
+        MainWindow w(env().catalog(), s);
+        w.resize(1366, 768);
+        QVERIFY(uitest::showAndWait(w));
+        GpuTimeChart *gpus = w.dashboard()->timePanel()->gpuChart();
+        QTRY_VERIFY(gpus->isVisible());
+        const QList<QPolygonF> names = gpus->barLabels()->labelShapes();
+        int unnamed = 0;
+        for (int i = 0; i < names.size(); ++i) {
+            const QString shown = gpus->shownMarks()[i];
+            if (!names[i].isEmpty() || shown.isEmpty() || shown == QStringLiteral("✗"))
+                continue;
+            ++unnamed;
+            QVERIFY2(shown.startsWith(env().catalog().gpus[i].shortName + QStringLiteral(": ")), qPrintable(shown));
+        }
+        QVERIFY2(gpus->barLabels()->stride() == 1 || unnamed > 0, "names thinned, yet no mark over an unnamed bar");
     }
 
     // The chosen point's words never lie across the curve: DeepSeek-V3 on 8 H200s at the most

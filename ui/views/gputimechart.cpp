@@ -11,6 +11,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QStackedBarSeries>
 #include <QLegend>
+#include <QPolygonF>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QGraphicsRectItem>
@@ -264,12 +265,19 @@ void GpuTimeChart::placeMarks()
     for (int i = 0; i < count && !area.isEmpty(); ++i)
         barTops[i] = std::clamp(m_chart->mapToPosition(QPointF(i, m_set->at(i) + m_tooBig->at(i)), m_series).y(),
                                 area.top(), area.bottom());
-    const auto textOf = [this](int i, MarkForm form) {
+    // Where the names under the bars are thinned (every second one drawn), a mark over a bar
+    // without its name says whose it is: "H800: no price" beside an unnamed slot had read as
+    // its neighbour's.
+    const QList<QPolygonF> names = m_labels->labelShapes();
+    const auto textOf = [this, &names](int i, MarkForm form) {
         const QString full = m_marks[i]->data(kFullMark).toString();
         if (full.isEmpty())
             return QString();
-        return form == MarkForm::Full ? full : form == MarkForm::Brief ? m_marks[i]->data(kShortMark).toString()
-                                                                       : QStringLiteral("✗");
+        const QString text = form == MarkForm::Full    ? full
+                             : form == MarkForm::Brief ? m_marks[i]->data(kShortMark).toString()
+                                                       : QStringLiteral("✗");
+        const bool named = i >= names.size() || !names[i].isEmpty();
+        return named || form == MarkForm::Cross ? text : tr("%1: %2").arg(m_catalog.gpus[i].shortName, text);
     };
     const auto fitsOnBar = [&](int i, const QString &text) {
         return markWidth(m_marks[i], text) <= barTops[i] - area.top() - 6;
