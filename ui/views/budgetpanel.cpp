@@ -282,7 +282,12 @@ void BudgetPanel::recompute()
         // Empty: this run's own compute, in FLOPs whatever the unit box says.
         r.unit = BudgetUnit::Flops;
         r.amount = scenarioBudgetFlops(m_report->scenario);
-        m_amount->setPlaceholderText(tr("this run: %1").arg(fmt::sci(r.amount, 2)));
+        // Its N said: a token's parameters with the embeddings (Hoffmann et al.), which the time
+        // panel's 6ND leaves out (Kaplan et al.); the two had read as one figure twice.
+        m_amount->setPlaceholderText(tr("this run: 6 × %1 × %2 = %3")
+                                         .arg(fmt::compactCount(static_cast<double>(m_report->params.active)),
+                                              fmt::compactCount(static_cast<double>(m_report->scenario.tokens)),
+                                              fmt::sci(r.amount, 2)));
     }
     const auto budget = computeBudget(m_report->scenario, m_catalog, r);
     if (budget.ok()) {
