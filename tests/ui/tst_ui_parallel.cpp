@@ -371,6 +371,32 @@ private slots:
         QCOMPARE(planner->table()->selectedItems().first()->row(), tied);
     }
 
+    // On a projector (1024x768, text x2) the planner's table scrolls sideways: the figures a
+    // layout is ranked by stand first, in sight, where they had been the columns scrolled away.
+    void plannerKeepsStepAndMfuInSight()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        QVERIFY(uitest::showInTabs(w));
+        PlannerPanel *planner = w.dashboard()->plannerPanel();
+        QTabWidget *tabs = w.dashboard()->tabs();
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->widget(i)->isAncestorOf(planner))
+                tabs->setCurrentIndex(i);
+        QTRY_VERIFY_WITH_TIMEOUT(planner->plan().has_value() && planner->pending() == 0, 20000);
+        const QHeaderView *header = planner->table()->horizontalHeader();
+        const int width = planner->table()->viewport()->width();
+        for (const QString &name : {QStringLiteral("Step"), QStringLiteral("MFU")}) {
+            int column = -1;
+            for (int c = 0; c < planner->table()->columnCount(); ++c)
+                if (planner->table()->horizontalHeaderItem(c)->text() == name)
+                    column = c;
+            QVERIFY(column >= 0);
+            const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
+            QVERIFY2(header->sectionViewportPosition(column) >= 0 && right <= width,
+                     qPrintable(QStringLiteral("%1 spans %2..%3 of %4").arg(name).arg(header->sectionViewportPosition(column)).arg(right).arg(width)));
+        }
+    }
+
     void plannerRowIsOneUndoStep()
     {
         MainWindow w(env().catalog(), llama70b(env().catalog()));

@@ -29,6 +29,10 @@ namespace napkin::ui {
 namespace {
 
 constexpr int kRows = 12;
+// The columns of the figures a layout is ranked by (the headers, in the constructor).
+constexpr int kMemoryColumn = 9;
+constexpr int kStepColumn = 10;
+constexpr int kMfuColumn = 11;
 
 /// The table, with what its columns' contents need (QTableView keeps that to itself).
 class PlanTable final : public QTableWidget
@@ -69,10 +73,6 @@ struct PlannerPanel::Queue {
     bool running = false;
     bool closed = false;
 };
-
-namespace {
-
-} // namespace
 
 PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
     : QWidget(parent),
@@ -115,6 +115,12 @@ PlannerPanel::PlannerPanel(const Catalog &catalog, QWidget *parent)
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    // The figures the ranking is by stand first, the layout after them: at large text in a
+    // narrow window the last columns scroll out of sight, and they had been the step and MFU.
+    QHeaderView *header = m_table->horizontalHeader();
+    const int first[] = {kStepColumn, kMfuColumn, kMemoryColumn};
+    for (int i = 0; i < 3; ++i)
+        header->moveSection(header->visualIndex(first[i]), i);
     m_table->setAccessibleName(tr("Best layouts"));
     m_table->setToolTip(tr("Click a row to apply its layout (one undo step). Ranked by the estimated step time; "
                            "each row's tooltip says why it ranks there."));
