@@ -255,10 +255,14 @@ QString stepSegmentText(const Report &r, StepComponent c)
              fmt::percent(stepComponentSeconds(s, c) / s.stepSeconds, 1), fmt::duration(s.stepSeconds), body);
 }
 
-QString stepSummaryText(const Report &r)
+QString stepSummaryText(const Report &r, bool brief)
 {
     const StepTimeReport &s = r.step;
     const TimeReport &t = r.time;
+    if (brief)
+        return tr("%1 %2 · MFU %3 · HFU %4 · %5 tok/s per GPU")
+            .arg(r.scenario.calibration ? tr("Step (calibrated)") : tr("Step"), fmt::duration(s.stepSeconds),
+                 fmt::percent(s.estimatedMfu, 1), fmt::percent(s.estimatedHfu, 1), fmt::number(s.tokensPerSecondPerGpu));
     const QString yours = t.utilizationBasis == UtilizationBasis::Hfu ? tr("your HFU %1").arg(fmt::percent(t.utilizationFraction, 1))
                                                                       : tr("your MFU %1").arg(fmt::percent(t.utilizationFraction, 1));
     // With a pipeline the step is its slowest stage's: which one, beside the time.

@@ -20,8 +20,9 @@ double stepComponentSeconds(const StepTimeReport &s, StepComponent c);
 /// What hovering a segment shows: its seconds and the formula behind them with this
 /// scenario's numbers, and the source.
 QString stepSegmentText(const Report &r, StepComponent c);
-/// "Step 5.06 s · estimated MFU 53.7%, HFU 53.7% · your MFU 40.0% · 1,234 tokens/s per GPU"
-QString stepSummaryText(const Report &r);
+/// "Step 5.06 s · estimated MFU 53.7%, HFU 53.7% · your MFU 40.0% · 1,234 tokens/s per GPU";
+/// brief: "Step 5.06 s · MFU 53.7% · HFU 53.7% · 1,234 tok/s per GPU" (no stage, no utilisation set)
+QString stepSummaryText(const Report &r, bool brief = false);
 /// "Run: 66.0 days at your utilisation · 48.1 days estimated; the run's time uses ..."
 QString stepRunText(const Report &r);
 /// How far the uncalibrated estimate has been from published measured runs of the scenario's

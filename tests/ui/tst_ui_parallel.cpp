@@ -25,6 +25,7 @@
 #include "ui/views/steptimepanel.h"
 #include "core/report/trackrecord.h"
 #include "core/text/units.h"
+#include "core/text/stepexplain.h"
 #include "ui/widgets/textstrip.h"
 
 #include <QBarSet>
@@ -499,6 +500,27 @@ private slots:
         QVERIFY(memory->fitsBanner()->text().startsWith(QStringLiteral("✔ FITS")));
         w.controller()->undoStack()->undo();
         QCOMPARE(w.controller()->scenario(), before);
+    }
+
+    // On a projector (1024x768, text x2, the Step on a tab of its own) the step's figures take
+    // their brief form rather than lose the HFU and the tokens/s to the cut ("… HFU 28…").
+    void stepSummaryIsBriefRatherThanCut()
+    {
+        MainWindow w(env().catalog(), llama70b(env().catalog()));
+        QVERIFY(uitest::showInTabs(w));
+        StepTimePanel *step = w.dashboard()->stepTimePanel();
+        QTabWidget *tabs = w.dashboard()->tabs();
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->widget(i) == step || tabs->widget(i)->isAncestorOf(step))
+                tabs->setCurrentIndex(i);
+        const TextStrip *summary = step->summary();
+        QTRY_VERIFY(summary->isVisible());
+        const Report &r = *w.controller()->report();
+        QCOMPARE(summary->text(), stepSummaryText(r));
+        QCOMPARE(summary->toolTip(), stepSummaryText(r));  // the sentence, on hover
+        // As drawn: the brief figures whole (less the strip's no-break spaces and joiners).
+        const auto plain = [](QString t) { return t.remove(QChar(0x2060)).replace(QChar(0x00A0), QLatin1Char(' ')); };
+        QTRY_COMPARE(plain(summary->shownText()), stepSummaryText(r, true));
     }
 
     // The step's summary keeps its last figure, the tokens/s per GPU that published runs print:

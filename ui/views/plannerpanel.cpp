@@ -316,10 +316,12 @@ void PlannerPanel::showCurrentRank()
     }
     // The rank of the layout now in the window (it may have changed since the plan was made).
     QString current;
+    QString brief;  // where two lines would cut the sentence (large text on a narrow tab)
     if (m_report && !m_report->memory.fits) {
+        const QString worst = fmt::bytesIn(m_report->memory.perGpu.total(), m_unit, 1);
         current = tr("Current layout: does not fit (%1 on the worst stage); %2 layouts fit of %3 evaluated")
-                      .arg(fmt::bytesIn(m_report->memory.perGpu.total(), m_unit, 1))
-                      .arg(fmt::count(plan.fitting), fmt::count(plan.evaluated));
+                      .arg(worst, fmt::count(plan.fitting), fmt::count(plan.evaluated));
+        brief = tr("Yours: no fit, %1 · %2 of %3 fit").arg(worst, fmt::count(plan.fitting), fmt::count(plan.evaluated));
     } else if (m_report) {
         const double step = m_report->step.stepSeconds;
         const auto faster = std::count_if(plan.layouts.begin(), plan.layouts.end(),
@@ -342,8 +344,10 @@ void PlannerPanel::showCurrentRank()
             rank = tr("below #%1").arg(plan.layouts.size());
         current = tr("Current layout: rank %1 of %2 that fit (%3 evaluated), step %4")
                       .arg(rank, fmt::count(plan.fitting), fmt::count(plan.evaluated), fmt::duration(step));
+        brief = tr("Yours: rank %1 of %2 · step %3").arg(rank, fmt::count(plan.fitting), fmt::duration(step));
     }
     m_current->setText(current);
+    m_current->setBriefText(brief);
     if (currentRow >= 0)
         m_table->selectRow(currentRow);
     else

@@ -141,6 +141,9 @@ void StepTimePanel::setReport(const Report &report)
     setFittingAxisTitle(m_chart, m_axisX, tr("%1 per optimizer step").arg(unitName), unitName);
     m_legend->setEntries(legend);
     m_summary->setText(stepSummaryText(report));
+    // Where two lines would cut the sentence (large text on a tab of its own had read "… MFU
+    // 28.5%, HFU 28…"), the figures with fewer words.
+    m_summary->setBriefText(stepSummaryText(report, true));
     const QString run = stepRunText(report);
     const QString record = stepTrackRecordText(report);
     m_run->setText(run);

@@ -31,6 +31,15 @@ void TextStrip::setText(const QString &text)
     update();
 }
 
+void TextStrip::setBriefText(const QString &brief)
+{
+    if (brief == m_brief)
+        return;
+    m_brief = brief;
+    m_layoutValid = false;
+    update();
+}
+
 void TextStrip::setLines(int lines)
 {
     m_lines = std::max(1, lines);
@@ -117,8 +126,13 @@ void TextStrip::setOverflowToToolTip(bool on)
 
 QString TextStrip::layoutText(bool oneLine) const
 {
+    return prepared(m_text, oneLine);
+}
+
+QString TextStrip::prepared(const QString &raw, bool oneLine)
+{
     // QTextLayout breaks lines at U+2028 only; a plain '\n' would join two words.
-    QString text = QString(m_text).replace(QLatin1Char('\n'), oneLine ? QLatin1Char(' ') : QChar(QChar::LineSeparator));
+    QString text = QString(raw).replace(QLatin1Char('\n'), oneLine ? QLatin1Char(' ') : QChar(QChar::LineSeparator));
     // A figure keeps its unit, and a count its multiplication sign, on its line ("42.0 ms",
     // "4 × 700 W", "GPU-hour" had broken as "42.0 / ms", "4 / × 700 W", "GPU- / hour"): the
     // space after a digit is a no-break space, and so is the hyphen of GPU-hour.
@@ -129,6 +143,22 @@ QString TextStrip::layoutText(bool oneLine) const
     static const QRegularExpression rate(QStringLiteral("(?<=\\w)/(?=\\w)"));
     text.replace(rate, QStringLiteral("/\u2060"));
     return text;
+}
+
+int TextStrip::wrappedLines(const QString &text, const QFont &font, int room)
+{
+    QTextLayout layout(text, font);
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(option);
+    layout.beginLayout();
+    int lines = 0;
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(room);
+        ++lines;
+    }
+    layout.endLayout();
+    return std::max(1, lines);
 }
 
 int TextStrip::linesNeeded(int width) const
@@ -143,20 +173,18 @@ int TextStrip::linesNeeded(int width) const
         if (known.version == m_textVersion && known.width == width && known.text == m_text)
             return known.lines;
     const int room = std::max(1, width - 2 * padding());
-    QTextLayout layout(layoutText(false), fittedFont(room));  // a line it shrinks to fit needs one
-    QTextOption option;
-    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-    layout.setTextOption(option);
-    layout.beginLayout();
-    int lines = 0;
-    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
-        line.setLineWidth(room);
-        ++lines;
-    }
-    layout.endLayout();
-    m_linesAt[m_nextLinesAt] = {m_text, m_textVersion, width, std::max(1, lines)};
+    const int lines = wrappedLines(layoutText(false), fittedFont(room), room);  // a line it shrinks to fit needs one
+    m_linesAt[m_nextLinesAt] = {m_text, m_textVersion, width, lines};
     m_nextLinesAt = (m_nextLinesAt + 1) % 4;
-    return std::max(1, lines);
+    return lines;
+}
+
+int TextStrip::linesNeededFor(const QString &text, int width) const
+{
+    if (text.isEmpty())
+        return 1;
+    const int room = std::max(1, width - 2 * padding());
+    return wrappedLines(prepared(text, false), textFont(), room);
 }
 
 int TextStrip::lineHeight() const
@@ -197,6 +225,9 @@ void TextStrip::relayoutText() const
                 break;
             }
         }
+    } else if (!m_brief.isEmpty() && linesNeeded(this->width()) > m_lines) {
+        // Fewer words rather than a sentence cut short (the tooltip keeps the sentence).
+        shown = m_lines == 1 ? fm.elidedText(prepared(m_brief, true), Qt::ElideRight, width) : prepared(m_brief, false);
     } else if (m_lines == 1) {
         shown = fm.elidedText(layoutText(true), Qt::ElideRight, width);
     } else {
@@ -258,7 +289,8 @@ void TextStrip::paintEvent(QPaintEvent *event)
 {
     // Drawn once per text; a frame that repaints the strip unchanged copies it, and a text that
     // comes back (another mode, and back) is copied without being laid out again.
-    const QString drawn = QStringLiteral("%1 %2 %3 %4\x1f").arg(m_generation).arg(m_lines).arg(m_scale).arg(m_overflowTip) + m_text;
+    const QString drawn = QStringLiteral("%1 %2 %3 %4\x1f").arg(m_generation).arg(m_lines).arg(m_scale).arg(m_overflowTip)
+                          + m_text + QChar(0x1f) + m_brief;
     m_drawing.paint(this, event, drawn, [this](QPainter &p) {
         if (!m_layoutValid)
             relayoutText();

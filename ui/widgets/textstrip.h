@@ -25,6 +25,9 @@ public:
 
     QString text() const { return m_text; }
     void setText(const QString &text);
+    /// Fewer words to show where the text needs more lines than the strip has ("Step 27.4 s ·
+    /// MFU 39.7% · …" for the sentence); empty: none. The text stays text() and the tooltip.
+    void setBriefText(const QString &brief);
     /// Lines reserved (and wrapped into); 1 elides at the right edge.
     void setLines(int lines);
     /// Text sized to reserve the width hint ("8.888e+88"), so the layout never depends on the value.
@@ -45,6 +48,9 @@ public:
     /// Lines the text wraps to at `width` pixels of the strip (at word boundaries, a word
     /// wider than the line anywhere).
     int linesNeeded(int width) const;
+    /// Lines another text would wrap to at `width` (at the strip's own size, not shrunk): to
+    /// choose between a full and a brief text before showing one.
+    int linesNeededFor(const QString &text, int width) const;
     /// Whether the whole text is drawn at the strip's width: not elided, not cut after the
     /// last line, not moved to the tooltip.
     bool showsWholeText() const { return linesNeeded(width()) <= m_lines; }
@@ -70,9 +76,13 @@ private:
     QFont fittedFont(int width) const;
     /// The text as it is laid out: line breaks as QTextLayout's, and for one line none.
     QString layoutText(bool oneLine) const;
+    /// `raw` as it is laid out: no-break spaces after digits, '\n' as a line separator.
+    static QString prepared(const QString &raw, bool oneLine);
+    static int wrappedLines(const QString &text, const QFont &font, int room);
     int padding() const;
 
     QString m_text;
+    QString m_brief;
     QString m_widthSample;
     DrawingCache m_drawing;
     quint64 m_generation = 0;  ///< bumped by every change of colours (part of m_drawing's key)
