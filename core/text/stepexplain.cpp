@@ -309,7 +309,7 @@ QString trackRecordPhrase(const Scenario &s)
              estimateErrorWords(t.highest));
 }
 
-QString stepTrackRecordText(const Report &r)
+QString stepTrackRecordText(const Report &r, bool brief)
 {
     if (r.scenario.mode != Mode::Training)
         return {};
@@ -320,6 +320,8 @@ QString stepTrackRecordText(const Report &r)
             .arg(runs)
             .arg(runs == 1 ? QString() : QStringLiteral("s"), record);
     }
+    if (brief)
+        return tr("Track record: %1. Edit > Calibrate from a Measured Run corrects it for your cluster.").arg(record);
     return tr("Track record: %1. Calibrating on a run of your own (Edit > Calibrate from a Measured Run, or napkin "
               "calibrate) corrects it for your cluster.")
         .arg(record);

@@ -28,8 +28,9 @@ QString stepRunText(const Report &r);
 /// How far the uncalibrated estimate has been from published measured runs of the scenario's
 /// kind of model (trackRecordFor), and what calibrating does: "Track record: on 43 published
 /// dense runs (A100 80G, H100 SXM, B200) the estimate averaged 7.2% faster than measured
-/// (19.0% faster to 3.5% slower). ..." Training only (empty when serving).
-QString stepTrackRecordText(const Report &r);
+/// (19.0% faster to 3.5% slower). ..." Training only (empty when serving). Brief: the menu
+/// item alone, without the command.
+QString stepTrackRecordText(const Report &r, bool brief = false);
 /// Its middle: "on 43 published dense runs (A100 80G, H100 SXM, B200) the estimate averaged
 /// 7.2% faster than measured (19.0% faster to 3.5% slower)".
 QString trackRecordPhrase(const Scenario &s);

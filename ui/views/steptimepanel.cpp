@@ -150,6 +150,7 @@ void StepTimePanel::setReport(const Report &report)
     if (!record.isEmpty())
         m_run->setToolTip(run + QStringLiteral("\n\n") + record);  // the record too, for when it gives way
     m_record->setText(record);
+    m_record->setBriefText(stepTrackRecordText(report, true));
     fitTextLines();
 }
 
