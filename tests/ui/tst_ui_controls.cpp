@@ -507,6 +507,26 @@ private slots:
         QCOMPARE(w.size(), QSize(1280, 720));
     }
 
+    // The summary line keeps its GPU: where the whole line would be elided ("… 64 × H100 …"
+    // for gpt-oss-120b at 1366x768), it drops the micro-batch, which the controls show.
+    void summaryKeepsItsGpu()
+    {
+        Scenario s = env().presetScenario(QStringLiteral("gpt-oss-120b"));
+        s.gpus = 64;
+        s.pp = 4;
+        s.ep = 8;
+        s.globalBatch = 1280;
+        s.seqLen = 4096;
+        MainWindow w(env().catalog(), s);
+        w.resize(1366, 768);
+        QVERIFY(uitest::showAndWait(w));
+        const TextStrip *summary = w.dashboard()->summary();
+        QTRY_VERIFY(summary->isVisible());
+        QVERIFY(summary->text().contains(QStringLiteral("micro")));  // the whole line, in its tooltip
+        const auto plain = [](QString t) { return t.remove(QChar(0x2060)).replace(QChar(0x00A0), QLatin1Char(' ')); };
+        QTRY_VERIFY2(plain(summary->shownText()).endsWith(QStringLiteral("64 × H100 SXM5 80GB")), qPrintable(summary->shownText()));
+    }
+
     // The words over the bars of GPUs a run does not fit ("does not fit (80 GiB)", "no fit"),
     // written upwards, never pile into each other: where bars stand closer than a line of
     // text (a 1024x768 window at text x2), a mark that would touch the one before it is left

@@ -65,7 +65,7 @@ public:
 
 } // namespace
 
-QString scenarioSummary(const Report &r, const Catalog &catalog)
+QString scenarioSummary(const Report &r, const Catalog &catalog, bool brief)
 {
     const Scenario &s = r.scenario;
     const ModelPreset *preset = catalog.findPreset(s.presetId);
@@ -80,6 +80,16 @@ QString scenarioSummary(const Report &r, const Catalog &catalog)
                                      .arg(fmt::compactCount(static_cast<double>(r.params.total)),
                                           fmt::compactCount(static_cast<double>(r.params.active)))
                                : Dashboard::tr("%1 params").arg(fmt::compactCount(static_cast<double>(r.params.total)));
+    // Brief: the model, its size, the tokens and the GPUs, where the line would lose its GPU
+    // (the micro-batch and the dtypes are in the controls beside it).
+    if (brief && r.inference)
+        return Dashboard::tr("%1 · %2 · %3 + %4 tokens · %5 × %6")
+            .arg(model, params).arg(s.promptTokens).arg(s.outputTokens).arg(s.gpus).arg(nameWithoutVendor(r.gpu));
+    if (brief)
+        return Dashboard::tr("%1 · %2%3 · %4 tokens · %5 × %6")
+            .arg(model, params, s.calibration ? Dashboard::tr(" · calibrated") : QString(), fmt::compactCount(s.tokens))
+            .arg(s.gpus)
+            .arg(nameWithoutVendor(r.gpu));
     if (r.inference)
         return Dashboard::tr("%1 · %2 · serving %3 + %4 tokens · %5 · %6 weights, %7 KV · %8 × %9")
             .arg(model, params)
@@ -380,6 +390,7 @@ void Dashboard::setReport(const Report &report)
         m_formula->show();
     }
     m_summary->setText(scenarioSummary(report, m_catalog));
+    m_summary->setBriefText(scenarioSummary(report, m_catalog, true));
     m_settings->setText(scenarioSettings(report));
     const auto change = baselineChange(report);
     if (change) {

@@ -217,8 +217,9 @@ private:
     QList<Recipient> m_recipients;
 };
 
-/// "GPT-2 small (124M) · 124M params · 300B tokens · ..." for titles and the summary line.
-QString scenarioSummary(const Report &report, const Catalog &catalog);
+/// "GPT-2 small (124M) · 124M params · 300B tokens · ..." for titles and the summary line;
+/// brief: the model, its size, the tokens and the GPUs.
+QString scenarioSummary(const Report &report, const Catalog &catalog, bool brief = false);
 /// "bf16 mixed precision, AdamW (2/2/12) · ZeRO 0 · 8 GPUs · no recompute · ...": what an
 /// exported chart's numbers depend on besides the summary.
 QString scenarioSettings(const Report &report);
