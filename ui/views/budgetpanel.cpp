@@ -196,7 +196,9 @@ void BudgetPanel::buildInputs(QWidget *row)
     m_inference->setPlaceholderText(tr("0"));
     m_inference->setToolTip(tr("Tokens the model will serve over its life: the model of the same loss with the fewest "
                                "training + inference FLOPs, 6ND + 2N x tokens (Sardana et al. 2023)"));
-    m_apply = new QPushButton(tr("Apply"), row);
+    // Named for what it does: beside the inputs, "Apply" read as "apply these inputs", and a
+    // serving-token count typed in and applied replaced the scenario with the suggestion.
+    m_apply = new QPushButton(tr("Set model"), row);
     m_apply->setToolTip(tr("Set the suggested shape and tokens (one undo step)"));
     m_inputsGrid = new QGridLayout(row);
     m_inputsGrid->setContentsMargins(0, 0, 0, 0);
