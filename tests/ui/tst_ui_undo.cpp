@@ -194,6 +194,24 @@ private slots:
                  formulaText(*w.controller()->report(), FormulaTopic::Params, ByteUnit::GB));
     }
 
+    // The page in sight stays through a change of text size: the Budget, at text x2 a tab
+    // and back at x1, had come back as Parallel training.
+    void pageSurvivesTextSize()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1366, 768);
+        QVERIFY(uitest::showAndWait(w));
+        Dashboard *dashboard = w.dashboard();
+        QTRY_VERIFY(dashboard->currentArrangement() != Dashboard::Arrangement::Tabs);
+        dashboard->pageTabs()->setCurrentIndex(2);  // Budget
+        w.setFontScale(2.0);
+        QTRY_VERIFY(dashboard->currentArrangement() == Dashboard::Arrangement::Tabs);
+        QCOMPARE(dashboard->tabs()->tabText(dashboard->tabs()->currentIndex()), QStringLiteral("Budget"));
+        w.setFontScale(1.0);
+        QTRY_VERIFY(dashboard->currentArrangement() != Dashboard::Arrangement::Tabs);
+        QCOMPARE(dashboard->pageTabs()->currentIndex(), 2);
+    }
+
     // On a wide screen the pages switch as the page buttons do: serving greys Parallel
     // training, and Ctrl+Tab passes over it (it had opened it, with training's figures).
     void nextPagePassesTheGreyedOne()

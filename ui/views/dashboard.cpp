@@ -326,10 +326,8 @@ void Dashboard::buildPageBar()
 void Dashboard::setUpTabs()
 {
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_tabbed && !m_arranging) {
-            m_tabChosen = true;
+        if (m_tabbed && !m_arranging)
             showFormulaOf(m_tabs->currentWidget());
-        }
         placeErrorIfShown();  // each page's charts start at their own height, once laid out
     });
     m_tabs->setDocumentMode(true);
@@ -621,7 +619,6 @@ void Dashboard::arrange()
         m_tabs->addTab(m_budget, tr("Budget"));
         if (current)
             m_tabs->setCurrentWidget(current);
-        m_tabChosen = false;
         m_pages->setCurrentWidget(m_tabs);
     } else {
         placeOverview(m_grid, m_columns, m_memoryCell, m_roofline, m_time);
@@ -636,8 +633,9 @@ void Dashboard::arrange()
                            static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
                            static_cast<QWidget *>(m_planner)})
             w->show();
-        if (m_tabChosen)
-            m_top->setCurrentWidget(current == m_budget ? m_budget : parallelInSight ? m_parallelPage : m_gridPage);
+        // The page of the view in sight, chosen as a tab or not: the Budget, taken out of the
+        // pages while it was a tab, had left the page switch on Parallel training.
+        m_top->setCurrentWidget(current == m_budget ? m_budget : parallelInSight ? m_parallelPage : m_gridPage);
         m_pages->setCurrentWidget(m_top);
     }
     m_arranging = false;
