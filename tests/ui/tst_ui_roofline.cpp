@@ -3,6 +3,7 @@
 // reset, and the overlay of a second GPU.
 
 #include "ui/widgets/chartstyle.h"
+#include "ui/widgets/logrange.h"
 #include "ui/widgets/chartview.h"
 #include "ui/views/dashboard.h"
 #include "core/text/explain.h"
@@ -341,6 +342,27 @@ private slots:
         const QByteArray plain = axis.labelFormat().toLatin1();
         QCOMPARE(QString::asprintf(plain.constData(), 0.01), QStringLiteral("0.01"));
         QCOMPARE(QString::asprintf(plain.constData(), 1e4), QStringLiteral("10000"));
+    }
+
+    // Zoomed far out, the roofline's vertical axis labels every n-th decade rather than elide
+    // every label to "…" (Qt Charts gives a vertical label the height between two ticks).
+    void zoomedOutAxisKeepsItsLabels()
+    {
+        MainWindow w(env().catalog(), Scenario{});
+        w.resize(1366, 768);
+        QVERIFY(uitest::showAndWait(w));
+        RooflinePanel *roofline = w.dashboard()->rooflinePanel();
+        QTRY_VERIFY(roofline->isVisible());
+        roofline->setRanges(LogRange{1e-12, 1e18}, LogRange{1e-15, 1e20});
+        QTRY_VERIFY(roofline->chart()->plotArea().height() > 0);
+        for (QAbstractAxis *a : roofline->chart()->axes(Qt::Vertical)) {
+            auto *axis = qobject_cast<QLogValueAxis *>(a);
+            QVERIFY(axis);
+            const double decades = std::log10(axis->max()) - std::log10(axis->min());
+            const double spacing = roofline->chart()->plotArea().height() * std::log10(axis->base()) / decades;
+            QVERIFY2(QFontMetricsF(axis->labelsFont()).height() <= spacing,
+                     qPrintable(QStringLiteral("base %1: %2 px between ticks").arg(axis->base()).arg(spacing)));
+        }
     }
 
     void logAxisLabelsNeverTouch()

@@ -157,9 +157,37 @@ int logAxisBaseFor(const QLogValueAxis *axis, qreal plotWidth)
     return 10000;
 }
 
+int verticalLogAxisBaseFor(const QLogValueAxis *axis, qreal plotHeight)
+{
+    if (!(axis->min() > 0) || !(axis->max() > axis->min()) || plotHeight <= 0)
+        return 10;
+    // Qt Charts gives a vertical axis' label the height between two ticks and elides a taller
+    // one to "…": a roofline zoomed out over thirty decades had read "…" at every tick.
+    const qreal label = QFontMetricsF(axis->labelsFont()).height();
+    const double decades = std::log10(axis->max()) - std::log10(axis->min());
+    for (const int base : {10, 100, 1000, 10000}) {
+        const double step = std::log10(static_cast<double>(base));
+        if (label <= plotHeight * step / decades)
+            return base;
+    }
+    return 10000;
+}
+
 void fitLogAxisLabels(QChart *chart)
 {
     const QRectF plot = chart->plotArea();
+    for (QAbstractAxis *a : chart->axes(Qt::Vertical)) {
+        auto *axis = qobject_cast<QLogValueAxis *>(a);
+        if (!axis)
+            continue;
+        if (!axis->property(kLabelFitHooked).toBool()) {
+            axis->setProperty(kLabelFitHooked, true);
+            QObject::connect(axis, &QLogValueAxis::rangeChanged, chart, [chart] { fitLogAxisLabels(chart); });
+        }
+        const int base = verticalLogAxisBaseFor(axis, plot.height());
+        if (axis->base() != base)
+            axis->setBase(base);
+    }
     for (QAbstractAxis *a : chart->axes(Qt::Horizontal)) {
         auto *axis = qobject_cast<QLogValueAxis *>(a);
         if (!axis)

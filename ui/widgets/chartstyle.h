@@ -47,8 +47,11 @@ void fitAxisTitles(QChart *chart);
 /// labels, and a large text on a narrow plot would turn 1000 into "100…") and without two
 /// labels running into each other ("1e+081e+09").
 int logAxisBaseFor(const QLogValueAxis *axis, qreal plotWidth);
-/// Sets every horizontal log axis of `chart` to logAxisBaseFor() its plot, now and whenever
-/// the axis's range changes.
+/// The base whose powers label a vertical log axis `plotHeight` pixels high, each label no
+/// taller than the room between two ticks (Qt Charts elides a taller one to "…").
+int verticalLogAxisBaseFor(const QLogValueAxis *axis, qreal plotHeight);
+/// Sets every log axis of `chart` to logAxisBaseFor() (horizontal) or verticalLogAxisBaseFor()
+/// its plot, now and whenever the axis's range changes.
 void fitLogAxisLabels(QChart *chart);
 
 /// The printf format of a log axis's labels over [lo, hi]: "%g", or "%.0e" for every label
