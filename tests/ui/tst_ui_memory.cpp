@@ -269,6 +269,10 @@ private slots:
         QVERIFY2(legend.contains(QStringLiteral("= model state 1.991 GB")), qPrintable(legend));
         QVERIFY2(legend.contains(QStringLiteral("Reserved 1.408 GB")), qPrintable(legend));
         QVERIFY(legend.contains(QStringLiteral("= total %1").arg(fmt::bytesIn(r.memory.perGpu.total(), ByteUnit::GB, 3))));
+        // ZeRO 3's bar holds the framework's segment (its parameter gathers) where the chosen
+        // ZeRO 0 holds none: the legend names its colour all the same.
+        QVERIFY(r.memory.perGpu.overheads == 0 && r.memory.byZeroStage[3].overheads > 0);
+        QVERIFY2(legend.contains(componentShortName(MemoryComponent::Framework) + QStringLiteral(" 0.000 GB")), qPrintable(legend));
     }
 
     void lectureExampleShowsTheDocumentsFigures()

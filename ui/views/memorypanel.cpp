@@ -400,11 +400,15 @@ void MemoryPanel::updateLegend()
         const int decimals = v < 10 ? 3 : v < 100 ? 2 : v < 1000 ? 1 : 0;
         return fmt::bytesIn(b, m_unit, decimals);
     };
+    // The framework's segment is named wherever a bar holds some (ZeRO-3's gathers), with the
+    // chosen stage's figure, 0 included: ZeRO 3's orange block had stood unnamed beside ZeRO 0.
+    const bool anyFramework = std::any_of(mem.byZeroStage.begin(), mem.byZeroStage.end(),
+                                          [](const MemoryBreakdown &b) { return b.overheads > 0; });
     QList<LegendEntry> legend;
     for (int c = 0; c < kMemoryComponents; ++c) {
         const auto component = static_cast<MemoryComponent>(c);
-        if (component == MemoryComponent::Framework && chosenStage.overheads == 0)
-            continue;  // named only when the chosen stage holds some (ZeRO-3, or a margin set)
+        if (component == MemoryComponent::Framework && !anyFramework)
+            continue;  // named only when a stage holds some (ZeRO-3, or a margin set)
         if (component == MemoryComponent::Experts && chosenStage.experts == 0)
             continue;  // Mixture-of-Experts only
         legend.append({palette::component(c),
