@@ -400,8 +400,8 @@ void MemoryPanel::updateLegend()
         const int decimals = v < 10 ? 3 : v < 100 ? 2 : v < 1000 ? 1 : 0;
         return fmt::bytesIn(b, m_unit, decimals);
     };
-    // The framework's segment is named wherever a bar holds some (ZeRO-3's gathers), with the
-    // chosen stage's figure, 0 included: ZeRO 3's orange block had stood unnamed beside ZeRO 0.
+    // The framework's segment is named wherever a bar holds some (ZeRO-3's gathers): ZeRO 3's
+    // orange block had stood unnamed beside a chosen ZeRO 0.
     const bool anyFramework = std::any_of(mem.byZeroStage.begin(), mem.byZeroStage.end(),
                                           [](const MemoryBreakdown &b) { return b.overheads > 0; });
     QList<LegendEntry> legend;
@@ -411,8 +411,12 @@ void MemoryPanel::updateLegend()
             continue;  // named only when a stage holds some (ZeRO-3, or a margin set)
         if (component == MemoryComponent::Experts && chosenStage.experts == 0)
             continue;  // Mixture-of-Experts only
+        // Where only other stages hold the framework's segment, its name alone keys the colour
+        // (a figure of 0 would take a legend line from the plot at large text).
+        const bool nameOnly = component == MemoryComponent::Framework && chosenStage.overheads == 0;
         legend.append({palette::component(c),
-                       tr("%1 %2").arg(componentShortName(component), bytes(componentBytes(chosenStage, component)))});
+                       nameOnly ? componentShortName(component)
+                                : tr("%1 %2").arg(componentShortName(component), bytes(componentBytes(chosenStage, component)))});
         if (component == MemoryComponent::Experts || (component == MemoryComponent::Optimizer && chosenStage.experts == 0))
             legend.append({palette::neutral(), tr("= model state %1").arg(bytes(chosenStage.modelState())), QChar()});
     }
