@@ -286,7 +286,7 @@ void BudgetPanel::recompute()
         r.amount = scenarioBudgetFlops(m_report->scenario);
         // Its N said: a token's parameters with the embeddings (Hoffmann et al.), which the time
         // panel's 6ND leaves out (Kaplan et al.); the two had read as one figure twice.
-        m_amount->setPlaceholderText(tr("this run: 6 × %1 × %2 = %3")
+        m_amount->setPlaceholderText(tr("this run: 6 × %1 (N with embeddings) × %2 = %3")
                                          .arg(fmt::compactCount(static_cast<double>(m_report->params.active)),
                                               fmt::compactCount(static_cast<double>(m_report->scenario.tokens)),
                                               fmt::sci(r.amount, 2)));
