@@ -140,10 +140,11 @@ private slots:
         QVERIFY2(page->problem().startsWith(QStringLiteral("Budget: must be a number above 0")), qPrintable(page->problem()));
         QVERIFY(!page->applyButton()->isEnabled());
         QVERIFY(page->summaryLabel()->text().contains(QStringLiteral("(got 'lots')")));
-        // Too small for any model: the core's refusal, naming the budget; the chart keeps no
-        // curve, mark or legend entry of the last budget beside it.
+        // Too small for any model: the core's refusal, naming the budget as the page names it
+        // (the command line's "flops:" had read as another field); the chart keeps no curve,
+        // mark or legend entry of the last budget beside it.
         type(page->amountEdit(), QStringLiteral("1e15"));
-        QVERIFY2(page->problem().startsWith(QStringLiteral("flops: is too small for any model")), qPrintable(page->problem()));
+        QVERIFY2(page->problem().startsWith(QStringLiteral("Budget: is too small for any model")), qPrintable(page->problem()));
         QVERIFY2(page->problem().endsWith(QStringLiteral(" parameters")), qPrintable(page->problem()));
         for (QAbstractSeries *series : page->chart()->series())
             if (auto *xy = qobject_cast<QXYSeries *>(series))

@@ -296,7 +296,17 @@ void BudgetPanel::recompute()
         m_budget = *budget;
     } else {
         m_budget.reset();
-        m_problem = budget.refusal().message();
+        // Named as the page names its inputs ("Budget: ...", not the command line's "flops: ...").
+        Refusal refusal = budget.refusal();
+        const QString field = refusal.field;
+        if (field == QLatin1String("flops") || field == QLatin1String("gpu_hours") || field == QLatin1String("usd")
+            || field == QLatin1String("days"))
+            refusal.field = tr("Budget");
+        else if (field == QLatin1String("inference_tokens"))
+            refusal.field = tr("Serving tokens");
+        else if (field == QLatin1String("tokens_per_param"))
+            refusal.field = tr("Tokens per parameter");
+        m_problem = refusal.message();
     }
     showCurves();
     showSummary();
