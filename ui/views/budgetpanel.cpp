@@ -286,7 +286,7 @@ void BudgetPanel::recompute()
         r.amount = scenarioBudgetFlops(m_report->scenario);
         // Its N said: a token's parameters with the embeddings (Hoffmann et al.), which the time
         // panel's 6ND leaves out (Kaplan et al.); the two had read as one figure twice.
-        m_amount->setPlaceholderText(tr("this run: 6 × %1 (N with embeddings) × %2 = %3")
+        m_amount->setPlaceholderText(tr("this run, %3 = 6 × %1 (N with embeddings) × %2")
                                          .arg(fmt::compactCount(static_cast<double>(m_report->params.active)),
                                               fmt::compactCount(static_cast<double>(m_report->scenario.tokens)),
                                               fmt::sci(r.amount, 2)));
@@ -359,8 +359,19 @@ void BudgetPanel::showCurves()
         m_curves[i]->replace(points);
     }
     const auto onCurve = [&](double n) { return QPointF(n, predictedLoss(c, n, b.flops / (6 * n))); };
-    for (int i = 0; i < b.laws.size() && i < m_lawMarks.size(); ++i)
-        m_lawMarks[i]->replace({onCurve(b.laws[i].optimal.params)});
+    // The chosen law's optimum filled and larger, the others as outlines: where the laws agree
+    // their marks fall on one another, and a filled diamond had hidden the answer's dot.
+    for (int i = 0; i < b.laws.size() && i < m_lawMarks.size(); ++i) {
+        QScatterSeries *marks = m_lawMarks[i];
+        const bool chosen = b.laws[i].law == b.request.law;
+        if (marks->property("chosen").toBool() != chosen || !marks->property("chosen").isValid()) {
+            marks->setProperty("chosen", chosen);
+            marks->setMarkerSize(chosen ? 15 : 12);
+            marks->setColor(chosen ? lawColor(i) : QColor(Qt::transparent));
+            marks->setPen(QPen(chosen ? QColor(Qt::white) : lawColor(i), chosen ? 1 : 2));
+        }
+        marks->replace({onCurve(b.laws[i].optimal.params)});
+    }
     const Report &r = *m_report;
     const QPointF current(runParams, predictedLoss(c, runParams, r.scenario.tokens));
     m_current->replace({current});
