@@ -370,7 +370,7 @@ void TimePanel::showTraining(const Report &r)
                        fmt::compactCount(r.scenario.tokens)));
     set(Figure::FlopsDetailed, fmt::sci(r.flops.trainingChosenDetailed()),
         (sixNd ? QString() : used + QStringLiteral(" · "))
-            + (r.flops.causal ? tr("attention %1 of the FLOPs, causal half") : tr("attention %1 of the FLOPs, full s²"))
+            + (r.flops.causal ? tr("attention %1, causal half") : tr("attention %1, full s²"))
                   .arg(fmt::percent(r.flops.attentionShare, 0)));
     const TimeReport &t = r.time;
     set(Figure::HardwareFlops, fmt::sci(t.hardwareFlops),
