@@ -1398,15 +1398,7 @@ private slots:
         // Applying the best layout makes the scenario rank first, and the report agrees with the
         // planner on its memory and step.
         const PlannedLayout &best = plan.layouts.first();
-        Scenario applied = s;
-        applied.tp = best.tp;
-        applied.pp = best.pp;
-        applied.vpp = best.vpp;
-        applied.cp = best.cp;
-        applied.sequenceParallel = best.sp;
-        applied.zeroStage = best.zeroStage;
-        applied.microBatch = best.microBatch;
-        applied.recompute = best.recompute;
+        const Scenario applied = withPlannedLayout(s, best);
         const Report after = test::reportFor(applied);
         QCOMPARE(after.memory.perGpu.total(), best.worstStageBytes);
         QCOMPARE(after.step.stepSeconds, best.stepSeconds);
@@ -1415,16 +1407,7 @@ private slots:
         // Every listed layout, applied, is ranked where it stands, ties included (ZeRO 1 after
         // ZeRO 2 at the same step had been ranked one place higher, beside the tied layout).
         for (qsizetype i = 1; i < plan.layouts.size(); ++i) {
-            const PlannedLayout &p = plan.layouts[i];
-            Scenario layout = s;
-            layout.tp = p.tp;
-            layout.pp = p.pp;
-            layout.vpp = p.vpp;
-            layout.cp = p.cp;
-            layout.sequenceParallel = p.sp;
-            layout.zeroStage = p.zeroStage;
-            layout.microBatch = p.microBatch;
-            layout.recompute = p.recompute;
+            const Scenario layout = withPlannedLayout(s, plan.layouts[i]);
             const PlanReport own = planLayouts(layout, r.gpu, r.memory.recipe, r.scaleUp, r.scaleOut, options);
             QCOMPARE(own.currentRank.value_or(0), std::int64_t{i + 1});
         }

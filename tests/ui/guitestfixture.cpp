@@ -7,6 +7,7 @@
 #include <QDialog>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTest>
 #include <QWidget>
 
@@ -44,6 +45,18 @@ Scenario Environment::deepSeekV3AtDgxCloud() const
     s.seqLen = 4096;
     s.microBatch = 1;
     s.globalBatch = 8192;
+    return s;
+}
+
+Scenario Environment::gptOssAtBridge(std::int64_t microBatch) const
+{
+    Scenario s = presetScenario(QStringLiteral("gpt-oss-120b"));
+    s.gpus = 64;
+    s.pp = 4;
+    s.ep = 8;
+    s.globalBatch = 1280;
+    s.seqLen = 4096;
+    s.microBatch = microBatch;
     return s;
 }
 
@@ -105,6 +118,14 @@ bool showInTabs(ui::MainWindow &window)
     return QTest::qWaitForWindowActive(&window) && QTest::qWaitFor([&window] {
                return window.dashboard()->currentArrangement() == ui::Dashboard::Arrangement::Tabs;
            });
+}
+
+void showTabOf(ui::MainWindow &window, const QWidget *view)
+{
+    QTabWidget *tabs = window.dashboard()->tabs();
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->widget(i) == view || tabs->widget(i)->isAncestorOf(view))
+            tabs->setCurrentIndex(i);
 }
 
 int gpuIndex(const Catalog &catalog, const QString &id)

@@ -35,6 +35,9 @@ public:
     /// DeepSeek-V3 as DGX Cloud Benchmarking v25.05 ran it: 1,024 GPUs, TP 2, PP 16, EP 64
     /// folded over TP x DP (expert TP 1), sequence 4,096, micro-batch 1, global batch 8,192.
     Scenario deepSeekV3AtDgxCloud() const;
+    /// gpt-oss-120b as Megatron-Bridge's H100 recipe lays it out: 64 GPUs, PP 4, EP 8, global
+    /// batch 1,280 of 4,096 tokens, at `microBatch` (the recipe's is 1; at 8 it fits no GPU).
+    Scenario gptOssAtBridge(std::int64_t microBatch) const;
 
 private:
     QTemporaryDir m_dir;
@@ -85,6 +88,8 @@ private:
 /// A projector's window, 1024x768 at text x2, shown and active, its charts one at a time in
 /// tabs: QVERIFY(uitest::showInTabs(w)).
 [[nodiscard]] bool showInTabs(ui::MainWindow &window);
+/// In the tabbed window, brings the tab that holds `view` into sight.
+void showTabOf(ui::MainWindow &window, const QWidget *view);
 
 /// Position of a GPU in the catalog (-1 if absent).
 int gpuIndex(const Catalog &catalog, const QString &id);

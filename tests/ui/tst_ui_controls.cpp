@@ -511,13 +511,7 @@ private slots:
     // for gpt-oss-120b at 1366x768), it drops the micro-batch, which the controls show.
     void summaryKeepsItsGpu()
     {
-        Scenario s = env().presetScenario(QStringLiteral("gpt-oss-120b"));
-        s.gpus = 64;
-        s.pp = 4;
-        s.ep = 8;
-        s.globalBatch = 1280;
-        s.seqLen = 4096;
-        MainWindow w(env().catalog(), s);
+        MainWindow w(env().catalog(), env().gptOssAtBridge(8));
         w.resize(1366, 768);
         QVERIFY(uitest::showAndWait(w));
         const TextStrip *summary = w.dashboard()->summary();

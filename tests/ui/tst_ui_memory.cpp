@@ -188,19 +188,11 @@ private slots:
     // "✘ DOES NOT FIT: 848.6 GB …", which had lost the fix's line.
     void fitBannerKeepsItsFix()
     {
-        // Megatron-Bridge's GPT-OSS layout (64 GPUs, PP 4, EP 8, batch 1280 of 4,096 tokens) at
-        // micro-batch 8: 848.6 GB a GPU; micro-batch 1 fits.
-        Scenario s = env().presetScenario(QStringLiteral("gpt-oss-120b"));
-        s.gpus = 64;
-        s.pp = 4;
-        s.ep = 8;
-        s.globalBatch = 1280;
-        s.seqLen = 4096;
-        s.microBatch = 8;
-        MainWindow w(env().catalog(), s);
+        // Megatron-Bridge's GPT-OSS layout at micro-batch 8: 848.6 GB a GPU; micro-batch 1 fits.
+        MainWindow w(env().catalog(), env().gptOssAtBridge(8));
         QVERIFY(uitest::showInTabs(w));
-        w.dashboard()->tabs()->setCurrentWidget(w.dashboard()->memoryPanel()->parentWidget());
         MemoryPanel *memory = w.dashboard()->memoryPanel();
+        uitest::showTabOf(w, memory);
         QTRY_VERIFY_WITH_TIMEOUT(memory->fitFix()->suggestion().has_value(), 20000);
         const Banner *banner = memory->fitsBanner();
         QTRY_VERIFY2(banner->shownText().contains(QLatin1String("Fits with")), qPrintable(banner->shownText()));

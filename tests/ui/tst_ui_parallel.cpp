@@ -379,10 +379,7 @@ private slots:
         MainWindow w(env().catalog(), llama70b(env().catalog()));
         QVERIFY(uitest::showInTabs(w));
         PlannerPanel *planner = w.dashboard()->plannerPanel();
-        QTabWidget *tabs = w.dashboard()->tabs();
-        for (int i = 0; i < tabs->count(); ++i)
-            if (tabs->widget(i)->isAncestorOf(planner))
-                tabs->setCurrentIndex(i);
+        uitest::showTabOf(w, planner);
         QTRY_VERIFY_WITH_TIMEOUT(planner->plan().has_value() && planner->pending() == 0, 20000);
         const QHeaderView *header = planner->table()->horizontalHeader();
         const int width = planner->table()->viewport()->width();
@@ -509,10 +506,7 @@ private slots:
         MainWindow w(env().catalog(), llama70b(env().catalog()));
         QVERIFY(uitest::showInTabs(w));
         StepTimePanel *step = w.dashboard()->stepTimePanel();
-        QTabWidget *tabs = w.dashboard()->tabs();
-        for (int i = 0; i < tabs->count(); ++i)
-            if (tabs->widget(i) == step || tabs->widget(i)->isAncestorOf(step))
-                tabs->setCurrentIndex(i);
+        uitest::showTabOf(w, step);
         const TextStrip *summary = step->summary();
         QTRY_VERIFY(summary->isVisible());
         const Report &r = *w.controller()->report();

@@ -176,19 +176,7 @@ int verticalLogAxisBaseFor(const QLogValueAxis *axis, qreal plotHeight)
 void fitLogAxisLabels(QChart *chart)
 {
     const QRectF plot = chart->plotArea();
-    for (QAbstractAxis *a : chart->axes(Qt::Vertical)) {
-        auto *axis = qobject_cast<QLogValueAxis *>(a);
-        if (!axis)
-            continue;
-        if (!axis->property(kLabelFitHooked).toBool()) {
-            axis->setProperty(kLabelFitHooked, true);
-            QObject::connect(axis, &QLogValueAxis::rangeChanged, chart, [chart] { fitLogAxisLabels(chart); });
-        }
-        const int base = verticalLogAxisBaseFor(axis, plot.height());
-        if (axis->base() != base)
-            axis->setBase(base);
-    }
-    for (QAbstractAxis *a : chart->axes(Qt::Horizontal)) {
+    for (QAbstractAxis *a : chart->axes()) {
         auto *axis = qobject_cast<QLogValueAxis *>(a);
         if (!axis)
             continue;
@@ -197,7 +185,8 @@ void fitLogAxisLabels(QChart *chart)
             axis->setProperty(kLabelFitHooked, true);
             QObject::connect(axis, &QLogValueAxis::rangeChanged, chart, [chart] { fitLogAxisLabels(chart); });
         }
-        const int base = logAxisBaseFor(axis, plot.width());
+        const int base = axis->orientation() == Qt::Vertical ? verticalLogAxisBaseFor(axis, plot.height())
+                                                              : logAxisBaseFor(axis, plot.width());
         if (axis->base() != base)
             axis->setBase(base);
     }
