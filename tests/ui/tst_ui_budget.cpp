@@ -83,6 +83,10 @@ private slots:
         for (const ScalingLawInfo &info : scalingLaws())
             QVERIFY2(legend.contains(QLatin1String(info.id)), qPrintable(legend));
         QVERIFY(legend.contains(QStringLiteral("serving 2T tokens")));
+        // The suggested layout in words, not the planner's codes ("b 1 · none").
+        const QString summary = page->summaryLabel()->text();
+        QVERIFY2(summary.contains(QStringLiteral(" · micro-batch ")) && !summary.contains(QStringLiteral(" · b ")),
+                 qPrintable(summary));
 
         // Apply: the shape and the tokens, one undo step.
         const Scenario before = w.controller()->scenario();
