@@ -326,8 +326,10 @@ void Dashboard::buildPageBar()
 void Dashboard::setUpTabs()
 {
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_tabbed && !m_arranging)
+        if (m_tabbed && !m_arranging) {
+            m_tabChosen = true;
             showFormulaOf(m_tabs->currentWidget());
+        }
         placeErrorIfShown();  // each page's charts start at their own height, once laid out
     });
     m_tabs->setDocumentMode(true);
@@ -596,6 +598,9 @@ void Dashboard::arrange()
     // The view in sight stays in sight: the tab of the page shown, or the page of the tab the
     // user chose (a page chosen before the window was first laid out stays chosen).
     m_arranging = true;
+    // The Budget leaves the pages while it is a tab, which moves the page switch off it.
+    if (tabbed && m_top->currentWidget() == m_budget)
+        m_budgetWasPage = true;
     QWidget *current = m_tabs->currentWidget();
     if (!current)
         current = m_top->currentWidget() == m_parallelPage ? static_cast<QWidget *>(m_stages)
@@ -619,6 +624,7 @@ void Dashboard::arrange()
         m_tabs->addTab(m_budget, tr("Budget"));
         if (current)
             m_tabs->setCurrentWidget(current);
+        m_tabChosen = false;
         m_pages->setCurrentWidget(m_tabs);
     } else {
         placeOverview(m_grid, m_columns, m_memoryCell, m_roofline, m_time);
@@ -633,9 +639,14 @@ void Dashboard::arrange()
                            static_cast<QWidget *>(m_step), static_cast<QWidget *>(m_layoutPicture),
                            static_cast<QWidget *>(m_planner)})
             w->show();
-        // The page of the view in sight, chosen as a tab or not: the Budget, taken out of the
-        // pages while it was a tab, had left the page switch on Parallel training.
-        m_top->setCurrentWidget(current == m_budget ? m_budget : parallelInSight ? m_parallelPage : m_gridPage);
+        // The page of the tab the user chose; else the page as it stands (one chosen before the
+        // window was first laid out stays chosen), the Budget's back where it had been the page
+        // (taken out of the pages as a tab, it had left the switch on Parallel training).
+        if (m_tabChosen)
+            m_top->setCurrentWidget(current == m_budget ? m_budget : parallelInSight ? m_parallelPage : m_gridPage);
+        else if (m_budgetWasPage)
+            m_top->setCurrentWidget(m_budget);
+        m_budgetWasPage = false;
         m_pages->setCurrentWidget(m_top);
     }
     m_arranging = false;

@@ -208,6 +208,8 @@ private:
     bool m_tabbed = false;
     int m_columns = 2;          ///< the grid's: 2, or 3 on a wide page
     bool m_arranging = false;   ///< arrange() is moving the views between grid and tabs
+    bool m_tabChosen = false;   ///< a tab was chosen since the views became tabs
+    bool m_budgetWasPage = false;  ///< the Budget was the page when the views became tabs
     bool m_exporting = false;
     bool m_dragging = false;
     ByteUnit m_unit = ByteUnit::GB;
