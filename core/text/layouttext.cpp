@@ -36,10 +36,15 @@ QString pipelineRankText(const Layout &l, std::int64_t rank)
     return QStringLiteral("stage %1").arg(rank);
 }
 
-QString plannedLayoutText(const PlannedLayout &p)
+QString plannedSplitText(const PlannedLayout &p)
 {
     return splitText(p.tp, p.pp, p.vpp, p.cp, p.dp, p.ep, p.sp)
-           + (p.etp != p.tp ? QStringLiteral(" · etp %1").arg(p.etp) : QString())
+           + (p.etp != p.tp ? QStringLiteral(" · etp %1").arg(p.etp) : QString());
+}
+
+QString plannedLayoutText(const PlannedLayout &p)
+{
+    return plannedSplitText(p)
            + QStringLiteral(" · ZeRO %1 · b %2 · %3").arg(p.zeroStage).arg(p.microBatch).arg(recomputeName(p.recompute));
 }
 

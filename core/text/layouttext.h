@@ -23,6 +23,9 @@ QString splitText(const Layout &l);
 /// "rank 0 (stages 0 and 7)".
 QString pipelineRankText(const Layout &l, std::int64_t rank);
 
+/// A planned layout's split: "tp 2 · pp 4 (vpp 5) · cp 2 · dp 4 · SP", with " · etp 1" where the
+/// experts fold EP over TP.
+QString plannedSplitText(const PlannedLayout &p);
 /// A planner row: the split, then the ZeRO stage, micro-batch and recompute,
 /// "tp 8 · pp 16 · cp 1 · dp 128 · SP · ZeRO 1 · b 1 · selective".
 QString plannedLayoutText(const PlannedLayout &p);

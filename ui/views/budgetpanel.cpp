@@ -445,8 +445,7 @@ void BudgetPanel::showSummary()
     // The layout in words: the planner's "b 2 · none" had read as codes in a sentence.
     const auto layoutWords = [](const PlannedLayout &p) {
         return tr("%1 · ZeRO %2 · micro-batch %3 · %4")
-            .arg(splitText(p.tp, p.pp, p.vpp, p.cp, p.dp, p.ep, p.sp)
-                 + (p.etp != p.tp ? QStringLiteral(" · etp %1").arg(p.etp) : QString()))
+            .arg(plannedSplitText(p))
             .arg(p.zeroStage)
             .arg(p.microBatch)
             .arg(p.recompute == Recompute::None ? tr("no recompute") : tr("%1 recompute").arg(recomputeName(p.recompute)));
