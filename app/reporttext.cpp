@@ -59,7 +59,10 @@ void writeHeader(QTextStream &t, const Report &r, const Catalog &catalog)
       << " micro-batch" << (l.microBatches == 1 ? "" : "es") << " of " << l.microBatch << " per replica; "
       << l.gpusPerNode << " GPUs per node on " << r.scaleUp.id << ", nodes on " << r.scaleOut.id << '\n';
     t << "Recipe     " << r.memory.recipe.name << ", ZeRO stage " << s.zeroStage << ", recompute "
-      << recomputeText(s) << (s.flashAttention ? ", FlashAttention" : "") << '\n';
+      << recomputeText(s) << (s.flashAttention ? ", FlashAttention" : "");
+    if (s.mode == Mode::Training)
+        t << ", cross-entropy " << enumName(kCrossEntropyNames, static_cast<int>(s.crossEntropy));
+    t << '\n';
     if (s.paramsOverride)
         t << "Note       --params sets N directly; detailed FLOPs, activations and the roofline still use the shape above\n";
 }

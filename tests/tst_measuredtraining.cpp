@@ -150,6 +150,9 @@ Scenario scenarioOf(const Row &row)
     s.dropout = true;  // Megatron-LM's default attention and hidden dropout of 0.1
     s.dpOverlap = row.ddpOverlap;
     s.gradAccumulationFusion = row.gradAccumulationFusion;
+    // post_language_model_processing: vocab_parallel_cross_entropy(output.float(), labels), a
+    // kernel per step (megatron/mpu/cross_entropy.py at 6985e58 and 2755bcb).
+    s.crossEntropy = CrossEntropy::Unfused;
     return s;
 }
 
@@ -324,10 +327,18 @@ QList<Case> cases()
         s.microBatch = microBatch;
         return s;
     };
+    // Megatron-Bridge's Llama 3 recipes set cross_entropy_fusion_impl = "te"
+    // (src/megatron/bridge/recipes/llama/llama3.py, _llama3_common); its GPT-OSS and Qwen3
+    // recipes leave the provider's default, Megatron-Core's native fusion.
+    const auto teLoss = [](Scenario s) {
+        s.crossEntropy = CrossEntropy::TransformerEngine;
+        return s;
+    };
     published("Llama 3 8B FP8, 8 B200 (Bridge)", "bridge-b200",
-         currentScaling(b200(h100Run("llama3-8b", 8, 1, 1, 1, 1, 1, 128, 8192, true), 2)), 128.0 * 8192 / (30624.0 * 8));
+         teLoss(currentScaling(b200(h100Run("llama3-8b", 8, 1, 1, 1, 1, 1, 128, 8192, true), 2))),
+         128.0 * 8192 / (30624.0 * 8));
     published("Llama 3.1 405B FP8, 128 B200, CP 2 (Bridge)", "bridge-b200",
-         currentScaling(b200(h100Run("llama3.1-405b", 128, 4, 8, 8, 2, 1, 64, 8192, true), 1)),
+         teLoss(currentScaling(b200(h100Run("llama3.1-405b", 128, 4, 8, 8, 2, 1, 64, 8192, true), 1))),
          64.0 * 8192 / (661.0 * 128));
     // GPT-OSS: the 25.11 table prints EP 8, but the recipe that release ran sets EP 64
     // (Megatron-Bridge v0.2.0, 7af9601, 2025-11-26: scripts/performance/configs/gpt_oss/

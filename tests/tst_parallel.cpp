@@ -867,6 +867,64 @@ private slots:
         QCOMPARE(test::reportFor(s).step.stepSeconds, bf16);
     }
 
+    void lossKernelMovesWhatItsCodeMoves_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<double>("forwardBytes");   // per logit, bf16 logits (a = 2, fp32 F = 4)
+        QTest::addColumn<double>("backwardBytes");
+        QTest::addColumn<double>("forwardLaunches");
+        QTest::addColumn<double>("backwardLaunches");
+        QTest::addColumn<double>("keptBytes");
+        // Megatron-LM's vocab_parallel_cross_entropy on output.float() (megatron/mpu/
+        // cross_entropy.py): cast a + F, max F, subtract in place 2F, exp in place 2F, sum F,
+        // divide in place 2F; backward the in-place multiply 2F and autograd's cast back F + a.
+        QTest::newRow("unfused") << int(CrossEntropy::Unfused) << 38.0 << 14.0 << 6.0 << 2.0 << 4.0;
+        // Megatron-Core's fused_vocab_parallel_cross_entropy (megatron/core/fusions/
+        // fused_cross_entropy.py): the cast beside the max a + F, exp(x - max) in place 2F, the
+        // row sum F, the divide in place 2F; backward as above.
+        QTest::newRow("fused") << int(CrossEntropy::Fused) << 26.0 << 14.0 << 4.0 << 2.0 << 4.0;
+        // Transformer Engine's parallel_cross_entropy (transformer_engine/pytorch/triton/
+        // cross_entropy.py): an online-softmax read a, a second read writing the gradient in
+        // place 2a; backward the per-token multiply in place 2a. It keeps that bf16 gradient.
+        QTest::newRow("te") << int(CrossEntropy::TransformerEngine) << 6.0 << 4.0 << 2.0 << 1.0 << 2.0;
+    }
+
+    // The loss over Llama 3 8B's 128,256-wide logits at 4,096 tokens and TP 2: each of the three
+    // paths moves the bytes its code reads and writes, in its kernels, and keeps what its
+    // backward reads.
+    void lossKernelMovesWhatItsCodeMoves()
+    {
+        QFETCH(int, kind);
+        QFETCH(double, forwardBytes);
+        QFETCH(double, backwardBytes);
+        QFETCH(double, forwardLaunches);
+        QFETCH(double, backwardLaunches);
+        QFETCH(double, keptBytes);
+        Scenario s = test::presetScenario("llama3-8b");
+        s.seqLen = 4096;
+        s.microBatch = 1;
+        s.gpus = 2;
+        s.tp = 2;
+        s.crossEntropy = static_cast<CrossEntropy>(kind);
+        const std::vector<WorkloadOp> ops = firstStageOps(s, test::reportFor(s).memory.recipe);
+        const std::vector<WorkloadOp> forward = opsNamed(ops, "cross-entropy loss", Phase::Forward);
+        const std::vector<WorkloadOp> backward = opsNamed(ops, "cross-entropy loss", Phase::Backward);
+        QCOMPARE(forward.size(), std::size_t(1));
+        QCOMPARE(backward.size(), std::size_t(1));
+        const double logits = 4096.0 * 128256 / 2;
+        QCOMPARE(forward.front().bytes, forwardBytes * logits);
+        QCOMPARE(backward.front().bytes, backwardBytes * logits);
+        QCOMPARE(forward.front().launches, forwardLaunches);
+        QCOMPARE(backward.front().launches, backwardLaunches);
+        QCOMPARE(forward.front().savedBytes, keptBytes * logits);
+        // A slower loss kernel is a longer step, nothing else moving.
+        s.timeBasis = TimeBasis::Estimated;
+        const double step = test::reportFor(s).step.stepSeconds;
+        s.crossEntropy = CrossEntropy::TransformerEngine;
+        if (kind != int(CrossEntropy::TransformerEngine))
+            QCOMPARE_GT(step, test::reportFor(s).step.stepSeconds);
+    }
+
     void bubble_data()
     {
         QTest::addColumn<qint64>("pp");

@@ -72,13 +72,11 @@ private slots:
         // DualPipe's schedule: rank 0 runs half the micro-batches through the embedding's stage and
         // half through the head's (with the MTP module), where 1F1B left the last stage the
         // slowest by the head's and MTP's work, and the bubble is 7 pairs of (F&B + B - 3W)
-        // against 1F1B's 15 micro-batches. The estimate then falls below the band: it runs fast,
-        // as on the published H100 rows of tst_measuredtraining (about 10% on average).
-        QEXPECT_FAIL("", "Napkin's kernel sum runs fast against published runs (tst_measuredtraining): 0.82x here "
-                         "with DualPipe and the node-limited dispatch",
-                     Continue);
+        // against 1F1B's 15 micro-batches. The loss runs as Napkin's default (Megatron-Core's
+        // native fused cross-entropy: DeepSeek's own kernel is not published), over the head's and
+        // the MTP module's 129,280-wide logits. The estimate lands at the band's fast edge (0.85x),
+        // as the published H100 rows of tst_measuredtraining run fast (about 7% on average).
         QVERIFY2(gpuHours > 180e3 * 0.85 && gpuHours < 180e3 * 1.25, qPrintable(QString::number(gpuHours)));
-        QVERIFY2(gpuHours > 180e3 * 0.80 && gpuHours < 180e3 * 0.85, qPrintable(QString::number(gpuHours)));
         // Under 1F1B the same run is the slower by its last stage's head and MTP, and its bubble.
         Scenario oneFOneB = s;
         oneFOneB.ppSchedule = PipelineSchedule::OneFOneB;

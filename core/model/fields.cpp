@@ -277,6 +277,23 @@ std::vector<ScenarioField> buildFields()
          [](Scenario &s, const QJsonValue &v) {
              s.fp8Scaling = static_cast<Fp8Scaling>(*enumValue(kFp8ScalingNames, v.toString()));
          }},
+        {"cross_entropy", "cross-entropy", nullptr, K::Choice, G::Run, 0, 0, false, false, nullptr,
+         "the loss kernel over the logits: unfused (fp32 copy, then max, subtract, exp, sum and divide "
+         "each a kernel: Megatron-LM's vocab_parallel_cross_entropy), fused (Megatron-Core's "
+         "--cross-entropy-loss-fusion, native: NeMo's and Megatron-Bridge's default) or te (Transformer "
+         "Engine's single-pass kernel)",
+         T::Time, "Loss kernel", "How the loss runs over the logits, tokens × vocabulary elements "
+         "(with a large vocabulary the biggest tensor of the step). Unfused: the bf16 logits cast to fp32, then "
+         "max, subtract, exp, sum and divide each a kernel, the fp32 softmax kept for the backward "
+         "(Megatron-LM's vocab_parallel_cross_entropy; Hugging Face's float() then cross_entropy alike): with bf16 logits 38 "
+         "bytes an element forward, 14 backward. Fused: Megatron-Core's --cross-entropy-loss-fusion (native), "
+         "the same steps in 4 kernels: 26 and 14. Transformer Engine: one read for the max and the sum, a "
+         "second writing the gradient in the logits' place: 6 and 4, and it keeps 2 bytes an element, not 4.",
+         choicesOf<kCrossEntropyNames>,
+         [](const Scenario &s) -> QJsonValue { return enumName(kCrossEntropyNames, static_cast<int>(s.crossEntropy)); },
+         [](Scenario &s, const QJsonValue &v) {
+             s.crossEntropy = static_cast<CrossEntropy>(*enumValue(kCrossEntropyNames, v.toString()));
+         }},
         {"recompute", "recompute", nullptr, K::Choice, G::Run, 0, 0, false, false, nullptr,
          "activation recomputation (Korthikanti et al. 2022)",
          T::Activations, "Recompute", "What the backward pass recomputes instead of storing (Korthikanti et al. "

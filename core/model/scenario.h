@@ -30,6 +30,14 @@ enum class PipelineSchedule { OneFOneB, DualPipe };
 /// current scaling measures the tensor's amax right before its cast (Float8CurrentScaling).
 enum class Fp8Scaling { Delayed, Current };
 
+/// How the loss kernel runs over the vocabulary-parallel logits (each a path of Megatron-LM's
+/// code): unfused, Megatron-LM's vocab_parallel_cross_entropy on the logits cast to fp32, a
+/// kernel per step (max, subtract, exp, sum, divide) keeping the fp32 softmax; fused,
+/// Megatron-Core's --cross-entropy-loss-fusion with its default 'native' path (the same steps
+/// compiled into fewer kernels, the fp32 softmax kept); te, Transformer Engine's single-pass
+/// kernel ('te'), which reads the bf16 logits twice and writes the gradient in their place.
+enum class CrossEntropy { Unfused, Fused, TransformerEngine };
+
 /// Which formula counts activation memory: Korthikanti et al. 2022, or what autograd keeps in
 /// Napkin's reference PyTorch decoders (tests/validation/ACTIVATION_MODEL.md).
 enum class ActivationModel { Korthikanti, PyTorch };
@@ -214,6 +222,8 @@ struct Scenario {
     std::int64_t vpp = 1;             ///< virtual stages per pipeline rank (interleaved 1F1B)
     /// How FP8 GEMMs' scales are found (matters only under an fp8 recipe).
     Fp8Scaling fp8Scaling = Fp8Scaling::Delayed;
+    /// The loss kernel over the logits (training only).
+    CrossEntropy crossEntropy = CrossEntropy::Fused;
     /// The pipeline schedule when pp > 1 (none without a pipeline).
     PipelineSchedule ppSchedule = PipelineSchedule::OneFOneB;
     std::int64_t cp = 1;              ///< context-parallel ranks (split the sequence)
@@ -310,6 +320,11 @@ inline constexpr EnumEntry kRecomputeNames[] = {
 inline constexpr EnumEntry kFp8ScalingNames[] = {
     {static_cast<int>(Fp8Scaling::Delayed), "delayed", "Delayed"},
     {static_cast<int>(Fp8Scaling::Current), "current", "Current"},
+};
+inline constexpr EnumEntry kCrossEntropyNames[] = {
+    {static_cast<int>(CrossEntropy::Unfused), "unfused", "Unfused (fp32)"},
+    {static_cast<int>(CrossEntropy::Fused), "fused", "Fused (native)"},
+    {static_cast<int>(CrossEntropy::TransformerEngine), "te", "Transformer Engine"},
 };
 inline constexpr EnumEntry kPipelineScheduleNames[] = {
     {static_cast<int>(PipelineSchedule::OneFOneB), "1f1b", "1F1B"},

@@ -85,6 +85,7 @@ WorkloadInput workloadInput(const Scenario &s, double activationBytes, double we
     in.includeActivations = s.includeActivations;
     in.activationModel = s.activationModel;
     in.dropout = s.dropout;
+    in.crossEntropy = s.crossEntropy;
     in.maxPositions = static_cast<double>(m.maxPositions);
     in.tied = m.tied;
     in.headHasOwnTable = !m.tied || s.pp > 1;

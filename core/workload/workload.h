@@ -105,6 +105,8 @@ struct WorkloadInput {
     bool fp8Gemms = false;
     /// Under fp8Gemms, Scenario::fp8Scaling is current: each cast first measures its tensor's amax.
     bool fp8CurrentScaling = false;
+    /// The loss kernel over the logits (Scenario::crossEntropy): its passes and what it keeps.
+    CrossEntropy crossEntropy = CrossEntropy::Fused;
     double optimizerFlopsPerParam = 15;
     double optimizerParams = 0;  ///< parameters this GPU updates (after TP, PP and ZeRO)
     /// Gradient accumulation outside the GEMMs (Scenario::gradAccumulationFusion off): the

@@ -61,8 +61,51 @@ void WorkloadBuilder::head()
     ops.highPrecision = true;  // outside the FP8 autocast (WorkloadOp::highPrecision)
     ops.matmul("LM head", 1, T, d, V / tp, {whole(B * sb * d), in.headHasOwnTable ? V * d / tp : 0});
     ops.highPrecision = false;
-    ops.elementwise("cross-entropy loss", OpKind::Loss, 1, T * V / tp, kCrossEntropyFlops, 1, 1, 0,
-                    {split(F * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
+    crossEntropy("cross-entropy loss", 1);
+}
+
+void WorkloadBuilder::crossEntropy(const char *name, double count)
+{
+    // Bytes an element of the logits (tokens x vocabulary / tp), read and written by each path
+    // as its code runs it (a: the logits' bf16 bytes, F: fp32):
+    //  - unfused (Megatron-LM's vocab_parallel_cross_entropy on output.float(), megatron/mpu/
+    //    cross_entropy.py 2020-2022 and megatron/core/tensor_parallel/cross_entropy.py): cast
+    //    (a + F), max (F), subtract in place (2F), exp in place (2F), sum (F), divide in place
+    //    (2F); backward: multiply by the incoming gradient in place (2F), autograd's cast back
+    //    (F + a). Six kernels forward, two backward.
+    //  - fused (Megatron-Core's fused_vocab_parallel_cross_entropy, the 'native' impl of
+    //    --cross-entropy-loss-fusion; megatron/core/fusions/fused_cross_entropy.py): the cast
+    //    and max in one compiled kernel (a + F), exp(x - max) in place (2F), the row sum (F), the
+    //    divide in place (2F); backward the same two passes as unfused. Four kernels, then two.
+    //  - te (Transformer Engine's parallel_cross_entropy, transformer_engine/pytorch/triton/
+    //    cross_entropy.py): an online-softmax pass reading the bf16 logits (a), a second reading
+    //    them again and writing the gradient in their place (2a); backward one in-place multiply
+    //    by the incoming per-token gradient (2a). It keeps that bf16 gradient, not an fp32 softmax.
+    // The per-row gathers, the target mask and the all-reduces over TP are per token, left out.
+    const double logits = T * V / tp;
+    double forward = a + 9 * F, backward = 3 * F + a, forwardLaunches = 6, backwardLaunches = 2, kept = F;
+    switch (in.crossEntropy) {
+    case CrossEntropy::Unfused: break;
+    case CrossEntropy::Fused:
+        forward = a + 6 * F;
+        forwardLaunches = 4;
+        break;
+    case CrossEntropy::TransformerEngine:
+        forward = 3 * a;
+        backward = 2 * a;
+        forwardLaunches = 2;
+        backwardLaunches = 1;
+        kept = a;
+        break;
+    }
+    const std::size_t before = out.size();
+    ops.add(name, Phase::Forward, OpKind::Loss, count, kCrossEntropyFlops * logits, 0, forward * logits,
+            {split(kept * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
+    ops.add(name, Phase::Backward, OpKind::Loss, count, 2 * kCrossEntropyFlops * logits, 0, backward * logits);
+    if (out.size() == before + 2) {
+        out[before].launches = forwardLaunches;
+        out[before + 1].launches = backwardLaunches;
+    }
 }
 
 void WorkloadBuilder::recompute(std::size_t layerOpsBegin, std::size_t layerOpsEnd)
@@ -122,8 +165,7 @@ void WorkloadBuilder::multiTokenPrediction()
     ops.highPrecision = true;  // the shared output layer, outside the FP8 autocast
     ops.matmul("MTP head (shared)", depth, T, d, V / tp, {whole(B * sb * d), 0});
     ops.highPrecision = false;
-    ops.elementwise("MTP loss", OpKind::Loss, depth, T * V / tp, kCrossEntropyFlops, 1, 1, 0,
-                    {split(F * sb * V) + (pytorch ? whole(kInt64 * sb + F) : 0), 0});
+    crossEntropy("MTP loss", depth);
     WorkloadInput block = in;
     block.layers = depth;
     block.denseLayers = 0;  // the model's last kind of block (DeepSeek-V3: a MoE block)

@@ -195,6 +195,8 @@ public:
     void head();
     void recompute(std::size_t layerOpsBegin, std::size_t layerOpsEnd);
     void multiTokenPrediction();
+    /// The loss over the logits, forward and backward, as Scenario::crossEntropy runs it.
+    void crossEntropy(const char *name, double count);
     void optimizerStep();
     void gradientAccumulation();
 

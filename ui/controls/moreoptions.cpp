@@ -82,6 +82,7 @@ QWidget *MoreOptions::buildSetupGroup()
         m_recipe->setItemData(m_recipe->count() - 1, r.source, Qt::ToolTipRole);
     }
     m_fp8Scaling = m_fields->addRow(form, "fp8_scaling");
+    m_crossEntropy = m_fields->addRow(form, "cross_entropy");
     m_recompute = static_cast<QComboBox *>(m_fields->addRow(form, "recompute"));
     // Selective recompute's modules (Megatron-Core's --recompute-modules), under the choice.
     for (const char *key : kRecomputeModuleKeys)
@@ -179,7 +180,7 @@ void MoreOptions::sync(const Scenario &s)
     // (serving's precision is its weights' and KV cache's dtypes, in the serving group).
     const bool training = s.mode == Mode::Training;
     for (QWidget *w : {static_cast<QWidget *>(m_recipe), static_cast<QWidget *>(m_zero),
-                       static_cast<QWidget *>(m_recompute), static_cast<QWidget *>(m_offload)})
+                       static_cast<QWidget *>(m_recompute), static_cast<QWidget *>(m_offload), m_crossEntropy})
         m_setupForm->setRowVisible(w, training);
     // The FP8 scaling recipe only matters to the FP8 GEMMs of a training recipe.
     const std::optional<Recipe> recipe = findRecipe(s.recipeId);

@@ -74,6 +74,7 @@ private:
     QComboBox *m_zero = nullptr;
     QComboBox *m_recipe = nullptr;
     QWidget *m_fp8Scaling = nullptr;  ///< shown under an fp8 recipe only
+    QWidget *m_crossEntropy = nullptr;  ///< the loss kernel, training only
     QComboBox *m_recompute = nullptr;
     QComboBox *m_offload = nullptr;
     QComboBox *m_utilizationBasis = nullptr;
