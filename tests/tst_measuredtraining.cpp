@@ -153,6 +153,11 @@ Scenario scenarioOf(const Row &row)
     // post_language_model_processing: vocab_parallel_cross_entropy(output.float(), labels), a
     // kernel per step (megatron/mpu/cross_entropy.py at 6985e58 and 2755bcb).
     s.crossEntropy = CrossEntropy::Unfused;
+    // The 2022 code's gradient-accumulation fusion adds into fp32 main_grad buffers
+    // (wgrad_gemm_accum_fp32), which its local DDP then reduces: 4-byte gradients, the 18 bytes a
+    // parameter that Korthikanti et al.'s memory accounting counts (tst_parallel's korthikantiGpt).
+    if (row.gradAccumulationFusion)
+        s.recipeId = QStringLiteral("bf16-mixed-adamw-fp32-grads");
     return s;
 }
 
