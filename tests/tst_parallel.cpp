@@ -1493,6 +1493,41 @@ private slots:
         QVERIFY(compute);
     }
 
+    // The window's fit banner names what a fix changes, not the whole layout: the planner's row
+    // for Llama 3 8B on 8 H100s at micro-batch 8 (188 GB a GPU) keeps tp 1 · pp 1 · cp 1 · dp 8.
+    void fixNamesWhatItChanges()
+    {
+        Scenario s = test::presetScenario("llama3-8b");
+        s.seqLen = 1024;
+        s.microBatch = 8;
+        PlannedLayout p;
+        p.dp = 8;
+        p.zeroStage = 2;
+        p.microBatch = 4;
+        QCOMPARE(plannedChangeText(p, s), QStringLiteral("ZeRO 2 · micro-batch 4"));
+        // A new split names its dimensions (dp follows), SP where TP brings it, then the rest.
+        p.tp = 2;
+        p.pp = 4;
+        p.vpp = 7;
+        p.dp = 1;
+        p.sp = true;
+        p.recompute = Recompute::Full;
+        QCOMPARE(plannedChangeText(p, s),
+                 QStringLiteral("tp 2 · pp 4 (vpp 7) · SP · ZeRO 2 · micro-batch 4 · full recompute"));
+        // Nothing changed: the whole layout.
+        PlannedLayout same;
+        same.dp = 8;
+        same.microBatch = 8;
+        QCOMPARE(plannedChangeText(same, s), plannedLayoutText(same));
+        // Where the scenario's layout fits nothing, the suggestion's change reads so too.
+        const Report r = test::reportFor(s);
+        QVERIFY(!r.memory.fits);
+        const auto fix = suggestFit(r);
+        QVERIFY(fix && fix->layout);
+        QVERIFY2(!plannedChangeText(*fix->layout, s).contains(QLatin1String("dp ")),
+                 qPrintable(plannedChangeText(*fix->layout, s)));
+    }
+
     // The planner plans from any start: Llama 3.1 405B on 16,384 H100s with Meta's 2,048
     // sequences per step (Dubey et al. 2024, Table 4: 16M tokens at 8,192), which the starting
     // layout (8 sequences on each of 16,384 data-parallel GPUs) cannot split. The current

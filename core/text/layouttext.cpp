@@ -48,6 +48,31 @@ QString plannedLayoutText(const PlannedLayout &p)
            + QStringLiteral(" · ZeRO %1 · b %2 · %3").arg(p.zeroStage).arg(p.microBatch).arg(recomputeName(p.recompute));
 }
 
+QString plannedChangeText(const PlannedLayout &p, const Scenario &s)
+{
+    QStringList parts;
+    if (p.tp != s.tp)
+        parts << QStringLiteral("tp %1").arg(p.tp);
+    if (p.pp != s.pp || (p.pp > 1 && p.vpp != s.vpp))
+        parts << (p.vpp > 1 ? QStringLiteral("pp %1 (vpp %2)").arg(p.pp).arg(p.vpp) : QStringLiteral("pp %1").arg(p.pp));
+    if (p.cp != s.cp)
+        parts << QStringLiteral("cp %1").arg(p.cp);
+    if (p.ep != s.ep)
+        parts << QStringLiteral("ep %1").arg(p.ep);
+    if (p.etp != s.etp.value_or(s.tp) && p.etp != p.tp)
+        parts << QStringLiteral("etp %1").arg(p.etp);
+    if (p.sp && p.tp > 1 && !s.sequenceParallel)
+        parts << QStringLiteral("SP");
+    if (p.zeroStage != s.zeroStage)
+        parts << QStringLiteral("ZeRO %1").arg(p.zeroStage);
+    if (p.microBatch != s.microBatch)
+        parts << QStringLiteral("micro-batch %1").arg(p.microBatch);
+    if (p.recompute != s.recompute)
+        parts << (p.recompute == Recompute::None ? QStringLiteral("no recompute")
+                                                 : QStringLiteral("%1 recompute").arg(recomputeName(p.recompute)));
+    return parts.isEmpty() ? plannedLayoutText(p) : parts.join(QStringLiteral(" · "));
+}
+
 QString fitSuggestionText(const FitSuggestion &f, ByteUnit unit)
 {
     QStringList parts;

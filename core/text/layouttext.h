@@ -30,6 +30,12 @@ QString plannedSplitText(const PlannedLayout &p);
 /// "tp 8 · pp 16 · cp 1 · dp 128 · SP · ZeRO 1 · b 1 · selective".
 QString plannedLayoutText(const PlannedLayout &p);
 
+/// What a planned layout changes of a scenario's own, in words: the split dimensions that
+/// differ (dp follows from them), then the ZeRO stage, micro-batch and recompute, as "ZeRO 2 ·
+/// micro-batch 4" or "tp 2 · pp 4 (vpp 7) · SP · micro-batch 1 · full recompute". The whole
+/// layout (plannedLayoutText) where nothing differs.
+QString plannedChangeText(const PlannedLayout &p, const Scenario &s);
+
 /// What makes a run fit, for the report's "Fits with:" line and the window's banner:
 /// "tp 8 · pp 4 · … (71.2 GB on the worst stage, step 4.10 s); or only ZeRO 3 (78.1 GB, step
 /// 5.20 s)". "no layout of these GPUs and this batch fits" when there is neither.

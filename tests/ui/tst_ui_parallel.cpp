@@ -20,6 +20,7 @@
 #include "ui/views/fitfix.h"
 #include "ui/widgets/banner.h"
 #include "core/report/suggestion.h"
+#include "core/text/layouttext.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/views/stagememorypanel.h"
 #include "ui/views/steptimepanel.h"
@@ -483,6 +484,12 @@ private slots:
         QVERIFY(core && core->layout);
         QCOMPARE(memory->fitFix()->suggestion()->layout->stepSeconds, core->layout->stepSeconds);
         QVERIFY2(memory->fitsBanner()->text().contains(QStringLiteral("Fits with ")), qPrintable(memory->fitsBanner()->text()));
+        // It names what the fix changes (dp follows from the rest), where the whole layout had run
+        // past the banner's line at 1366 px ("… · b 4 · non…"); the tooltip keeps the whole.
+        QVERIFY2(!memory->fitsBanner()->text().contains(QStringLiteral("dp ")), qPrintable(memory->fitsBanner()->text()));
+        QVERIFY2(memory->fitsBanner()->text().contains(plannedChangeText(*core->layout, w.controller()->scenario())),
+                 qPrintable(memory->fitsBanner()->text()));
+        QVERIFY(memory->fitsBanner()->toolTip().contains(plannedLayoutText(*core->layout)));
         const Scenario before = w.controller()->scenario();
         const int steps = w.controller()->undoStack()->count();
         const std::int64_t sequences = w.controller()->report()->layout.globalBatch;

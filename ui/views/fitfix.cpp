@@ -18,7 +18,9 @@ FitFix::FitFix(QWidget *parent) : QToolButton(parent)
             return;
         const bool single = m_suggestion->lightest && *s == m_suggestion->lightest->scenario;
         emit applyRequested(*s, tr("make it fit: %1")
-                                    .arg(single ? m_suggestion->lightest->what : plannedLayoutText(*m_suggestion->layout)));
+                                    .arg(single ? m_suggestion->lightest->what
+                                                : m_report ? plannedChangeText(*m_suggestion->layout, m_report->scenario)
+                                                           : plannedLayoutText(*m_suggestion->layout)));
     });
 }
 
@@ -107,7 +109,11 @@ QString FitFix::appliedText() const
     if (m_suggestion->lightest && *s == m_suggestion->lightest->scenario)
         return tr("%1: %2, step %3").arg(m_suggestion->lightest->what, fmt::bytes(m_suggestion->lightest->worstStageBytes, m_unit),
                                          fmt::duration(m_suggestion->lightest->stepSeconds));
-    return tr("%1: %2, step %3").arg(plannedLayoutText(*m_suggestion->layout), fmt::bytes(m_suggestion->layout->worstStageBytes, m_unit),
+    // What changes, not the whole layout: "ZeRO 2 · micro-batch 4" keeps to the banner's line
+    // where the whole layout ran past it; the tooltip has the whole layout.
+    const QString change = m_report ? plannedChangeText(*m_suggestion->layout, m_report->scenario)
+                                    : plannedLayoutText(*m_suggestion->layout);
+    return tr("%1: %2, step %3").arg(change, fmt::bytes(m_suggestion->layout->worstStageBytes, m_unit),
                                      fmt::duration(m_suggestion->layout->stepSeconds));
 }
 
