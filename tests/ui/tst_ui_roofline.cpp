@@ -226,6 +226,10 @@ private slots:
             const QString entry = QStringLiteral("%1 %2").arg(opKindTitle(static_cast<OpKind>(k)), fmt::percent(shares[k], 0));
             QVERIFY2(legend.contains(entry.toHtmlEscaped()), qPrintable(entry));
         }
+        // The first says what the shares are of: the time panel beside it gives attention's share
+        // of the FLOPs, another figure.
+        QVERIFY2(legend.contains(QStringLiteral("%1 %2 of the step").arg(opKindTitle(OpKind::Matmul), fmt::percent(shares[0], 0))),
+                 qPrintable(legend));
     }
 
     void compareOverlaysPointsAndRidge()

@@ -420,10 +420,13 @@ void RooflinePanel::refreshLegend()
     entries.append({m_ridge->color(), m_ridge->name()});
     appendOffScale(entries);
 
-    // Each kind with its share of the bottom-up step time.
+    // Each kind with its share of the bottom-up step time; the first says of what, since the
+    // time panel beside it gives attention's share of the FLOPs, a different figure.
     const QList<double> shares = m_report ? kindStepShares(m_report->roofline) : QList<double>(kOpKinds, 0.0);
     for (int k = 0; k < kOpKinds; ++k)
-        entries.append({palette::opKind(k), tr("%1 %2").arg(m_ops[k]->name(), fmt::percent(shares[k], 0)), opMarker(k).glyph});
+        entries.append({palette::opKind(k),
+                        (k == 0 ? tr("%1 %2 of the step") : tr("%1 %2")).arg(m_ops[k]->name(), fmt::percent(shares[k], 0)),
+                        opMarker(k).glyph});
     m_legend->setEntries(entries);
 }
 
