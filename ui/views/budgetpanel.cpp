@@ -433,10 +433,12 @@ void BudgetPanel::showSummary()
     const BudgetReport &b = *m_budget;
     const QString gpu = m_report ? nameWithoutVendor(m_report->gpu) : QString();
     QStringList lines;
-    lines << tr("Budget %1 · %2: N = %3, D = %4 (%5 tokens per parameter), loss %6")
-                 .arg(budgetAmountText(b, gpu), QLatin1String(scalingLawInfo(b.request.law).id),
-                      fmt::compactCount(b.optimal.params), fmt::compactCount(b.optimal.tokens),
-                      fmt::number(b.optimal.tokensPerParam(), 3), QString::number(b.predictedLoss, 'f', 3));
+    // The answer first: where large text leaves the answer one line (it scrolls), that line
+    // is N and D, not the budget the user typed.
+    lines << tr("N = %1, D = %2 (%3 tokens per parameter), loss %4 · %5 at a budget of %6")
+                 .arg(fmt::compactCount(b.optimal.params), fmt::compactCount(b.optimal.tokens),
+                      fmt::number(b.optimal.tokensPerParam(), 3), QString::number(b.predictedLoss, 'f', 3),
+                      QLatin1String(scalingLawInfo(b.request.law).id), budgetAmountText(b, gpu));
     if (b.inferenceAware)
         lines << tr("Serving %1 tokens: %2 on %3 tokens, %4x smaller, %5 fewer total FLOPs (Sardana et al. 2023)")
                      .arg(fmt::compactCount(b.request.inferenceTokens), fmt::compactCount(b.inferenceAware->params),
