@@ -146,7 +146,7 @@ void writeMemory(QTextStream &t, const Report &r, ByteUnit unit, const std::opti
     t << "  total                         " << gb(m.perGpu.total()) << "   of " << gb(m.capacity) << " on " << r.gpu.id
       << (m.fits ? "  -> FITS" : "  -> DOES NOT FIT") << '\n';
     if (suggestion)
-        t << "  Fits with: " << fitSuggestionText(*suggestion, unit) << '\n';
+        t << "  Fits with: " << fitSuggestionText(*suggestion, r.scenario, unit) << '\n';
     if (r.scenario.offload != Offload::None)
         t << "  offloaded to CPU              " << gb(m.perGpu.cpu) << " per GPU, " << gb(m.cpuPerNode)
           << " per node (offload " << offloadName(r.scenario.offload) << "; not in the GPU total)\n";

@@ -571,6 +571,12 @@ private slots:
             QStringLiteral("report --preset llama3-70b --gpus 64 --seq-len 8192 --global-batch 128 --batch 1 --flash"));
         QCOMPARE(r.text.status, 0);
         QVERIFY2(r.text.out.contains("-> DOES NOT FIT\n  Fits with: tp "), r.text.out.constData());
+        // What the layout changes, then the layout whole, in words: "micro-batch 1", not the
+        // planner table's "b 1 · none".
+        const QByteArray fitsWith = r.text.out.mid(r.text.out.indexOf("Fits with: "));
+        QVERIFY2(fitsWith.contains(" · micro-batch ") && !fitsWith.contains(" · b ")
+                     && fitsWith.contains(" on the worst stage, step "),
+                 fitsWith.constData());
         const QJsonObject memory = r.json.value(QStringLiteral("memory")).toObject();
         const QJsonObject suggestion = memory.value(QStringLiteral("suggestion")).toObject();
         for (const char *key : {"tp", "pp", "vpp", "cp", "ep", "dp", "zero_stage", "micro_batch", "recompute", "flash", "fits",

@@ -48,7 +48,17 @@ QString plannedLayoutText(const PlannedLayout &p)
            + QStringLiteral(" · ZeRO %1 · b %2 · %3").arg(p.zeroStage).arg(p.microBatch).arg(recomputeName(p.recompute));
 }
 
-QString plannedChangeText(const PlannedLayout &p, const Scenario &s)
+QString plannedLayoutWords(const PlannedLayout &p)
+{
+    return QStringLiteral("%1 · ZeRO %2 · micro-batch %3 · %4")
+        .arg(plannedSplitText(p))
+        .arg(p.zeroStage)
+        .arg(p.microBatch)
+        .arg(p.recompute == Recompute::None ? QStringLiteral("no recompute")
+                                            : QStringLiteral("%1 recompute").arg(recomputeName(p.recompute)));
+}
+
+QString plannedChangeText(const PlannedLayout &p, const Scenario &s, int most)
 {
     QStringList parts;
     if (p.tp != s.tp)
@@ -70,16 +80,22 @@ QString plannedChangeText(const PlannedLayout &p, const Scenario &s)
     if (p.recompute != s.recompute)
         parts << (p.recompute == Recompute::None ? QStringLiteral("no recompute")
                                                  : QStringLiteral("%1 recompute").arg(recomputeName(p.recompute)));
-    return parts.isEmpty() ? plannedLayoutText(p) : parts.join(QStringLiteral(" · "));
+    if (parts.isEmpty())
+        return plannedLayoutText(p);
+    if (most > 0 && parts.size() > most) {
+        parts.resize(most);
+        parts << QStringLiteral("…");
+    }
+    return parts.join(QStringLiteral(" · "));
 }
 
-QString fitSuggestionText(const FitSuggestion &f, ByteUnit unit)
+QString fitSuggestionText(const FitSuggestion &f, const Scenario &from, ByteUnit unit)
 {
     QStringList parts;
     if (f.layout)
-        parts << QStringLiteral("%1 (%2 on the worst stage, step %3)")
-                     .arg(plannedLayoutText(*f.layout), fmt::bytes(f.layout->worstStageBytes, unit),
-                          fmt::duration(f.layout->stepSeconds));
+        parts << QStringLiteral("%1 (%2: %3 on the worst stage, step %4)")
+                     .arg(plannedChangeText(*f.layout, from), plannedLayoutWords(*f.layout),
+                          fmt::bytes(f.layout->worstStageBytes, unit), fmt::duration(f.layout->stepSeconds));
     if (f.lightest)
         parts << QStringLiteral("%1%2 (%3, step %4)")
                      .arg(f.layout ? QStringLiteral("or only ") : QString(), f.lightest->what,

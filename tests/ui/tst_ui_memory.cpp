@@ -206,6 +206,52 @@ private slots:
         }
     }
 
+    void fixIsNeverCut_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("scale");
+        QTest::addColumn<bool>("whole");  // every change named; else the first two and "…"
+        QTest::newRow("1366x768") << QSize(1366, 768) << 1.0 << true;
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << 1.0 << true;
+        QTest::newRow("1024x768, text x2") << QSize(1024, 768) << 2.0 << false;
+    }
+
+    // A fix that changes the split names each dimension, and the banner takes the lines it needs:
+    // Llama 3 70B on 64 GPUs at 8,192 tokens (2 TB a GPU at ZeRO 0) had read "Fits with tp 2 ·
+    // pp 2 (vpp 7) · cp 4 · SP · ZeRO 2 · sel…", its memory and step cut, even at 1920 px.
+    void fixIsNeverCut()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, scale);
+        QFETCH(bool, whole);
+        Scenario s = env().presetScenario(QStringLiteral("llama3-70b"));
+        s.gpus = 64;
+        s.seqLen = 8192;
+        s.microBatch = 1;
+        MainWindow w(env().catalog(), s);
+        w.resize(size);
+        w.setFontScale(scale);
+        QVERIFY(uitest::showAndWait(w));
+        MemoryPanel *memory = w.dashboard()->memoryPanel();
+        uitest::showTabOf(w, memory);
+        QTRY_VERIFY_WITH_TIMEOUT(memory->fitFix()->suggestion().has_value() && !memory->fitFix()->pending(), 20000);
+        const Banner *banner = memory->fitsBanner();
+        QTRY_VERIFY2(banner->text().contains(QLatin1String("Fits with")), qPrintable(banner->text()));
+        // The memory and the step always stay, at the end of what is shown.
+        const QString tail = memory->fitFix()->appliedText().section(QStringLiteral(": "), -1);
+        const auto shown = [banner] {  // as drawn: no-break spaces keep a figure with its unit
+            return banner->shownText().replace(QChar(0x00A0), QLatin1Char(' ')).remove(QChar(0x2060));
+        };
+        QTRY_VERIFY2(shown().endsWith(tail), qPrintable(shown()));
+        QCOMPARE(banner->showsWholeText(), whole);
+        if (!whole)
+            QVERIFY2(shown().contains(QStringLiteral(" · …: ")), qPrintable(shown()));
+        // Once it fits, the banner is back to its two lines.
+        memory->fitFix()->click();
+        QTRY_VERIFY(w.controller()->report()->memory.fits);
+        QTRY_COMPARE(banner->lines(), 2);
+    }
+
     void axisFocusShowsTheChosenStage()
     {
         // Llama 3 70B (Meta model card: 70.6B parameters) on 64 H100s at ZeRO 3 with full

@@ -444,15 +444,7 @@ void BudgetPanel::showSummary()
                      .arg(fmt::compactCount(b.request.inferenceTokens), fmt::compactCount(b.inferenceAware->params),
                           fmt::compactCount(b.inferenceAware->tokens), fmt::number(b.optimal.params / b.inferenceAware->params, 3),
                           fmt::percent(1 - b.totalFlopsInferenceAware / b.totalFlopsOptimal));
-    // The layout in words: the planner's "b 2 · none" had read as codes in a sentence.
-    const auto layoutWords = [](const PlannedLayout &p) {
-        return tr("%1 · ZeRO %2 · micro-batch %3 · %4")
-            .arg(plannedSplitText(p))
-            .arg(p.zeroStage)
-            .arg(p.microBatch)
-            .arg(p.recompute == Recompute::None ? tr("no recompute") : tr("%1 recompute").arg(recomputeName(p.recompute)));
-    };
-    QString run = b.fits ? tr("fits with %1").arg(layoutWords(*b.layout)) : tr("does not fit with any planned layout");
+    QString run = b.fits ? tr("fits with %1").arg(plannedLayoutWords(*b.layout)) : tr("does not fit with any planned layout");
     run += tr(" · %1, %2 GPU-hours").arg(fmt::duration(b.seconds), fmt::number(b.gpuHours, 3));
     if (b.costUsd)
         run += tr(", %1").arg(fmt::usd(*b.costUsd));

@@ -1,6 +1,7 @@
 #include "ui/views/fitfix.h"
 
 #include "core/text/layouttext.h"
+#include "ui/widgets/textstrip.h"
 
 #include <QMetaObject>
 
@@ -17,7 +18,7 @@ FitFix::FitFix(QWidget *parent) : QToolButton(parent)
         if (!s)
             return;
         const bool single = m_suggestion->lightest && *s == m_suggestion->lightest->scenario;
-        emit applyRequested(*s, tr("make it fit: %1")
+        emit applyRequested(*s, tr("Make it fit: %1")
                                     .arg(single ? m_suggestion->lightest->what
                                                 : m_report ? plannedChangeText(*m_suggestion->layout, m_report->scenario)
                                                            : plannedLayoutText(*m_suggestion->layout)));
@@ -42,7 +43,9 @@ void FitFix::setActive(bool active)
 void FitFix::setByteUnit(ByteUnit unit)
 {
     m_unit = unit;
-    setToolTip(fixText());
+    setToolTip(m_suggestion ? wrappingToolTip(tr("Fits with %1. Click to apply the one whose step is faster (one undo step).")
+                                                  .arg(fixText()))
+                            : QString());
 }
 
 void FitFix::setReport(const Report &report)
@@ -91,17 +94,18 @@ void FitFix::arrived(const Scenario &forScenario, const std::optional<FitSuggest
     m_suggestion = suggestion;
     const bool offered = m_suggestion && (m_suggestion->layout || m_suggestion->lightest);
     setVisible(offered);
-    setToolTip(offered ? tr("Fits with %1. Click to apply the one whose step is faster (one undo step).").arg(fixText())
+    setToolTip(offered ? wrappingToolTip(tr("Fits with %1. Click to apply the one whose step is faster (one undo step).")
+                                             .arg(fixText()))
                        : QString());
     emit suggestionChanged();
 }
 
 QString FitFix::fixText() const
 {
-    return m_suggestion ? fitSuggestionText(*m_suggestion, m_unit) : QString();
+    return m_suggestion && m_report ? fitSuggestionText(*m_suggestion, m_report->scenario, m_unit) : QString();
 }
 
-QString FitFix::appliedText() const
+QString FitFix::appliedText(int most) const
 {
     const auto s = fixScenario();
     if (!s)
@@ -111,7 +115,7 @@ QString FitFix::appliedText() const
                                          fmt::duration(m_suggestion->lightest->stepSeconds));
     // What changes, not the whole layout: "ZeRO 2 · micro-batch 4" keeps to the banner's line
     // where the whole layout ran past it; the tooltip has the whole layout.
-    const QString change = m_report ? plannedChangeText(*m_suggestion->layout, m_report->scenario)
+    const QString change = m_report ? plannedChangeText(*m_suggestion->layout, m_report->scenario, most)
                                     : plannedLayoutText(*m_suggestion->layout);
     return tr("%1: %2, step %3").arg(change, fmt::bytes(m_suggestion->layout->worstStageBytes, m_unit),
                                      fmt::duration(m_suggestion->layout->stepSeconds));

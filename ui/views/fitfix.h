@@ -36,7 +36,9 @@ public:
     QString fixText() const;
     /// The option Apply takes, for the banner: "FlashAttention on: 52.0 GB, step 301 ms" or
     /// "tp 8 · pp 4 · …: 71.2 GB, step 4.10 s"; empty when there is none.
-    QString appliedText() const;
+    /// `most` > 0: a new layout names its first `most` changes and then "…" (a narrow banner),
+    /// keeping its memory and step.
+    QString appliedText(int most = 0) const;
     /// A suggestion is being worked out.
     bool pending() const { return m_running; }
     /// What Apply proposes: the planned layout or the lightest single change, whichever steps faster.

@@ -32,6 +32,11 @@ namespace napkin::ui {
 
 namespace {
 
+/// The fit banner's lines: two (the verdict, then the largest micro-batch or the fix), and up to
+/// four where a fix needs them to be read whole.
+constexpr int kBannerLines = 2;
+constexpr int kMostBannerLines = 4;
+
 QString stageLabel(int stage, bool chosen, bool compact = false)
 {
     // The bars name their stage; the axis title only explains the marker.
@@ -61,6 +66,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
 {
     m_banner->setAccessibleName(tr("Fits in GPU memory"));
     m_banner->setToolTip(tr("Whether the chosen ZeRO stage fits in one GPU's memory"));
+    m_banner->setBriefText(QString());
     m_view->setAccessibleName(tr("Memory per GPU chart"));
     m_view->scene()->setObjectName(QStringLiteral("memoryScene"));
     m_view->setToolTip(QString());
@@ -466,8 +472,11 @@ void MemoryPanel::updateBanner()
         if (!fix.isEmpty()) {
             // Short, so that it keeps to the first line in a narrow panel.
             m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT: %1 of %2\nFits with %3").arg(used, capText, fix));
-            m_banner->setToolTip(tr("Does not fit at ZeRO %1: needs %2, the GPU has %3 (%4). Fits with %5")
-                                     .arg(mem.zeroStage).arg(used, capText, share, m_fix->fixText()));
+            // Where even the banner's most lines cannot hold the change, its first two parts and
+            // "…", so that the memory and the step stay (large text in a narrow panel).
+            m_banner->setBriefText(tr("✘ DOES NOT FIT: %1 of %2\nFits with %3").arg(used, capText, m_fix->appliedText(2)));
+            m_banner->setToolTip(wrappingToolTip(tr("Does not fit at ZeRO %1: needs %2, the GPU has %3 (%4).\nFits with %5.")
+                                                     .arg(mem.zeroStage).arg(used, capText, share, m_fix->fixText())));
             arrangeTopRow();
             return;
         }
@@ -581,9 +590,23 @@ void MemoryPanel::arrangeTopRow()
     // Only with a fix offered: its line is what the banner would lose, and a row of buttons
     // under a banner that fits costs the chart a line of its height for the Axis menu alone.
     const int aside = m_banner->linesNeeded(width() - beside);
-    const bool stacked = m_fix->isVisibleTo(this) && aside > m_banner->lines() && m_banner->linesNeeded(width()) < aside;
+    const int whole = m_banner->linesNeeded(width());
+    const bool fix = m_fix->isVisibleTo(this);
+    const bool stacked = fix && aside > kBannerLines && whole < aside;
     if (stacked != m_stackedTop)
         placeTopRow(stacked);
+    // The fix is never cut: a new layout named dimension by dimension ("tp 2 · pp 2 (vpp 7) ·
+    // cp 4 · SP · ZeRO 2 · selective recompute: 76.2 GB, step 9.10 s") had been elided before
+    // its memory and step, even at 1920 px. The banner takes the lines it needs, up to four;
+    // otherwise it keeps its two, so that a run crossing the capacity does not move the chart.
+    int lines = fix ? std::clamp(stacked ? whole : aside, kBannerLines, kMostBannerLines) : kBannerLines;
+    if (fix && lines == kMostBannerLines && (stacked ? whole : aside) > kMostBannerLines) {
+        // The brief text stands in (TextStrip::setBriefText): the lines it needs.
+        const int room = stacked ? width() : width() - beside;
+        lines = std::clamp(m_banner->linesNeededFor(m_banner->briefText(), room), kBannerLines, kMostBannerLines);
+    }
+    if (lines != m_banner->lines())
+        m_banner->setLines(lines);
 }
 
 void MemoryPanel::resizeEvent(QResizeEvent *event)

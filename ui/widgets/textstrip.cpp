@@ -7,10 +7,16 @@
 #include <QFontMetrics>
 #include <QHelpEvent>
 #include <QPainter>
+#include <QTextDocument>
 #include <QTextOption>
 #include <QToolTip>
 
 namespace napkin::ui {
+
+QString wrappingToolTip(const QString &plain)
+{
+    return Qt::convertFromPlainText(plain, Qt::WhiteSpaceNormal);
+}
 
 TextStrip::TextStrip(QWidget *parent) : QWidget(parent)
 {

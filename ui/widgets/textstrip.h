@@ -16,6 +16,10 @@ namespace napkin::ui {
 /// does not fit is elided, the full text stays in the tooltip when asked for, or (for
 /// explanations that must not be cut) it is not drawn at all: a marker stands in its place
 /// and the tooltip shows it. Banner adds levels.
+/// A tooltip that wraps: Qt draws a plain-text tooltip on one line however long (a fix's whole
+/// layout ran 1,350 px wide, past a 1024-wide window); as rich text it wraps at word boundaries.
+QString wrappingToolTip(const QString &plain);
+
 class TextStrip : public QWidget
 {
     Q_OBJECT
@@ -28,6 +32,7 @@ public:
     /// Fewer words to show where the text needs more lines than the strip has ("Step 27.4 s ·
     /// MFU 39.7% · …" for the sentence); empty: none. The text stays text() and the tooltip.
     void setBriefText(const QString &brief);
+    QString briefText() const { return m_brief; }
     /// Lines reserved (and wrapped into); 1 elides at the right edge.
     void setLines(int lines);
     /// Text sized to reserve the width hint ("8.888e+88"), so the layout never depends on the value.
