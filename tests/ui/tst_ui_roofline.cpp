@@ -155,8 +155,34 @@ private slots:
                 ++plotted;
             }
         QCOMPARE(plotted, r.roofline.ops.size() - moving);
-        QVERIFY2(roof->legendText().contains(QStringLiteral("0 FLOPs (data movement only): token permute (dispatch)")),
-                 qPrintable(roof->legendText()));
+        // Named last, each op an entry of its own (a long list wraps between names rather than
+        // being cut), after the kinds' shares.
+        const QString legend = roof->legendText();
+        QVERIFY2(legend.endsWith(QStringLiteral("0 FLOPs (data movement only):  token permute (dispatch)")), qPrintable(legend));
+    }
+
+    // A Mixture-of-Experts run has several data-movement ops: each its own legend entry, so the
+    // legend wraps between them; none is elided at a narrow width (GPT-OSS had read "…,
+    // expert chunk…" at 1366 px).
+    void dataMovementOpsWrapInTheLegend()
+    {
+        Scenario s = env().presetScenario(QStringLiteral("gpt-oss-120b"));
+        s.gpus = 64;
+        s.ep = 8;
+        s.pp = 4;
+        s.microBatch = 1;
+        MainWindow w(env().catalog(), s);
+        w.resize(1366, 768);
+        QVERIFY(uitest::showAndWait(w));
+        const RooflinePanel *roof = w.dashboard()->rooflinePanel();
+        const QString legend = roof->legendText();
+        const qsizetype list = legend.indexOf(QStringLiteral("⊘"));
+        QVERIFY2(list > 0, qPrintable(legend));
+        QVERIFY2(legend.indexOf(QStringLiteral("% of the step")) < list, qPrintable(legend));
+        QVERIFY2(legend.mid(list).count(QStringLiteral(",  ")) >= 1, qPrintable(legend));  // two or more ops, one entry each
+        uitest::showTabOf(w, roof);
+        QTRY_VERIFY(roof->legend()->isVisible());
+        QTRY_VERIFY2(roof->legend()->width() > 100 && !roof->legend()->elidesAnEntry(), qPrintable(legend));
     }
 
     void hoverMatchesCoreOpTable()

@@ -418,7 +418,6 @@ void RooflinePanel::refreshLegend()
         entries.append({palette::neutral(), m_overlayStep, QChar()});
     }
     entries.append({m_ridge->color(), m_ridge->name()});
-    appendOffScale(entries);
 
     // Each kind with its share of the bottom-up step time; the first says of what, since the
     // time panel beside it gives attention's share of the FLOPs, a different figure.
@@ -427,6 +426,10 @@ void RooflinePanel::refreshLegend()
         entries.append({palette::opKind(k),
                         (k == 0 ? tr("%1 %2 of the step") : tr("%1 %2")).arg(m_ops[k]->name(), fmt::percent(shares[k], 0)),
                         opMarker(k).glyph});
+    // Last, so that no kind's share reads as one more name of its list.
+    appendOffScale(entries);
+    // A legend keeps its most rows while figures change (LegendStrip::setKeepsRows); a mode
+    // switch starts afresh, where the serving legend's rows had stayed on training's plot.
     m_legend->setEntries(entries);
 }
 
@@ -455,9 +458,13 @@ void RooflinePanel::refreshServingLegend(QList<LegendEntry> &entries)
 
 void RooflinePanel::appendOffScale(QList<LegendEntry> &entries) const
 {
-    if (!m_offScale.isEmpty())
-        entries.append({palette::neutral(), tr("not drawn, 0 FLOPs (data movement only): %1").arg(m_offScale.join(QStringLiteral(", "))),
-                        QChar(0x2298)});  // ⊘: an entry of its own, not a tail of the one before
+    if (m_offScale.isEmpty())
+        return;
+    // ⊘: an entry of its own, not a tail of the one before; each op an entry after it, so that
+    // a long list wraps between names rather than being cut ("…, expert chunk…" for a MoE).
+    entries.append({palette::neutral(), tr("not drawn, 0 FLOPs (data movement only):"), QChar(0x2298)});
+    for (qsizetype i = 0; i < m_offScale.size(); ++i)
+        entries.append({palette::neutral(), i + 1 < m_offScale.size() ? m_offScale[i] + QLatin1Char(',') : m_offScale[i], QChar()});
 }
 
 void RooflinePanel::setOverlayGpu(const QString &gpuId)

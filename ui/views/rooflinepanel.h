@@ -59,6 +59,7 @@ public:
     /// Every op within a few pixels of a point, nearest first (ops often share a point).
     QList<int> opsAt(const QPointF &chartPos) const;
     QString legendText() const;
+    const LegendStrip *legend() const { return m_legend; }
     /// Where an op of the current report is drawn, in chart coordinates.
     QPointF opPosition(int opIndex) const;
     QString hoverText() const { return m_hoverText; }

@@ -63,6 +63,11 @@ void LegendStrip::setKeepsRows(bool keeps)
     reflow();
 }
 
+bool LegendStrip::elidesAnEntry() const
+{
+    return std::any_of(m_placed.cbegin(), m_placed.cend(), [this](const Placed &p) { return p.width > width(); });
+}
+
 void LegendStrip::reflow()
 {
     const QFontMetrics fm = fontMetrics();

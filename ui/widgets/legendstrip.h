@@ -26,6 +26,8 @@ public:
     /// What the legend says, as plain text: "■ Parameters  ■ Gradients  = total 1.984 GB".
     QString plainText() const;
     int rows() const { return m_rows; }
+    /// Whether an entry is wider than the strip, and so drawn elided.
+    bool elidesAnEntry() const;
     /// Keeps the most rows the strip has had at its width: fewer entries then wrap earlier, over
     /// the same rows, instead of the strip growing shorter (and the chart above it taller, which
     /// lays the whole chart out again). For a legend whose entries change with the mode or a
