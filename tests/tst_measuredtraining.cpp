@@ -306,15 +306,24 @@ QList<Case> cases()
         s.fp8Scaling = Fp8Scaling::Current;
         return s;
     };
+    // Megatron-Bridge's Llama 3 and Qwen3 MoE recipes set cross_entropy_fusion_impl = "te"
+    // (src/megatron/bridge/recipes/llama/llama3.py, _llama3_common; recipes/qwen/h100/
+    // qwen3_moe.py, "Kernel selections"); its GPT-OSS recipe (recipes/gpt_oss/gpt_oss.py) leaves
+    // the provider's cross_entropy_loss_fusion with Megatron-Core's default, native.
+    const auto teLoss = [](Scenario s) {
+        s.crossEntropy = CrossEntropy::TransformerEngine;
+        return s;
+    };
     published("Qwen3-30B-A3B FP8, 16 H100, EP 16 (Bridge)", "bridge-moe",
-         currentScaling(h100Run("qwen3-30b-a3b", 16, 1, 1, 1, 1, 16, 1024, 4096, true)), 1024.0 * 4096 / (8960.0 * 16));
+         teLoss(currentScaling(h100Run("qwen3-30b-a3b", 16, 1, 1, 1, 1, 16, 1024, 4096, true))),
+         1024.0 * 4096 / (8960.0 * 16));
     published("GPT-OSS 120B BF16, 64 H100, EP 8 (Bridge)", "bridge-moe",
          gptOssRecompute(h100Run("gpt-oss-120b", 64, 1, 4, 1, 1, 8, 1280, 4096, false)), 1280.0 * 4096 / (5824.0 * 64));
     // MoE parallel folding: EP over TP x DP with expert TP 1. Qwen3-235B-A22B, Megatron-Bridge
     // 26.04.01 (1,712 tokens/s/GPU; its recipe overlaps the all-to-all, 1F1B, and leaves TP's
     // collectives unoverlapped); DeepSeek-V3, DGX Cloud Benchmarking v25.05 (deepseek_v3/
     // pretraining/README.md at 68eaf7e: 52.04 s per step, BF16, TP 2, PP 16, EP 64).
-    Scenario qwen = currentScaling(h100Run("qwen3-235b-a22b", 256, 2, 8, 4, 1, 32, 8192, 4096, true));
+    Scenario qwen = teLoss(currentScaling(h100Run("qwen3-235b-a22b", 256, 2, 8, 4, 1, 32, 8192, 4096, true)));
     qwen.etp = 1;
     qwen.epOverlap = true;
     qwen.tpOverlap = false;
@@ -332,13 +341,7 @@ QList<Case> cases()
         s.microBatch = microBatch;
         return s;
     };
-    // Megatron-Bridge's Llama 3 recipes set cross_entropy_fusion_impl = "te"
-    // (src/megatron/bridge/recipes/llama/llama3.py, _llama3_common); its GPT-OSS and Qwen3
-    // recipes leave the provider's default, Megatron-Core's native fusion.
-    const auto teLoss = [](Scenario s) {
-        s.crossEntropy = CrossEntropy::TransformerEngine;
-        return s;
-    };
+
     published("Llama 3 8B FP8, 8 B200 (Bridge)", "bridge-b200",
          teLoss(currentScaling(b200(h100Run("llama3-8b", 8, 1, 1, 1, 1, 1, 128, 8192, true), 2))),
          128.0 * 8192 / (30624.0 * 8));

@@ -10,7 +10,7 @@ const QList<TrackRecord> &trackRecords()
     // checks every figure here.
     static const QList<TrackRecord> records = {
         {QStringLiteral("dense"), QStringLiteral("A100 80G, H100 SXM, B200"), 43, -0.0682, 0.0742, -0.1789, 0.0414},
-        {QStringLiteral("Mixture-of-Experts"), QStringLiteral("H100 SXM, B200"), 5, -0.1188, 0.1862, -0.4173, 0.1685},
+        {QStringLiteral("Mixture-of-Experts"), QStringLiteral("H100 SXM, B200"), 5, -0.1214, 0.1835, -0.4173, 0.1552},
     };
     return records;
 }
