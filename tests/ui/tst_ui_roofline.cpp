@@ -166,12 +166,7 @@ private slots:
     // expert chunk…" at 1366 px).
     void dataMovementOpsWrapInTheLegend()
     {
-        Scenario s = env().presetScenario(QStringLiteral("gpt-oss-120b"));
-        s.gpus = 64;
-        s.ep = 8;
-        s.pp = 4;
-        s.microBatch = 1;
-        MainWindow w(env().catalog(), s);
+        MainWindow w(env().catalog(), env().gptOssAtBridge(1));
         w.resize(1366, 768);
         QVERIFY(uitest::showAndWait(w));
         const RooflinePanel *roof = w.dashboard()->rooflinePanel();

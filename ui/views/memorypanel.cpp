@@ -66,7 +66,6 @@ MemoryPanel::MemoryPanel(QWidget *parent)
 {
     m_banner->setAccessibleName(tr("Fits in GPU memory"));
     m_banner->setToolTip(tr("Whether the chosen ZeRO stage fits in one GPU's memory"));
-    m_banner->setBriefText(QString());
     m_view->setAccessibleName(tr("Memory per GPU chart"));
     m_view->scene()->setObjectName(QStringLiteral("memoryScene"));
     m_view->setToolTip(QString());
@@ -471,10 +470,13 @@ void MemoryPanel::updateBanner()
         const QString fix = m_fix->appliedText();
         if (!fix.isEmpty()) {
             // Short, so that it keeps to the first line in a narrow panel.
-            m_banner->showMessage(Banner::Level::Bad, tr("✘ DOES NOT FIT: %1 of %2\nFits with %3").arg(used, capText, fix));
+            const auto withFix = [&](const QString &change) {
+                return tr("✘ DOES NOT FIT: %1 of %2\nFits with %3").arg(used, capText, change);
+            };
+            m_banner->showMessage(Banner::Level::Bad, withFix(fix));
             // Where even the banner's most lines cannot hold the change, its first two parts and
             // "…", so that the memory and the step stay (large text in a narrow panel).
-            m_banner->setBriefText(tr("✘ DOES NOT FIT: %1 of %2\nFits with %3").arg(used, capText, m_fix->appliedText(2)));
+            m_banner->setBriefText(withFix(m_fix->appliedText(2)));
             m_banner->setToolTip(wrappingToolTip(tr("Does not fit at ZeRO %1: needs %2, the GPU has %3 (%4).\nFits with %5.")
                                                      .arg(mem.zeroStage).arg(used, capText, share, m_fix->fixText())));
             arrangeTopRow();
@@ -599,8 +601,9 @@ void MemoryPanel::arrangeTopRow()
     // cp 4 · SP · ZeRO 2 · selective recompute: 76.2 GB, step 9.10 s") had been elided before
     // its memory and step, even at 1920 px. The banner takes the lines it needs, up to four;
     // otherwise it keeps its two, so that a run crossing the capacity does not move the chart.
-    int lines = fix ? std::clamp(stacked ? whole : aside, kBannerLines, kMostBannerLines) : kBannerLines;
-    if (fix && lines == kMostBannerLines && (stacked ? whole : aside) > kMostBannerLines) {
+    const int needed = stacked ? whole : aside;
+    int lines = fix ? std::clamp(needed, kBannerLines, kMostBannerLines) : kBannerLines;
+    if (fix && needed > kMostBannerLines) {
         // The brief text stands in (TextStrip::setBriefText): the lines it needs.
         const int room = stacked ? width() : width() - beside;
         lines = std::clamp(m_banner->linesNeededFor(m_banner->briefText(), room), kBannerLines, kMostBannerLines);

@@ -428,8 +428,6 @@ void RooflinePanel::refreshLegend()
                         opMarker(k).glyph});
     // Last, so that no kind's share reads as one more name of its list.
     appendOffScale(entries);
-    // A legend keeps its most rows while figures change (LegendStrip::setKeepsRows); a mode
-    // switch starts afresh, where the serving legend's rows had stayed on training's plot.
     m_legend->setEntries(entries);
 }
 
