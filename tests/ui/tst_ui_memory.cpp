@@ -250,6 +250,9 @@ private slots:
         memory->fitFix()->click();
         QTRY_VERIFY(w.controller()->report()->memory.fits);
         QTRY_COMPARE(banner->lines(), 2);
+        // And no brief form of the fix is left to stand in for the verdict.
+        QVERIFY2(banner->briefText().isEmpty(), qPrintable(banner->briefText()));
+        QVERIFY2(banner->shownText().contains(QStringLiteral("FITS")), qPrintable(banner->shownText()));
     }
 
     void axisFocusShowsTheChosenStage()

@@ -455,6 +455,7 @@ void MemoryPanel::updateBanner()
     else if (mem.maxMicroBatch)
         batch = tr(" · would fit at micro-batch %1 or less").arg(*mem.maxMicroBatch);
     m_banner->setToolTip(tr("Whether the chosen ZeRO stage fits in one GPU's memory"));
+    m_banner->setBriefText(QString());  // a fix's brief form, only while that fix is shown
     if (mem.fits) {
         m_banner->showMessage(Banner::Level::Good, tr("✔ FITS at ZeRO %1: %2 of %3 (%4)%5")
                                                        .arg(mem.zeroStage).arg(used, capText, share, batch));
